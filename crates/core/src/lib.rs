@@ -1,0 +1,18 @@
+//! Foundation types shared by every airtcp crate.
+//!
+//! Nothing here knows about a simulator or an emulator: time is a plain integer
+//! passed in by whoever drives a protocol core, sequence numbers wrap exactly as
+//! on the wire, and randomness comes from named, seeded streams so that a run is
+//! reproducible byte for byte.
+
+pub mod pcap;
+pub mod rng;
+pub mod segment;
+pub mod seq;
+pub mod time;
+pub mod wire;
+
+pub use rng::RngStream;
+pub use segment::{Packet, Segment, TcpFlags, MAX_SACK_BLOCKS};
+pub use seq::SeqNum;
+pub use time::{Duration, Instant};

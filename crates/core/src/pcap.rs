@@ -1,0 +1,1 @@
+//! pcap capture writer (to be implemented).

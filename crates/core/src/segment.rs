@@ -1,0 +1,205 @@
+//! The simulator's view of a TCP/IPv4 packet: every header field that TCP
+//! behaviour depends on, and the payload's length but not its bytes.
+//! [`crate::wire`] turns one into real IPv4/TCP bytes for captures.
+
+use crate::seq::SeqNum;
+
+/// At most four SACK blocks fit in 40 option bytes; three when timestamps are on
+/// (RFC 2018 §3).
+pub const MAX_SACK_BLOCKS: usize = 4;
+
+/// TCP header flags, bit positions as on the wire (RFC 9293 §3.1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TcpFlags(pub u8);
+
+impl TcpFlags {
+    pub const FIN: TcpFlags = TcpFlags(0x01);
+    pub const SYN: TcpFlags = TcpFlags(0x02);
+    pub const RST: TcpFlags = TcpFlags(0x04);
+    pub const PSH: TcpFlags = TcpFlags(0x08);
+    pub const ACK: TcpFlags = TcpFlags(0x10);
+    pub const URG: TcpFlags = TcpFlags(0x20);
+    pub const ECE: TcpFlags = TcpFlags(0x40);
+    pub const CWR: TcpFlags = TcpFlags(0x80);
+    pub const NONE: TcpFlags = TcpFlags(0);
+
+    pub fn contains(self, other: TcpFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+    pub fn fin(self) -> bool {
+        self.contains(Self::FIN)
+    }
+    pub fn syn(self) -> bool {
+        self.contains(Self::SYN)
+    }
+    pub fn rst(self) -> bool {
+        self.contains(Self::RST)
+    }
+    pub fn ack(self) -> bool {
+        self.contains(Self::ACK)
+    }
+}
+
+impl std::ops::BitOr for TcpFlags {
+    type Output = TcpFlags;
+    fn bitor(self, o: TcpFlags) -> TcpFlags {
+        TcpFlags(self.0 | o.0)
+    }
+}
+impl std::ops::BitOrAssign for TcpFlags {
+    fn bitor_assign(&mut self, o: TcpFlags) {
+        self.0 |= o.0;
+    }
+}
+
+impl std::fmt::Debug for TcpFlags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const NAMES: [(TcpFlags, &str); 8] = [
+            (TcpFlags::SYN, "S"),
+            (TcpFlags::FIN, "F"),
+            (TcpFlags::RST, "R"),
+            (TcpFlags::PSH, "P"),
+            (TcpFlags::ACK, "."),
+            (TcpFlags::URG, "U"),
+            (TcpFlags::ECE, "E"),
+            (TcpFlags::CWR, "W"),
+        ];
+        for (flag, name) in NAMES {
+            if self.contains(flag) {
+                f.write_str(name)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A TCP segment. `window` is the raw 16-bit header field: scaling by the
+/// negotiated shift is the endpoint's business, exactly as on the wire.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Segment {
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: SeqNum,
+    pub ack: SeqNum,
+    pub flags: TcpFlags,
+    pub window: u16,
+    /// MSS option (SYN only).
+    pub mss: Option<u16>,
+    /// Window-scale option shift (SYN only, RFC 7323 §2).
+    pub wscale: Option<u8>,
+    /// SACK-permitted option (SYN only).
+    pub sack_permitted: bool,
+    /// Timestamps option `(TSval, TSecr)` (RFC 7323 §3).
+    pub timestamps: Option<(u32, u32)>,
+    /// SACK blocks `[left, right)`; only the first `sack_len` are meaningful.
+    pub sack_blocks: [(SeqNum, SeqNum); MAX_SACK_BLOCKS],
+    pub sack_len: u8,
+    /// Payload length in bytes (the simulator carries no payload bytes).
+    pub payload_len: u32,
+}
+
+impl Segment {
+    /// Sequence space the segment occupies: payload plus one each for SYN and FIN.
+    pub fn seq_len(&self) -> u32 {
+        self.payload_len + self.flags.syn() as u32 + self.flags.fin() as u32
+    }
+
+    pub fn sacks(&self) -> &[(SeqNum, SeqNum)] {
+        &self.sack_blocks[..self.sack_len as usize]
+    }
+
+    pub fn push_sack(&mut self, left: SeqNum, right: SeqNum) -> bool {
+        if (self.sack_len as usize) < self.max_sack_blocks() {
+            self.sack_blocks[self.sack_len as usize] = (left, right);
+            self.sack_len += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// How many SACK blocks fit beside the other options (RFC 2018 §3).
+    pub fn max_sack_blocks(&self) -> usize {
+        if self.timestamps.is_some() {
+            3
+        } else {
+            MAX_SACK_BLOCKS
+        }
+    }
+
+    /// TCP option bytes including padding, laid out as Linux lays them out:
+    /// MSS (4), NOP+NOP+TS (12) or SACK-permitted+TS packed into 12,
+    /// NOP+NOP+SACK-permitted (4) without TS, NOP+WS (4), NOP+NOP+SACK (4 + 8n).
+    pub fn options_len(&self) -> u32 {
+        let mut n = 0;
+        if self.mss.is_some() {
+            n += 4;
+        }
+        if self.timestamps.is_some() {
+            n += 12;
+        } else if self.sack_permitted {
+            n += 4;
+        }
+        if self.wscale.is_some() {
+            n += 4;
+        }
+        if self.sack_len > 0 {
+            n += 4 + 8 * self.sack_len as u32;
+        }
+        n
+    }
+
+    /// TCP header length in bytes (20 + options).
+    pub fn header_len(&self) -> u32 {
+        20 + self.options_len()
+    }
+}
+
+/// An IPv4 packet carrying one TCP segment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Packet {
+    pub src: [u8; 4],
+    pub dst: [u8; 4],
+    pub ttl: u8,
+    pub ip_id: u16,
+    pub seg: Segment,
+}
+
+impl Packet {
+    pub const IPV4_HEADER_LEN: u32 = 20;
+
+    /// IP datagram length: IPv4 header + TCP header + payload.
+    pub fn ip_len(&self) -> u32 {
+        Self::IPV4_HEADER_LEN + self.seg.header_len() + self.seg.payload_len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_segment_with_timestamps_is_1052_bytes_of_ip() {
+        // ns-3 anchor: 1000-byte payload = 1054-byte PPP frame = 1052 IP + 2 PPP.
+        let seg = Segment { payload_len: 1000, timestamps: Some((1, 2)), flags: TcpFlags::ACK, ..Default::default() };
+        let pkt = Packet { seg, ..Default::default() };
+        assert_eq!(pkt.ip_len(), 1052);
+    }
+
+    #[test]
+    fn sack_blocks_limited_by_timestamps() {
+        let mut seg = Segment { timestamps: Some((0, 0)), ..Default::default() };
+        for i in 0..4 {
+            let pushed = seg.push_sack(SeqNum(i * 10), SeqNum(i * 10 + 5));
+            assert_eq!(pushed, i < 3);
+        }
+        assert_eq!(seg.sacks().len(), 3);
+        assert_eq!(seg.header_len(), 20 + 12 + 4 + 24);
+    }
+
+    #[test]
+    fn syn_and_fin_take_sequence_space() {
+        let seg = Segment { flags: TcpFlags::SYN | TcpFlags::FIN, payload_len: 3, ..Default::default() };
+        assert_eq!(seg.seq_len(), 5);
+    }
+}

@@ -1,0 +1,120 @@
+//! Congestion control through Linux-shaped hooks.
+//!
+//! The endpoint keeps a [`TcpSock`] (the subset of Linux's `struct tcp_sock`
+//! that congestion modules read and write, in packets) and calls the hooks of
+//! [`CongestionOps`] where `net/ipv4/tcp_input.c` / `tcp_output.c` call the
+//! `tcp_congestion_ops` members. An algorithm written against these hooks can be
+//! compared line by line with its kernel counterpart.
+
+mod reno;
+mod sock;
+
+pub use reno::Reno;
+pub use sock::{AckSample, CaEvent, CaState, RateSample, TcpSock, TCP_INFINITE_SSTHRESH};
+
+/// `in_ack_event` flags (Linux `enum tcp_ca_ack_event_flags`).
+pub const CA_ACK_SLOWPATH: u32 = 1 << 0;
+pub const CA_ACK_WIN_UPDATE: u32 = 1 << 1;
+pub const CA_ACK_ECE: u32 = 1 << 2;
+
+/// The `tcp_congestion_ops` hooks. Every method has the kernel's meaning and is
+/// called at the kernel's point in ACK processing (see `endpoint` docs).
+pub trait CongestionOps {
+    /// Module name as in `/proc/sys/net/ipv4/tcp_available_congestion_control`.
+    fn name(&self) -> &'static str;
+    /// `init`: called when the connection becomes established.
+    fn init(&mut self, _tp: &mut TcpSock) {}
+    /// `ssthresh`: slow-start threshold on entering Recovery or Loss.
+    fn ssthresh(&mut self, tp: &mut TcpSock) -> u32;
+    /// `cong_avoid`: grow cwnd; only called when the flow is cwnd-limited and
+    /// not in CWR/Recovery.
+    fn cong_avoid(&mut self, tp: &mut TcpSock, ack: u32, acked: u32);
+    /// `set_state`: before `tp.ca_state` changes to `new_state`.
+    fn set_state(&mut self, _tp: &mut TcpSock, _new_state: CaState) {}
+    /// `cwnd_event`.
+    fn cwnd_event(&mut self, _tp: &mut TcpSock, _ev: CaEvent) {}
+    /// `in_ack_event`, once per ACK before any other hook for that ACK.
+    fn in_ack_event(&mut self, _tp: &mut TcpSock, _flags: u32) {}
+    /// `pkts_acked`, once per ACK that acknowledges or SACKs data.
+    fn pkts_acked(&mut self, _tp: &mut TcpSock, _sample: &AckSample) {}
+    /// `undo_cwnd`: cwnd to restore when a reduction proves spurious.
+    fn undo_cwnd(&mut self, tp: &mut TcpSock) -> u32;
+    /// Whether [`CongestionOps::cong_control`] replaces cong_avoid and the
+    /// PRR reduction (BBR).
+    fn has_cong_control(&self) -> bool {
+        false
+    }
+    /// `cong_control`, with the delivery-rate sample of this ACK.
+    fn cong_control(&mut self, _tp: &mut TcpSock, _ack: u32, _flag: u32, _rs: &RateSample) {}
+}
+
+/// Built-in algorithms dispatched without a vtable, plus a boxed escape hatch
+/// for algorithms written outside this crate.
+pub enum CongestionControl {
+    Reno(Reno),
+    Custom(Box<dyn CongestionOps + Send>),
+}
+
+/// Names accepted by [`CongestionControl::from_name`].
+pub const BUILTIN_NAMES: &[&str] = &["reno", "newreno"];
+
+impl CongestionControl {
+    /// Build an algorithm by name. `newreno` is an alias of `reno`: Linux's
+    /// Reno module *is* NewReno once paired with NewReno/PRR loss recovery,
+    /// which the endpoint selects separately (`TcpConfig::recovery`).
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        match name {
+            "reno" | "newreno" => Ok(CongestionControl::Reno(Reno::default())),
+            other => Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
+        }
+    }
+
+    fn ops(&mut self) -> &mut dyn CongestionOps {
+        match self {
+            CongestionControl::Reno(c) => c,
+            CongestionControl::Custom(c) => c.as_mut(),
+        }
+    }
+}
+
+impl CongestionOps for CongestionControl {
+    fn name(&self) -> &'static str {
+        match self {
+            CongestionControl::Reno(c) => c.name(),
+            CongestionControl::Custom(c) => c.name(),
+        }
+    }
+    fn init(&mut self, tp: &mut TcpSock) {
+        self.ops().init(tp)
+    }
+    fn ssthresh(&mut self, tp: &mut TcpSock) -> u32 {
+        self.ops().ssthresh(tp)
+    }
+    fn cong_avoid(&mut self, tp: &mut TcpSock, ack: u32, acked: u32) {
+        self.ops().cong_avoid(tp, ack, acked)
+    }
+    fn set_state(&mut self, tp: &mut TcpSock, s: CaState) {
+        self.ops().set_state(tp, s)
+    }
+    fn cwnd_event(&mut self, tp: &mut TcpSock, ev: CaEvent) {
+        self.ops().cwnd_event(tp, ev)
+    }
+    fn in_ack_event(&mut self, tp: &mut TcpSock, flags: u32) {
+        self.ops().in_ack_event(tp, flags)
+    }
+    fn pkts_acked(&mut self, tp: &mut TcpSock, s: &AckSample) {
+        self.ops().pkts_acked(tp, s)
+    }
+    fn undo_cwnd(&mut self, tp: &mut TcpSock) -> u32 {
+        self.ops().undo_cwnd(tp)
+    }
+    fn has_cong_control(&self) -> bool {
+        match self {
+            CongestionControl::Reno(c) => c.has_cong_control(),
+            CongestionControl::Custom(c) => c.has_cong_control(),
+        }
+    }
+    fn cong_control(&mut self, tp: &mut TcpSock, ack: u32, flag: u32, rs: &RateSample) {
+        self.ops().cong_control(tp, ack, flag, rs)
+    }
+}

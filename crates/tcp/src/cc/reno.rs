@@ -1,0 +1,71 @@
+//! Reno on the Linux hooks (net/ipv4/tcp_cong.c: `tcp_reno_ssthresh`,
+//! `tcp_reno_cong_avoid`, `tcp_reno_undo_cwnd`).
+
+use super::{CongestionOps, TcpSock};
+
+#[derive(Default, Clone, Debug)]
+pub struct Reno;
+
+impl CongestionOps for Reno {
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+
+    /// `tcp_reno_ssthresh`: half the window, at least two packets.
+    fn ssthresh(&mut self, tp: &mut TcpSock) -> u32 {
+        (tp.snd_cwnd >> 1).max(2)
+    }
+
+    /// `tcp_reno_cong_avoid`.
+    fn cong_avoid(&mut self, tp: &mut TcpSock, _ack: u32, mut acked: u32) {
+        if !tp.is_cwnd_limited_now() {
+            return;
+        }
+        if tp.in_slow_start() {
+            acked = tp.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
+        }
+        // In "safe" area, increase.
+        let w = tp.snd_cwnd;
+        tp.cong_avoid_ai(w, acked);
+    }
+
+    /// `tcp_reno_undo_cwnd`: max(cwnd, prior_cwnd).
+    fn undo_cwnd(&mut self, tp: &mut TcpSock) -> u32 {
+        tp.snd_cwnd.max(tp.prior_cwnd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sock(cwnd: u32, ssthresh: u32) -> TcpSock {
+        TcpSock { snd_cwnd: cwnd, snd_ssthresh: ssthresh, max_packets_out: cwnd, is_cwnd_limited: true, ..Default::default() }
+    }
+
+    #[test]
+    fn reno_ssthresh_halves_with_floor_of_two() {
+        assert_eq!(Reno.ssthresh(&mut sock(17, 100)), 8);
+        assert_eq!(Reno.ssthresh(&mut sock(3, 100)), 2);
+    }
+
+    #[test]
+    fn reno_slow_start_crosses_into_avoidance() {
+        // cwnd 9, ssthresh 10, 4 packets acked: 1 goes to slow start (-> 10),
+        // the remaining 3 are credit toward the next increment at w = 10.
+        let mut tp = sock(9, 10);
+        Reno.cong_avoid(&mut tp, 0, 4);
+        assert_eq!((tp.snd_cwnd, tp.snd_cwnd_cnt), (10, 3));
+    }
+
+    #[test]
+    fn reno_does_not_grow_when_not_cwnd_limited() {
+        let mut tp = sock(20, 10);
+        tp.is_cwnd_limited = false;
+        Reno.cong_avoid(&mut tp, 0, 40);
+        assert_eq!(tp.snd_cwnd, 20);
+    }
+}
