@@ -1,1 +1,289 @@
-//! pcap capture writer (to be implemented).
+//! Classic pcap capture files of simulated packets.
+//!
+//! Format (libpcap `pcap-savefile(5)`, IETF draft-ietf-opsawg-pcap):
+//! a 24-byte file header, then per packet a 16-byte record header and the
+//! packet bytes. Choices, so that the same run gives the same file bytes on
+//! any machine and nothing is lost from integer-nanosecond time:
+//! - always little-endian (not the writer's native order);
+//! - nanosecond timestamps: magic `0xa1b23c4d`, version 2.4;
+//! - link type `LINKTYPE_RAW` (101): each record is a bare IPv4 datagram,
+//!   with no link-layer header to invent;
+//! - timestamps are simulated time since the run began (the epoch in
+//!   Wireshark's absolute-time view is 1970-01-01).
+
+use std::io::{self, Read, Write};
+
+use crate::segment::Packet;
+use crate::time::Instant;
+use crate::wire;
+
+/// Nanosecond-resolution pcap magic (pcap-savefile(5)).
+pub const MAGIC_NANOS: u32 = 0xa1b2_3c4d;
+/// Microsecond-resolution pcap magic, accepted by the reader.
+pub const MAGIC_MICROS: u32 = 0xa1b2_c3d4;
+/// `LINKTYPE_RAW`: raw IPv4/IPv6, version from the first nibble (tcpdump.org link types).
+pub const LINKTYPE_RAW: u32 = 101;
+/// Largest IPv4 datagram: nothing is ever cut short by default.
+pub const DEFAULT_SNAPLEN: u32 = 65_535;
+
+/// Writes a pcap file one packet at a time. Reuses one encoding buffer, so
+/// steady-state writes allocate nothing; wrap `W` in a `BufWriter` for files.
+pub struct PcapWriter<W: Write> {
+    w: W,
+    snaplen: u32,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> PcapWriter<W> {
+    /// Write the file header; packets are kept whole.
+    pub fn new(w: W) -> io::Result<Self> {
+        Self::with_snaplen(w, DEFAULT_SNAPLEN)
+    }
+
+    /// Keep at most `snaplen` bytes of each packet (e.g. 120 for headers
+    /// only: long runs then make small files, but tshark cannot verify the
+    /// TCP checksum of a cut packet).
+    pub fn with_snaplen(mut w: W, snaplen: u32) -> io::Result<Self> {
+        let mut h = [0u8; 24];
+        h[0..4].copy_from_slice(&MAGIC_NANOS.to_le_bytes());
+        h[4..6].copy_from_slice(&2u16.to_le_bytes());
+        h[6..8].copy_from_slice(&4u16.to_le_bytes());
+        // thiszone = 0, sigfigs = 0
+        h[16..20].copy_from_slice(&snaplen.to_le_bytes());
+        h[20..24].copy_from_slice(&LINKTYPE_RAW.to_le_bytes());
+        w.write_all(&h)?;
+        Ok(PcapWriter {
+            w,
+            snaplen,
+            buf: Vec::with_capacity(1600),
+        })
+    }
+
+    /// Append `pkt` as seen at simulated time `t`. A packet that cannot be
+    /// encoded (options over 40 bytes, datagram over 64 KiB) is an
+    /// `InvalidInput` error and nothing is written.
+    pub fn write(&mut self, t: Instant, pkt: &Packet) -> io::Result<()> {
+        wire::encode(pkt, &mut self.buf)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let ns = t.as_nanos();
+        let secs = u32::try_from(ns / 1_000_000_000).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "pcap timestamp beyond 2^32 seconds",
+            )
+        })?;
+        let orig_len = self.buf.len() as u32;
+        let incl_len = orig_len.min(self.snaplen);
+        let mut rec = [0u8; 16];
+        rec[0..4].copy_from_slice(&secs.to_le_bytes());
+        rec[4..8].copy_from_slice(&((ns % 1_000_000_000) as u32).to_le_bytes());
+        rec[8..12].copy_from_slice(&incl_len.to_le_bytes());
+        rec[12..16].copy_from_slice(&orig_len.to_le_bytes());
+        self.w.write_all(&rec)?;
+        self.w.write_all(&self.buf[..incl_len as usize])
+    }
+
+    /// Flush and hand back the underlying writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+/// One record read back from a pcap file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PcapRecord {
+    /// Timestamp in nanoseconds (microsecond files are scaled up).
+    pub t: Instant,
+    /// Length on the wire; `data` may be shorter if the capture cut it.
+    pub orig_len: u32,
+    pub data: Vec<u8>,
+}
+
+/// Reads classic pcap files of either byte order and timestamp resolution
+/// (for tests and trace analysis; not on any hot path).
+pub struct PcapReader<R: Read> {
+    r: R,
+    big_endian: bool,
+    nanos: bool,
+    pub snaplen: u32,
+    pub linktype: u32,
+}
+
+fn invalid(msg: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, msg)
+}
+
+impl<R: Read> PcapReader<R> {
+    pub fn new(mut r: R) -> io::Result<Self> {
+        let mut h = [0u8; 24];
+        r.read_exact(&mut h)
+            .map_err(|e| invalid(format!("pcap file header: {e}")))?;
+        let magic_le = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+        let (big_endian, nanos) = match magic_le {
+            MAGIC_NANOS => (false, true),
+            MAGIC_MICROS => (false, false),
+            m if m.swap_bytes() == MAGIC_NANOS => (true, true),
+            m if m.swap_bytes() == MAGIC_MICROS => (true, false),
+            m => {
+                return Err(invalid(format!(
+                    "byte 0: not a pcap file (magic 0x{m:08x})"
+                )))
+            }
+        };
+        let rd = |at: usize| {
+            let b = [h[at], h[at + 1], h[at + 2], h[at + 3]];
+            if big_endian {
+                u32::from_be_bytes(b)
+            } else {
+                u32::from_le_bytes(b)
+            }
+        };
+        Ok(PcapReader {
+            snaplen: rd(16),
+            linktype: rd(20),
+            r,
+            big_endian,
+            nanos,
+        })
+    }
+
+    /// The next record, `None` at a clean end of file.
+    pub fn next_record(&mut self) -> io::Result<Option<PcapRecord>> {
+        let mut rec = [0u8; 16];
+        let mut got = 0;
+        while got < 16 {
+            let n = self.r.read(&mut rec[got..])?;
+            if n == 0 {
+                if got == 0 {
+                    return Ok(None);
+                }
+                return Err(invalid(format!(
+                    "truncated record header ({got} of 16 bytes)"
+                )));
+            }
+            got += n;
+        }
+        let rd = |at: usize| {
+            let b = [rec[at], rec[at + 1], rec[at + 2], rec[at + 3]];
+            if self.big_endian {
+                u32::from_be_bytes(b)
+            } else {
+                u32::from_le_bytes(b)
+            }
+        };
+        let (secs, frac, incl_len, orig_len) = (rd(0), rd(4), rd(8), rd(12));
+        if incl_len > self.snaplen.max(DEFAULT_SNAPLEN) {
+            return Err(invalid(format!(
+                "record length {incl_len} exceeds snaplen {}",
+                self.snaplen
+            )));
+        }
+        let mut data = vec![0u8; incl_len as usize];
+        self.r
+            .read_exact(&mut data)
+            .map_err(|e| invalid(format!("truncated record data: {e}")))?;
+        let frac_ns = if self.nanos {
+            frac as u64
+        } else {
+            frac as u64 * 1_000
+        };
+        Ok(Some(PcapRecord {
+            t: Instant(secs as u64 * 1_000_000_000 + frac_ns),
+            orig_len,
+            data,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment::{Segment, TcpFlags};
+    use crate::seq::SeqNum;
+
+    fn pkt(seq: u32, len: u32) -> Packet {
+        Packet {
+            src: [10, 0, 0, 1],
+            dst: [10, 0, 0, 2],
+            ttl: 64,
+            ip_id: seq as u16,
+            seg: Segment {
+                src_port: 1234,
+                dst_port: 80,
+                seq: SeqNum(seq),
+                ack: SeqNum(1),
+                flags: TcpFlags::ACK,
+                window: 1000,
+                timestamps: Some((5, 6)),
+                payload_len: len,
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn header_and_record_bytes() {
+        let mut w = PcapWriter::new(Vec::new()).unwrap();
+        w.write(Instant(1_500_000_123), &pkt(1, 100)).unwrap();
+        let bytes = w.finish().unwrap();
+        assert_eq!(
+            &bytes[..24],
+            &[
+                0x4d, 0x3c, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 101,
+                0, 0, 0
+            ]
+        );
+        // 1 s + 500_000_123 ns; 100 + 20 + 32 = 152 bytes.
+        assert_eq!(
+            &bytes[24..40],
+            &[1, 0, 0, 0, 0x7b, 0x65, 0xcd, 0x1d, 152, 0, 0, 0, 152, 0, 0, 0]
+        );
+        assert_eq!(bytes.len(), 24 + 16 + 152);
+        assert_eq!(wire::decode(&bytes[40..]).unwrap(), pkt(1, 100));
+    }
+
+    #[test]
+    fn snaplen_cuts_records_but_keeps_orig_len() {
+        let mut w = PcapWriter::with_snaplen(Vec::new(), 60).unwrap();
+        w.write(Instant(0), &pkt(1, 1000)).unwrap();
+        let bytes = w.finish().unwrap();
+        let mut r = PcapReader::new(&bytes[..]).unwrap();
+        let rec = r.next_record().unwrap().unwrap();
+        assert_eq!((rec.data.len(), rec.orig_len), (60, 1052));
+        assert!(r.next_record().unwrap().is_none());
+    }
+
+    #[test]
+    fn own_reader_and_pcap_file_crate_agree() {
+        let mut w = PcapWriter::new(Vec::new()).unwrap();
+        for i in 0..5u32 {
+            w.write(Instant(i as u64 * 4_216_000 + 7), &pkt(1 + i * 1000, 1000))
+                .unwrap();
+        }
+        let bytes = w.finish().unwrap();
+
+        let mut ours = PcapReader::new(&bytes[..]).unwrap();
+        let mut theirs = pcap_file::pcap::PcapReader::new(&bytes[..]).unwrap();
+        let h = theirs.header();
+        assert_eq!(h.ts_resolution, pcap_file::TsResolution::NanoSecond);
+        assert_eq!(h.datalink, pcap_file::DataLink::RAW);
+        for i in 0..5u32 {
+            let a = ours.next_record().unwrap().unwrap();
+            let b = theirs.next_packet().unwrap().unwrap();
+            assert_eq!(a.t.as_nanos() as u128, b.timestamp.as_nanos());
+            assert_eq!(a.t, Instant(i as u64 * 4_216_000 + 7));
+            assert_eq!(&a.data[..], &b.data[..]);
+            assert_eq!(wire::decode(&a.data).unwrap().seg.seq, SeqNum(1 + i * 1000));
+        }
+        assert!(ours.next_record().unwrap().is_none());
+        assert!(theirs.next_packet().is_none());
+    }
+
+    #[test]
+    fn reader_rejects_garbage() {
+        let e = PcapReader::new(&[0u8; 24][..]).err().unwrap();
+        assert_eq!(e.to_string(), "byte 0: not a pcap file (magic 0x00000000)");
+        assert!(PcapReader::new(&[0u8; 3][..]).is_err());
+    }
+}

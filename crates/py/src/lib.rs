@@ -1,1 +1,179 @@
-//! PyO3 bindings (in progress).
+//! `airtcp._native`: the simulator behind `airtcp.run`.
+//!
+//! One entry point, [`run`], parses the scenario (raising
+//! `airtcp.ScenarioError` before anything is written), runs it with the GIL
+//! released, optionally writes the output directory, and hands back a
+//! [`NativeResult`] whose columns Python turns into DataFrames. The exception
+//! classes live in pure Python (`airtcp._errors`) so `import airtcp` loads no
+//! compiled code.
+
+mod convert;
+mod progress;
+
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use airtcp_sim::{RunOptions, RunOutput, Scenario};
+
+fn py_error(py: Python<'_>, class: &str, msg: String) -> PyErr {
+    match py.import("airtcp._errors").and_then(|m| m.getattr(class)) {
+        Ok(cls) => match cls.call1((msg.clone(),)) {
+            Ok(exc) => PyErr::from_value(exc),
+            Err(e) => e,
+        },
+        // Only if the package is broken: still say what went wrong.
+        Err(_) => PyValueError::new_err(msg),
+    }
+}
+
+/// `airtcp.ScenarioError(str(e))` with the parts as attributes: `file`,
+/// `line` (None for JSON or overrides), `key`, `message`, `override`.
+fn scenario_error(py: Python<'_>, e: &airtcp_sim::ScenarioError) -> PyErr {
+    let err = py_error(py, "ScenarioError", e.to_string());
+    let value = err.value(py);
+    let set = || -> PyResult<()> {
+        value.setattr("file", &e.file)?;
+        value.setattr("line", e.line)?;
+        value.setattr("key", &e.key)?;
+        value.setattr("message", &e.message)?;
+        value.setattr("override", &e.via_override)?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// Run one scenario.
+///
+/// `source` is the scenario text (`fmt` = "toml" or "json") or a path to a
+/// scenario file (`fmt` = "path"); `origin` names it in error messages.
+/// `overrides` are `(dotted.path, value)` pairs applied like `--set`.
+#[pyfunction]
+#[pyo3(signature = (source, origin, fmt, seed, overrides, out_dir, pcap, progress))]
+#[allow(clippy::too_many_arguments)]
+fn run(
+    py: Python<'_>,
+    source: &str,
+    origin: &str,
+    fmt: &str,
+    seed: Option<u64>,
+    overrides: Vec<(String, String)>,
+    out_dir: Option<PathBuf>,
+    pcap: bool,
+    progress: bool,
+) -> PyResult<NativeResult> {
+    let parsed = match fmt {
+        "toml" => Scenario::from_toml_str(source, origin, &overrides),
+        "json" => Scenario::from_json_str(source, origin, &overrides),
+        "path" => Scenario::from_path(Path::new(source), &overrides),
+        other => return Err(PyValueError::new_err(format!("unknown scenario format {other:?}"))),
+    };
+    let scenario = parsed.map_err(|e| scenario_error(py, &e))?;
+    if pcap && out_dir.is_none() {
+        return Err(PyValueError::new_err("pcap needs an output directory"));
+    }
+    if let Some(dir) = &out_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| py_error(py, "SimError", format!("{}: {e}", dir.display())))?;
+    }
+
+    let outcome = py.detach(|| {
+        let mut bar = progress::Bar::new(progress);
+        let show = bar.enabled();
+        let mut on_progress = |f: f64| bar.update(f);
+        let opts = RunOptions {
+            seed,
+            pcap_dir: if pcap { out_dir.clone() } else { None },
+            progress: if show { Some(&mut on_progress) } else { None },
+        };
+        // A panic is a simulator bug; report it as SimError rather than
+        // pyo3's PanicException, which `except Exception` does not catch.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| airtcp_sim::run(&scenario, opts)));
+        let out = match run {
+            Ok(r) => r.map_err(|e| e.to_string())?,
+            Err(p) => return Err(format!("internal error (a bug in airtcp): {}", panic_message(&*p))),
+        };
+        drop(on_progress);
+        bar.finish();
+        if let Some(dir) = &out_dir {
+            airtcp_sim::write_outputs(&out, dir).map_err(|e| e.to_string())?;
+        }
+        Ok::<RunOutput, String>(out)
+    });
+    let out = outcome.map_err(|msg| py_error(py, "SimError", msg))?;
+    Ok(NativeResult { out })
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+/// The outputs of one run, kept in Rust until Python asks for a piece.
+#[pyclass(frozen, module = "airtcp._native")]
+struct NativeResult {
+    out: RunOutput,
+}
+
+#[pymethods]
+impl NativeResult {
+    /// `summary.json`'s content.
+    #[getter]
+    fn summary_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.out.summary).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    #[getter]
+    fn n_flows(&self) -> usize {
+        self.out.series.len()
+    }
+
+    #[getter]
+    fn events_executed(&self) -> u64 {
+        self.out.events_executed
+    }
+
+    #[getter]
+    fn run_wall_s(&self) -> f64 {
+        self.out.run_wall_s
+    }
+
+    /// Time-series columns of flow `i` as `{name: list}`.
+    fn series<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.out.series.get(i).ok_or_else(|| flow_index_error(i, self.out.series.len()))?;
+        convert::series_dict(py, s)
+    }
+
+    /// Transmitted data segments of flow `i` as `{name: list}`.
+    fn segments<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.out.segments.get(i).ok_or_else(|| flow_index_error(i, self.out.segments.len()))?;
+        convert::segments_dict(py, s)
+    }
+
+    /// The event log as a list of dicts (`t_s`, `kind`, `flow`, `link`, `detail`).
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::events_list(py, &self.out.events)
+    }
+}
+
+fn flow_index_error(i: usize, n: usize) -> PyErr {
+    pyo3::exceptions::PyIndexError::new_err(format!("flow {i} out of range: the run has {n} flow(s)"))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_class::<NativeResult>()?;
+    Ok(())
+}

@@ -1,1 +1,132 @@
-//! Simulator (in progress).
+//! Deterministic packet-level simulator for airtcp.
+//!
+//! A [`Scenario`] (nodes, links with loss models, TCP flows with their
+//! applications) is run by [`run`] on an integer-nanosecond event queue; the
+//! TCP endpoints are the sans-IO [`airtcp_tcp::Endpoint`]s the emulator also
+//! drives. [`write_outputs`] turns a [`RunOutput`] into summary.json, per-flow
+//! time series (CSV + Parquet), per-flow segment logs and an event log.
+//!
+//! Determinism: the same scenario and seed give byte-identical outputs,
+//! except `summary.json`'s `run.run_wall_s` (the wall time of the simulation
+//! loop), which is the only wall-clock value anywhere in the outputs.
+
+pub mod apps;
+pub mod engine;
+mod flow;
+pub mod link;
+pub mod network;
+pub mod output;
+mod pcap_out;
+mod report;
+pub mod scenario;
+mod sim;
+pub mod slab;
+pub mod trace;
+
+use std::fmt;
+use std::path::PathBuf;
+
+pub use output::write_outputs;
+pub use scenario::{Scenario, ScenarioError};
+pub use sim::run;
+
+/// Options of one run that are not part of the scenario.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    /// Replaces the scenario's `sim.seed`.
+    pub seed: Option<u64>,
+    /// Write one pcap per link here (`link<i>_<a>-<b>.pcap`).
+    pub pcap_dir: Option<PathBuf>,
+    /// Called with the fraction of simulated time done, at most ~100 times,
+    /// the last time with 1.0.
+    pub progress: Option<&'a mut dyn FnMut(f64)>,
+}
+
+/// Time series of one flow's sender, one row per `sim.series_interval`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlowSeries {
+    pub t_s: Vec<f64>,
+    /// Congestion window in segments.
+    pub cwnd: Vec<u32>,
+    /// Slow-start threshold in segments (`TCP_INFINITE_SSTHRESH` when unset).
+    pub ssthresh: Vec<u32>,
+    pub srtt_s: Vec<f64>,
+    pub rto_s: Vec<f64>,
+    /// Stream offsets (application bytes; the SYN is not counted).
+    pub snd_una: Vec<u64>,
+    pub snd_nxt: Vec<u64>,
+    /// Bytes the receiving application has read, in order.
+    pub bytes_delivered: Vec<u64>,
+    /// Linux `ca_state` (0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss); see [`ca_state_name`].
+    pub ca_state: Vec<u8>,
+}
+
+/// Every data segment the flow's sender put on the wire.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SegmentLog {
+    pub t_s: Vec<f64>,
+    /// Stream offset of the first payload byte.
+    pub seq: Vec<u64>,
+    pub len: Vec<u32>,
+    /// Sent with a sequence number below the highest already sent.
+    pub retransmission: Vec<bool>,
+}
+
+/// One entry of the event log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEvent {
+    pub t_s: f64,
+    /// e.g. "timeout", "fast_retransmit", "ca_state", "zero_window",
+    /// "window_probe", "window_opened", "window_shrunk", "connected",
+    /// "peer_closed", "send_complete", "closed", "transfer_complete",
+    /// "outage_start", "outage_end".
+    pub kind: String,
+    pub flow: Option<u32>,
+    pub link: Option<u32>,
+    /// Short human-readable details ("client", "rto=1000ms backoff=1", "Open->Recovery", "ab").
+    pub detail: String,
+}
+
+pub struct RunOutput {
+    pub summary: serde_json::Value,
+    pub series: Vec<FlowSeries>,
+    pub segments: Vec<SegmentLog>,
+    pub events: Vec<LogEvent>,
+    pub events_executed: u64,
+    /// Wall time of the simulation loop (building and reporting excluded).
+    pub run_wall_s: f64,
+}
+
+/// Name of a `FlowSeries::ca_state` value.
+pub fn ca_state_name(s: u8) -> &'static str {
+    match s {
+        0 => "Open",
+        1 => "Disorder",
+        2 => "CWR",
+        3 => "Recovery",
+        4 => "Loss",
+        _ => "?",
+    }
+}
+
+#[derive(Debug)]
+pub enum SimError {
+    /// A file could not be written.
+    Io { path: PathBuf, err: std::io::Error },
+    /// An endpoint rejected its configuration.
+    Config(String),
+    /// Parquet encoding failed.
+    Parquet { path: PathBuf, msg: String },
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::Io { path, err } => write!(f, "{}: {err}", path.display()),
+            SimError::Config(m) => write!(f, "{m}"),
+            SimError::Parquet { path, msg } => write!(f, "{}: parquet: {msg}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}

@@ -102,6 +102,12 @@ pub struct TcpConfig {
     pub syn_retries: u32,
     /// Timestamp clock tick (Linux: 1 ms).
     pub ts_granularity: Duration,
+    /// Maximum segment lifetime; TIME_WAIT lasts 2·MSL (RFC 9293 §3.4.2).
+    /// Default 1 s (TIME_WAIT 2 s) is deliberately short: RFC 9293 suggests
+    /// 2 min and Linux holds TIME_WAIT for a fixed 60 s (TCP_TIMEWAIT_LEN),
+    /// but nothing in a simulated run reuses the port pair, and a long
+    /// TIME_WAIT would only keep the event queue alive.
+    pub msl: Duration,
 }
 
 impl Default for TcpConfig {
@@ -135,6 +141,7 @@ impl Default for TcpConfig {
             max_retries: 15,
             syn_retries: 6,
             ts_granularity: Duration::from_millis(1),
+            msl: Duration::from_secs(1),
         }
     }
 }
@@ -165,6 +172,15 @@ impl TcpConfig {
         }
         if self.dupack_threshold == 0 {
             return Err("dupack_threshold must be at least 1".into());
+        }
+        if self.ts_granularity == Duration::ZERO {
+            return Err("ts_granularity must be positive (Linux: 1 ms)".into());
+        }
+        if self.clock_granularity > self.max_rto {
+            return Err(format!("clock_granularity {} exceeds max_rto {}", self.clock_granularity, self.max_rto));
+        }
+        if self.persist_min > self.persist_max {
+            return Err(format!("persist_min {} exceeds persist_max {}", self.persist_min, self.persist_max));
         }
         if self.hz == 0 || 1_000_000_000 % self.hz as u64 != 0 {
             return Err(format!("hz = {} must divide 1e9 (e.g. 100, 250, 1000)", self.hz));

@@ -6,11 +6,24 @@
 //! `tcp_congestion_ops` members. An algorithm written against these hooks can be
 //! compared line by line with its kernel counterpart.
 
+pub mod bbr;
+mod cubic;
+pub mod kernel;
+mod params;
 mod reno;
 mod sock;
+mod vegas;
+mod veno;
+mod westwood;
 
+pub use bbr::{Bbr, BbrMode};
+pub use cubic::{cubic_root, Cubic};
+pub use params::CcParams;
 pub use reno::Reno;
 pub use sock::{AckSample, CaEvent, CaState, RateSample, TcpSock, TCP_INFINITE_SSTHRESH};
+pub use vegas::Vegas;
+pub use veno::Veno;
+pub use westwood::Westwood;
 
 /// `in_ack_event` flags (Linux `enum tcp_ca_ack_event_flags`).
 pub const CA_ACK_SLOWPATH: u32 = 1 << 0;
@@ -52,69 +65,92 @@ pub trait CongestionOps {
 /// for algorithms written outside this crate.
 pub enum CongestionControl {
     Reno(Reno),
+    Cubic(Cubic),
+    Veno(Veno),
+    Westwood(Westwood),
+    Vegas(Vegas),
+    Bbr(Bbr),
     Custom(Box<dyn CongestionOps + Send>),
 }
 
-/// Names accepted by [`CongestionControl::from_name`].
-pub const BUILTIN_NAMES: &[&str] = &["reno", "newreno"];
+/// Names accepted by [`CongestionControl::from_name`] (aliases included).
+pub const BUILTIN_NAMES: &[&str] =
+    &["reno", "newreno", "cubic", "veno", "westwood", "westwood+", "westwoodplus", "vegas", "bbr"];
+
+/// Expands `$body` with `$c` bound to the concrete algorithm (static dispatch).
+macro_rules! dispatch {
+    ($self:expr, $c:ident => $body:expr) => {
+        match $self {
+            CongestionControl::Reno($c) => $body,
+            CongestionControl::Cubic($c) => $body,
+            CongestionControl::Veno($c) => $body,
+            CongestionControl::Westwood($c) => $body,
+            CongestionControl::Vegas($c) => $body,
+            CongestionControl::Bbr($c) => $body,
+            CongestionControl::Custom($c) => $body,
+        }
+    };
+}
 
 impl CongestionControl {
-    /// Build an algorithm by name. `newreno` is an alias of `reno`: Linux's
-    /// Reno module *is* NewReno once paired with NewReno/PRR loss recovery,
-    /// which the endpoint selects separately (`TcpConfig::recovery`).
+    /// Build an algorithm by name with the kernel's default module
+    /// parameters. `newreno` is an alias of `reno`: Linux's Reno module *is*
+    /// NewReno once paired with NewReno/PRR loss recovery, which the endpoint
+    /// selects separately (`TcpConfig::recovery`). `westwood+` and
+    /// `westwoodplus` name Linux's `westwood` module, which is Westwood+.
     pub fn from_name(name: &str) -> Result<Self, String> {
-        match name {
-            "reno" | "newreno" => Ok(CongestionControl::Reno(Reno::default())),
-            other => Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
-        }
+        Self::from_name_with(name, &CcParams::default())
     }
 
-    fn ops(&mut self) -> &mut dyn CongestionOps {
-        match self {
-            CongestionControl::Reno(c) => c,
-            CongestionControl::Custom(c) => c.as_mut(),
-        }
+    /// Build an algorithm by name with module parameters; parameters of
+    /// other algorithms are ignored.
+    pub fn from_name_with(name: &str, params: &CcParams) -> Result<Self, String> {
+        Ok(match name {
+            "reno" | "newreno" => CongestionControl::Reno(Reno),
+            "cubic" => CongestionControl::Cubic(Cubic::new(params)?),
+            "veno" => CongestionControl::Veno(Veno::default()),
+            "westwood" | "westwood+" | "westwoodplus" => CongestionControl::Westwood(Westwood::default()),
+            "vegas" => CongestionControl::Vegas(Vegas::new(params)),
+            "bbr" => CongestionControl::Bbr(Bbr::new(params)),
+            other => {
+                return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", ")))
+            }
+        })
     }
 }
 
 impl CongestionOps for CongestionControl {
     fn name(&self) -> &'static str {
-        match self {
-            CongestionControl::Reno(c) => c.name(),
-            CongestionControl::Custom(c) => c.name(),
-        }
+        dispatch!(self, c => c.name())
     }
     fn init(&mut self, tp: &mut TcpSock) {
-        self.ops().init(tp)
+        dispatch!(self, c => c.init(tp))
     }
     fn ssthresh(&mut self, tp: &mut TcpSock) -> u32 {
-        self.ops().ssthresh(tp)
+        dispatch!(self, c => c.ssthresh(tp))
     }
     fn cong_avoid(&mut self, tp: &mut TcpSock, ack: u32, acked: u32) {
-        self.ops().cong_avoid(tp, ack, acked)
+        dispatch!(self, c => c.cong_avoid(tp, ack, acked))
     }
     fn set_state(&mut self, tp: &mut TcpSock, s: CaState) {
-        self.ops().set_state(tp, s)
+        dispatch!(self, c => c.set_state(tp, s))
     }
     fn cwnd_event(&mut self, tp: &mut TcpSock, ev: CaEvent) {
-        self.ops().cwnd_event(tp, ev)
+        dispatch!(self, c => c.cwnd_event(tp, ev))
     }
     fn in_ack_event(&mut self, tp: &mut TcpSock, flags: u32) {
-        self.ops().in_ack_event(tp, flags)
+        dispatch!(self, c => c.in_ack_event(tp, flags))
     }
     fn pkts_acked(&mut self, tp: &mut TcpSock, s: &AckSample) {
-        self.ops().pkts_acked(tp, s)
+        dispatch!(self, c => c.pkts_acked(tp, s))
     }
     fn undo_cwnd(&mut self, tp: &mut TcpSock) -> u32 {
-        self.ops().undo_cwnd(tp)
+        dispatch!(self, c => c.undo_cwnd(tp))
     }
     fn has_cong_control(&self) -> bool {
-        match self {
-            CongestionControl::Reno(c) => c.has_cong_control(),
-            CongestionControl::Custom(c) => c.has_cong_control(),
-        }
+        dispatch!(self, c => c.has_cong_control())
     }
     fn cong_control(&mut self, tp: &mut TcpSock, ack: u32, flag: u32, rs: &RateSample) {
-        self.ops().cong_control(tp, ack, flag, rs)
+        dispatch!(self, c => c.cong_control(tp, ack, flag, rs))
     }
 }

@@ -1,6 +1,7 @@
 //! Reno on the Linux hooks (net/ipv4/tcp_cong.c: `tcp_reno_ssthresh`,
 //! `tcp_reno_cong_avoid`, `tcp_reno_undo_cwnd`).
 
+use super::kernel::{tcp_reno_cong_avoid, tcp_reno_ssthresh, tcp_reno_undo_cwnd};
 use super::{CongestionOps, TcpSock};
 
 #[derive(Default, Clone, Debug)]
@@ -13,28 +14,17 @@ impl CongestionOps for Reno {
 
     /// `tcp_reno_ssthresh`: half the window, at least two packets.
     fn ssthresh(&mut self, tp: &mut TcpSock) -> u32 {
-        (tp.snd_cwnd >> 1).max(2)
+        tcp_reno_ssthresh(tp)
     }
 
     /// `tcp_reno_cong_avoid`.
-    fn cong_avoid(&mut self, tp: &mut TcpSock, _ack: u32, mut acked: u32) {
-        if !tp.is_cwnd_limited_now() {
-            return;
-        }
-        if tp.in_slow_start() {
-            acked = tp.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
-        // In "safe" area, increase.
-        let w = tp.snd_cwnd;
-        tp.cong_avoid_ai(w, acked);
+    fn cong_avoid(&mut self, tp: &mut TcpSock, ack: u32, acked: u32) {
+        tcp_reno_cong_avoid(tp, ack, acked)
     }
 
     /// `tcp_reno_undo_cwnd`: max(cwnd, prior_cwnd).
     fn undo_cwnd(&mut self, tp: &mut TcpSock) -> u32 {
-        tp.snd_cwnd.max(tp.prior_cwnd)
+        tcp_reno_undo_cwnd(tp)
     }
 }
 

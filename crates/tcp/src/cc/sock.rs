@@ -117,6 +117,11 @@ pub struct TcpSock {
     pub pacing_requested: bool,
     /// Minimum RTT seen, microseconds (`tcp_min_rtt`), u32::MAX until sampled.
     pub min_rtt_us: u32,
+    /// Packets marked lost so far (`tp->lost`), for BBR's policer detection.
+    pub lost: u32,
+    /// Earliest departure time of the next paced packet, ns on the clock of
+    /// `tcp_mstamp * 1000` (`tp->tcp_wstamp_ns`); 0 or a past time = now.
+    pub tcp_wstamp_ns: u64,
 }
 
 impl Default for TcpSock {
@@ -149,6 +154,8 @@ impl Default for TcpSock {
             pacing_rate: 0,
             pacing_requested: false,
             min_rtt_us: u32::MAX,
+            lost: 0,
+            tcp_wstamp_ns: 0,
         }
     }
 }

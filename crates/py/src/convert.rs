@@ -1,0 +1,39 @@
+//! Rust run outputs to Python values: columns become `{name: list}` dicts
+//! (pandas builds a DataFrame from that directly), events a list of dicts.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use airtcp_sim::{FlowSeries, LogEvent, SegmentLog};
+
+/// `dict[name] = list(column)` for each named field, in order.
+macro_rules! columns {
+    ($py:expr, $src:expr, [$($field:ident),* $(,)?]) => {{
+        let d = PyDict::new($py);
+        $( d.set_item(stringify!($field), &$src.$field)?; )*
+        Ok(d)
+    }};
+}
+
+pub fn series_dict<'py>(py: Python<'py>, s: &FlowSeries) -> PyResult<Bound<'py, PyDict>> {
+    columns!(py, s, [t_s, cwnd, ssthresh, srtt_s, rto_s, snd_una, snd_nxt, bytes_delivered, ca_state])
+}
+
+pub fn segments_dict<'py>(py: Python<'py>, s: &SegmentLog) -> PyResult<Bound<'py, PyDict>> {
+    columns!(py, s, [t_s, seq, len, retransmission])
+}
+
+/// One dict per event, keys as in `events.jsonl`.
+pub fn events_list<'py>(py: Python<'py>, events: &[LogEvent]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for e in events {
+        let d = PyDict::new(py);
+        d.set_item("t_s", e.t_s)?;
+        d.set_item("kind", &e.kind)?;
+        d.set_item("flow", e.flow)?;
+        d.set_item("link", e.link)?;
+        d.set_item("detail", &e.detail)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}

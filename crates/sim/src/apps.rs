@@ -1,0 +1,94 @@
+//! Applications at the ends of a flow. They act only through the endpoint's
+//! socket-like calls (`send`, `close`, `recv`), as a real program would.
+
+use airtcp_core::Duration;
+use airtcp_tcp::Endpoint;
+
+/// How often a rate-limited reader wakes up.
+pub const READ_TICK: Duration = Duration::from_millis(10);
+
+/// The sending application (on the TCP client).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SendApp {
+    /// Keeps the send buffer full until the run ends.
+    Bulk,
+    /// Writes `total` bytes, then closes.
+    Transfer { total: u64, queued: u64, closed: bool },
+}
+
+impl SendApp {
+    /// Top up the send buffer (called whenever the endpoint may have freed space).
+    #[inline]
+    pub fn fill(&mut self, ep: &mut Endpoint) {
+        match self {
+            SendApp::Bulk => {
+                let room = ep.send_capacity();
+                if room > 0 {
+                    ep.send(room);
+                }
+            }
+            SendApp::Transfer { total, queued, closed } => {
+                if *queued < *total {
+                    *queued += ep.send(*total - *queued);
+                }
+                if *queued == *total && !*closed {
+                    ep.close();
+                    *closed = true;
+                }
+            }
+        }
+    }
+}
+
+/// The receiving application (on the TCP server). It checks that the stream
+/// arrives exactly once and in order: every read must start where the
+/// previous one ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecvApp {
+    /// Read rate in bits per second; None reads everything as soon as it is readable.
+    pub rate_bps: Option<u64>,
+    /// Fractional budget carried between ticks, in bit-nanoseconds.
+    carry: u128,
+    /// Bytes read so far (= the next expected stream offset).
+    pub delivered: u64,
+    /// Reads that did not start at the expected offset.
+    pub order_errors: u64,
+}
+
+impl RecvApp {
+    pub fn new(rate_bps: Option<u64>) -> Self {
+        RecvApp { rate_bps, ..Default::default() }
+    }
+
+    fn take(&mut self, ep: &mut Endpoint, mut budget: u64) {
+        while budget > 0 {
+            match ep.recv(budget) {
+                Some((off, len)) if len > 0 => {
+                    if off != self.delivered {
+                        self.order_errors += 1;
+                    }
+                    self.delivered = off + len;
+                    budget -= len.min(budget);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Read everything available (unlimited reader).
+    #[inline]
+    pub fn read_all(&mut self, ep: &mut Endpoint) {
+        self.take(ep, u64::MAX);
+    }
+
+    /// One tick of a rate-limited reader: read up to rate x tick bytes.
+    /// Budget not used in a tick is not saved up (the reader is a rate, not a bucket).
+    pub fn tick(&mut self, ep: &mut Endpoint) {
+        let Some(rate) = self.rate_bps else { return self.read_all(ep) };
+        const BITNS_PER_BYTE: u128 = 8 * 1_000_000_000;
+        self.carry += rate as u128 * READ_TICK.as_nanos() as u128;
+        let budget = (self.carry / BITNS_PER_BYTE) as u64;
+        self.carry %= BITNS_PER_BYTE;
+        self.take(ep, budget);
+    }
+}

@@ -1,0 +1,132 @@
+//! Per-flow bookkeeping of a run: the two applications, the metrics that
+//! are not endpoint counters, the time series and the segment log.
+
+use airtcp_core::{Duration, Instant, SeqNum};
+use airtcp_tcp::Probe;
+
+use crate::apps::{RecvApp, SendApp};
+use crate::{FlowSeries, SegmentLog};
+
+/// Map a 32-bit sequence number to a 64-bit stream offset: the value
+/// congruent to `seq - base` (mod 2^32) closest to `hint`, never negative.
+#[inline]
+pub fn unwrap_seq(seq: SeqNum, base: SeqNum, hint: u64) -> u64 {
+    const M: i128 = 1 << 32;
+    let d = seq.0.wrapping_sub(base.0) as i128;
+    let h = hint as i128;
+    let c = (h & !(M - 1)) | d;
+    let mut best = c;
+    for cand in [c - M, c + M] {
+        if (cand - h).abs() < (best - h).abs() {
+            best = cand;
+        }
+    }
+    best.max(0) as u64
+}
+
+pub struct FlowState {
+    pub client: u32,
+    pub server: u32,
+    pub start: Instant,
+    pub send: SendApp,
+    pub recv: RecvApp,
+    /// The client saw `Connected`; the sending app may write.
+    pub connected: bool,
+    /// First payload byte's sequence number (client ISS + 1).
+    pub data_base: SeqNum,
+    /// One past the highest stream offset sent so far.
+    pub high_sent: u64,
+    /// When the last byte of a transfer was acknowledged.
+    pub done_at: Option<Instant>,
+    /// Transitions of the sender into Recovery / Loss.
+    pub fast_recoveries: u64,
+    pub loss_entries: u64,
+    pub zero_windows: u64,
+    /// When each end reached CLOSED (0 = client, 1 = server), and whether it aborted.
+    pub closed: [Option<(Instant, bool)>; 2],
+    pub series: FlowSeries,
+    pub segments: SegmentLog,
+}
+
+impl FlowState {
+    pub fn new(client: u32, server: u32, start: Instant, send: SendApp, recv: RecvApp, client_iss: SeqNum, samples: usize) -> Self {
+        let mut series = FlowSeries::default();
+        series.t_s.reserve(samples);
+        series.cwnd.reserve(samples);
+        series.ssthresh.reserve(samples);
+        series.srtt_s.reserve(samples);
+        series.rto_s.reserve(samples);
+        series.snd_una.reserve(samples);
+        series.snd_nxt.reserve(samples);
+        series.bytes_delivered.reserve(samples);
+        series.ca_state.reserve(samples);
+        FlowState {
+            client,
+            server,
+            start,
+            send,
+            recv,
+            connected: false,
+            data_base: client_iss + 1,
+            high_sent: 0,
+            done_at: None,
+            fast_recoveries: 0,
+            loss_entries: 0,
+            zero_windows: 0,
+            closed: [None, None],
+            series,
+            segments: SegmentLog::default(),
+        }
+    }
+
+    /// Log a data segment sent by the client.
+    #[inline]
+    pub fn on_data_sent(&mut self, now: Instant, seq: SeqNum, len: u32) {
+        let off = unwrap_seq(seq, self.data_base, self.high_sent);
+        let end = off + len as u64;
+        let log = &mut self.segments;
+        log.t_s.push(now.as_secs_f64());
+        log.seq.push(off);
+        log.len.push(len);
+        log.retransmission.push(off < self.high_sent);
+        if end > self.high_sent {
+            self.high_sent = end;
+        }
+    }
+
+    /// One time-series row from the sender's probe.
+    #[inline]
+    pub fn sample(&mut self, now: Instant, p: &Probe) {
+        let s = &mut self.series;
+        s.t_s.push(now.as_secs_f64());
+        s.cwnd.push(p.cwnd);
+        s.ssthresh.push(p.ssthresh);
+        s.srtt_s.push(p.srtt.as_secs_f64());
+        s.rto_s.push(p.rto.as_secs_f64());
+        s.snd_una.push(p.bytes_acked);
+        // SND.NXT relative to SND.UNA, whose offset `bytes_acked` is exact.
+        let ahead = p.snd_nxt.0.wrapping_sub(p.snd_una.0) as u64;
+        let ahead = if ahead > 1 << 31 { 0 } else { ahead };
+        s.snd_nxt.push(p.bytes_acked + ahead);
+        s.bytes_delivered.push(self.recv.delivered);
+        s.ca_state.push(p.ca_state as u8);
+    }
+
+    pub fn response_time(&self) -> Option<Duration> {
+        self.done_at.map(|t| t.saturating_since(self.start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unwrap_follows_wraps_and_clamps_before_base() {
+        let base = SeqNum(u32::MAX - 999);
+        assert_eq!(unwrap_seq(base, base, 0), 0);
+        assert_eq!(unwrap_seq(base + 2000, base, 1000), 2000);
+        assert_eq!(unwrap_seq(base + 5, base, (1 << 32) + 10), (1 << 32) + 5);
+        assert_eq!(unwrap_seq(base - 1, base, 0), 0);
+    }
+}

@@ -1,0 +1,157 @@
+//! Full-duplex point-to-point links. Each direction is a FIFO transmitter
+//! with a DropTail queue: instead of simulating the queue packet by packet it
+//! keeps the finish times of the frames not yet fully sent, so enqueueing a
+//! frame costs O(1) amortised and schedules exactly one arrival event.
+
+pub mod loss;
+pub mod rate;
+pub mod reorder;
+
+use std::collections::VecDeque;
+
+use airtcp_core::{Duration, Instant};
+
+pub use loss::{Fate, LossModel, LossProcess};
+pub use rate::RateModel;
+pub use reorder::Reorder;
+
+/// DropTail capacity. As in ns-3's `DropTailQueue` on a point-to-point device,
+/// the limit counts frames *waiting*, not the one being transmitted
+/// (a 50-packet queue holds 50 + 1 in transmission).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    Packets(u32),
+    /// Waiting frame bytes (headers and link overhead included).
+    Bytes(u64),
+}
+
+/// What happened to an offered frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The queue was full; the frame never used the link.
+    QueueDrop,
+    /// Sent from `start` to `finish`, then lost (`Fate::Lost` or `Fate::Outage`).
+    Lost { start: Instant, finish: Instant, fate: Fate },
+    /// Sent from `start` to `finish`; its last bit reaches the far end at `arrival`.
+    Delivered { start: Instant, finish: Instant, arrival: Instant },
+}
+
+/// Counters of one direction.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DirStats {
+    /// Frames accepted for transmission (lost ones included).
+    pub frames_sent: u64,
+    pub bytes_sent: u64,
+    pub queue_drops: u64,
+    /// Frames dropped by the loss model.
+    pub loss_drops: u64,
+    /// Frames that ended during an outage.
+    pub outage_drops: u64,
+    pub max_frame_bytes: u32,
+    /// Most frames waiting at once (excluding the one in transmission).
+    pub max_queue_packets: u32,
+}
+
+/// One direction of a link.
+pub struct LinkDir {
+    pub rate: RateModel,
+    pub delay: Duration,
+    pub limit: QueueLimit,
+    /// Link-layer bytes added to each IP packet (2 for PPP as ns-3 frames it).
+    pub overhead_bytes: u32,
+    pub loss: LossProcess,
+    pub reorder: Option<Reorder>,
+    pub stats: DirStats,
+    /// `(finish time, frame bytes)` of frames not yet fully sent, oldest first.
+    /// The front one is in transmission, the rest are waiting.
+    backlog: VecDeque<(Instant, u32)>,
+    /// Bytes of all frames in `backlog`.
+    backlog_bytes: u64,
+    last_finish: Instant,
+}
+
+impl LinkDir {
+    pub fn new(rate: RateModel, delay: Duration, limit: QueueLimit, overhead_bytes: u32) -> Self {
+        let cap = match limit {
+            QueueLimit::Packets(n) => n as usize + 1,
+            QueueLimit::Bytes(_) => 64,
+        };
+        LinkDir {
+            rate,
+            delay,
+            limit,
+            overhead_bytes,
+            loss: LossProcess::none(),
+            reorder: None,
+            stats: DirStats::default(),
+            backlog: VecDeque::with_capacity(cap),
+            backlog_bytes: 0,
+            last_finish: Instant::ZERO,
+        }
+    }
+
+    /// Frames waiting behind the one in transmission at `now` (after `enqueue`
+    /// or `settle` at that time).
+    pub fn waiting(&self) -> usize {
+        self.backlog.len().saturating_sub(1)
+    }
+
+    /// Forget frames whose transmission ended by `now`.
+    #[inline]
+    fn settle(&mut self, now: Instant) {
+        while let Some(&(finish, bytes)) = self.backlog.front() {
+            if finish > now {
+                break;
+            }
+            self.backlog.pop_front();
+            self.backlog_bytes -= bytes as u64;
+        }
+    }
+
+    /// Offer an IP packet of `ip_bytes` at `now`. The frame starts when the
+    /// transmitter is free, the loss model judges it when it ends.
+    #[inline]
+    pub fn enqueue(&mut self, now: Instant, ip_bytes: u32) -> Verdict {
+        self.settle(now);
+        let frame = ip_bytes + self.overhead_bytes;
+        if let Some(&(_, head)) = self.backlog.front() {
+            // Something is in transmission: the new frame must wait.
+            let waiting = self.backlog.len() as u64 - 1;
+            let full = match self.limit {
+                QueueLimit::Packets(n) => waiting + 1 > n as u64,
+                QueueLimit::Bytes(b) => self.backlog_bytes - head as u64 + frame as u64 > b,
+            };
+            if full {
+                self.stats.queue_drops += 1;
+                return Verdict::QueueDrop;
+            }
+        }
+        let start = if self.last_finish > now { self.last_finish } else { now };
+        let finish = self.rate.finish_time(start, frame);
+        self.last_finish = finish;
+        self.backlog.push_back((finish, frame));
+        self.backlog_bytes += frame as u64;
+        let st = &mut self.stats;
+        st.frames_sent += 1;
+        st.bytes_sent += frame as u64;
+        st.max_frame_bytes = st.max_frame_bytes.max(frame);
+        st.max_queue_packets = st.max_queue_packets.max(self.backlog.len() as u32 - 1);
+        match self.loss.decide(finish, frame) {
+            Fate::Delivered => {
+                let extra = match &mut self.reorder {
+                    Some(r) => r.extra(),
+                    None => Duration::ZERO,
+                };
+                Verdict::Delivered { start, finish, arrival: finish + self.delay + extra }
+            }
+            fate => {
+                if fate == Fate::Lost {
+                    st.loss_drops += 1;
+                } else {
+                    st.outage_drops += 1;
+                }
+                Verdict::Lost { start, finish, fate }
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Turning a finished simulation into the run's summary and event log.
+
+use serde_json::{json, Value};
+
+use airtcp_tcp::Event;
+
+use crate::link::DirStats;
+use crate::scenario::{AppSpec, DIR_NAMES};
+use crate::sim::{Finished, Raw};
+use crate::{LogEvent, RunOutput};
+
+fn dir_json(s: &DirStats) -> Value {
+    json!({
+        "frames_sent": s.frames_sent,
+        "bytes_sent": s.bytes_sent,
+        "queue_drops": s.queue_drops,
+        "loss_drops": s.loss_drops,
+        "outage_drops": s.outage_drops,
+        "max_frame_bytes": s.max_frame_bytes,
+        "max_queue_packets": s.max_queue_packets,
+    })
+}
+
+fn opt_f64(x: Option<f64>) -> Value {
+    x.map_or(Value::Null, |v| json!(v))
+}
+
+pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
+    let sc = fin.sc;
+    let mut flows_json = Vec::with_capacity(fin.flows.len());
+    for (i, f) in fin.flows.iter().enumerate() {
+        let spec = &sc.flows[i];
+        let snd = &fin.eps[f.client as usize];
+        let rcv = &fin.eps[f.server as usize];
+        let st = snd.stats();
+        let rst = rcv.stats();
+        let response = f.response_time();
+        let goodput_time = match response {
+            Some(r) => r.as_secs_f64(),
+            None => fin.end.saturating_since(f.start).as_secs_f64(),
+        };
+        let goodput = if goodput_time > 0.0 { f.recv.delivered as f64 * 8.0 / goodput_time } else { 0.0 };
+        let (rtt_min, rtt_mean) = if st.rtt_samples > 0 {
+            (Some(st.rtt_min_us as f64 * 1e-6), Some(st.rtt_sum_us as f64 / st.rtt_samples as f64 * 1e-6))
+        } else {
+            (None, None)
+        };
+        let closed_ok = f.closed.iter().all(|c| matches!(c, Some((_, false))));
+        flows_json.push(json!({
+            "name": spec.name,
+            "from": sc.nodes[spec.from].name,
+            "to": sc.nodes[spec.to].name,
+            "app": match spec.app { AppSpec::Bulk => "bulk", AppSpec::Transfer { .. } => "transfer" },
+            "start_s": f.start.as_secs_f64(),
+            "goodput_bps": goodput,
+            "goodput_time_s": goodput_time,
+            "bytes_delivered": f.recv.delivered,
+            "retransmissions": st.retransmissions,
+            "timeouts": st.timeouts,
+            "fast_retransmits": st.fast_retransmits,
+            "fast_recoveries": f.fast_recoveries,
+            "loss_state_entries": f.loss_entries,
+            "response_time_s": opt_f64(response.map(|r| r.as_secs_f64())),
+            "srtt_min_s": opt_f64(rtt_min),
+            "srtt_mean_s": opt_f64(rtt_mean),
+            "rtt_samples": st.rtt_samples,
+            "zero_window_events": f.zero_windows,
+            "window_probes": st.window_probes,
+            "recv_order_errors": f.recv.order_errors,
+            "closed": closed_ok,
+            "client_state": format!("{:?}", snd.state()),
+            "server_state": format!("{:?}", rcv.state()),
+            "sender": {
+                "segs_sent": st.segs_sent,
+                "data_segs_sent": st.data_segs_sent,
+                "segs_received": st.segs_received,
+                "bytes_acked": st.bytes_acked,
+                "dup_acks_received": st.dup_acks_received,
+            },
+            "receiver": {
+                "segs_sent": rst.segs_sent,
+                "segs_received": rst.segs_received,
+                "bytes_delivered": rst.bytes_delivered,
+            },
+        }));
+    }
+    let links_json: Vec<Value> = sc
+        .links
+        .iter()
+        .zip(&fin.links)
+        .map(|(l, dirs)| {
+            json!({
+                "name": l.name,
+                "a": sc.nodes[l.a].name,
+                "b": sc.nodes[l.b].name,
+                "ab": dir_json(&dirs[0].stats),
+                "ba": dir_json(&dirs[1].stats),
+            })
+        })
+        .collect();
+    let mut scenario = sc.to_json();
+    scenario["sim"]["seed"] = json!(fin.seed);
+    let summary = json!({
+        "scenario": scenario,
+        "seed": fin.seed,
+        "versions": { "airtcp": env!("CARGO_PKG_VERSION") },
+        "flows": flows_json,
+        "links": links_json,
+        "run": {
+            "events_executed": fin.events_executed,
+            "sim_duration_s": fin.end.as_secs_f64(),
+            "misrouted_packets": fin.misrouted,
+            "run_wall_s": run_wall_s,
+        },
+    });
+    let events = fin.log.iter().map(|&(t, raw)| log_event(&fin, t.as_secs_f64(), raw)).collect();
+    RunOutput {
+        summary,
+        series: fin.flows.iter().map(|f| f.series.clone()).collect(),
+        segments: fin.flows.iter().map(|f| f.segments.clone()).collect(),
+        events,
+        events_executed: fin.events_executed,
+        run_wall_s,
+    }
+}
+
+fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
+    let sc = fin.sc;
+    match raw {
+        Raw::Tcp { flow, client, ev, aux } => {
+            let side = if client { "client" } else { "server" };
+            let (kind, detail) = match ev {
+                Event::Connected => ("connected", side.to_string()),
+                Event::Readable => ("readable", side.to_string()),
+                Event::PeerClosed => ("peer_closed", side.to_string()),
+                Event::SendComplete => ("send_complete", side.to_string()),
+                Event::Closed { aborted } => ("closed", if aborted { format!("{side} aborted") } else { side.to_string() }),
+                Event::Timeout { rto, backoff } => ("timeout", format!("{side} rto={rto} backoff={backoff}")),
+                Event::FastRetransmit { .. } => ("fast_retransmit", format!("{side} seq={aux}")),
+                Event::CaStateChanged { from, to } => ("ca_state", format!("{side} {}->{}", from.name(), to.name())),
+                Event::ZeroWindow => ("zero_window", side.to_string()),
+                Event::WindowProbe => ("window_probe", side.to_string()),
+                Event::WindowOpened => ("window_opened", side.to_string()),
+                Event::WindowShrunk { usable } => ("window_shrunk", format!("{side} usable={usable}")),
+            };
+            LogEvent { t_s, kind: kind.to_string(), flow: Some(flow), link: None, detail }
+        }
+        Raw::Outage { link, dir, start } => {
+            let l = &sc.links[link as usize];
+            let (from, to) = if dir == 0 { (l.a, l.b) } else { (l.b, l.a) };
+            LogEvent {
+                t_s,
+                kind: if start { "outage_start" } else { "outage_end" }.to_string(),
+                flow: None,
+                link: Some(link),
+                detail: format!("{} {}->{}", DIR_NAMES[dir as usize], sc.nodes[from].name, sc.nodes[to].name),
+            }
+        }
+        Raw::TransferComplete { flow, response } => LogEvent {
+            t_s,
+            kind: "transfer_complete".to_string(),
+            flow: Some(flow),
+            link: None,
+            detail: format!("response_time={}s", response.as_secs_f64()),
+        },
+    }
+}

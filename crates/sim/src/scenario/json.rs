@@ -1,0 +1,103 @@
+//! The resolved scenario as JSON (for summary.json). It uses the input
+//! format's own keys and canonical unit text, so it can be loaded again.
+
+use serde_json::{json, Map, Value};
+
+use super::tcp::tcp_json;
+use super::units::{format_duration, format_rate};
+use super::{AppSpec, LossSpec, Scenario, DIR_NAMES};
+use crate::link::{LossModel, QueueLimit};
+
+fn loss_json(l: &LossSpec) -> Value {
+    let mut m = Map::new();
+    match l.model {
+        LossModel::None => {
+            m.insert("model".into(), json!("none"));
+        }
+        LossModel::Uniform { p } => {
+            m.insert("model".into(), json!("uniform"));
+            m.insert("p".into(), json!(p));
+        }
+        LossModel::BitErrorRate { ber } => {
+            m.insert("model".into(), json!("ber"));
+            m.insert("ber".into(), json!(ber));
+        }
+        LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
+            m.insert("model".into(), json!("gilbert"));
+            m.insert("p_gb".into(), json!(p_gb));
+            m.insert("p_bg".into(), json!(p_bg));
+            m.insert("loss_good".into(), json!(loss_good));
+            m.insert("loss_bad".into(), json!(loss_bad));
+        }
+    }
+    if !l.outages.is_empty() {
+        let w: Vec<Value> = l.outages.iter().map(|&(s, e)| json!([format_duration(s), format_duration(e)])).collect();
+        m.insert("outages".into(), Value::Array(w));
+    }
+    Value::Object(m)
+}
+
+pub fn scenario_json(s: &Scenario) -> Value {
+    let nodes: Vec<Value> = s.nodes.iter().map(|n| json!({ "name": n.name })).collect();
+    let links: Vec<Value> = s
+        .links
+        .iter()
+        .map(|l| {
+            let mut m = Map::new();
+            m.insert("name".into(), json!(l.name));
+            m.insert("a".into(), json!(s.nodes[l.a].name));
+            m.insert("b".into(), json!(s.nodes[l.b].name));
+            for (i, d) in DIR_NAMES.iter().enumerate() {
+                m.insert(format!("rate_{d}"), json!(format_rate(l.rate_bps[i])));
+                m.insert(format!("delay_{d}"), json!(format_duration(l.delay[i])));
+                m.insert(format!("loss_{d}"), loss_json(&l.loss[i]));
+                if let Some(r) = &l.reorder[i] {
+                    m.insert(format!("reorder_{d}"), json!({ "p": r.p, "delay": format_duration(r.delay) }));
+                }
+            }
+            match l.queue {
+                QueueLimit::Packets(n) => m.insert("queue_packets".into(), json!(n)),
+                QueueLimit::Bytes(n) => m.insert("queue_bytes".into(), json!(n)),
+            };
+            m.insert("overhead_bytes".into(), json!(l.overhead_bytes));
+            Value::Object(m)
+        })
+        .collect();
+    let flows: Vec<Value> = s
+        .flows
+        .iter()
+        .map(|f| {
+            let mut m = Map::new();
+            m.insert("name".into(), json!(f.name));
+            m.insert("from".into(), json!(s.nodes[f.from].name));
+            m.insert("to".into(), json!(s.nodes[f.to].name));
+            m.insert("start".into(), json!(format_duration(f.start)));
+            match f.app {
+                AppSpec::Bulk => {
+                    m.insert("app".into(), json!("bulk"));
+                }
+                AppSpec::Transfer { bytes } => {
+                    m.insert("app".into(), json!("transfer"));
+                    m.insert("bytes".into(), json!(bytes));
+                }
+            }
+            let rr = match f.recv_rate_bps {
+                None => json!("unlimited"),
+                Some(r) => json!(format_rate(r)),
+            };
+            m.insert("recv_rate".into(), rr);
+            m.insert("tcp".into(), tcp_json(&f.tcp));
+            Value::Object(m)
+        })
+        .collect();
+    json!({
+        "sim": {
+            "duration": format_duration(s.sim.duration),
+            "seed": s.sim.seed,
+            "series_interval": format_duration(s.sim.series_interval),
+        },
+        "nodes": nodes,
+        "links": links,
+        "flows": flows,
+    })
+}

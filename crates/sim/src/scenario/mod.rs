@@ -1,0 +1,200 @@
+//! Scenario files: TOML (or JSON of the same shape) describing nodes, links,
+//! flows, loss models and TCP options. Everything is validated before a run;
+//! an error names the file, line and key.
+//!
+//! Format (every key; durations take ns/us/ms/s/min/h or a plain number of
+//! seconds, rates bps/kbps/Mbps/Gbps or a plain number of bits/s, sizes
+//! B/KB/MB/GB/KiB/MiB/GiB or a plain number of bytes):
+//!
+//! ```toml
+//! [sim]
+//! duration = "60s"          # required, > 0
+//! seed = 1                  # default 1; `RunOptions::seed` overrides
+//! series_interval = "10ms"  # time-series sampling period; "0s" disables
+//!
+//! [[nodes]]
+//! name = "snd"              # unique; letters, digits, '_', '-', '.'
+//!
+//! [[links]]
+//! name = "snd-rtr"          # default "<a>-<b>"; names RNG streams and pcaps
+//! a = "snd"                 # node names; direction "ab" is a -> b
+//! b = "rtr"
+//! rate = "10Mbps"           # or rate_ab / rate_ba per direction
+//! delay = "10ms"            # propagation delay (default 0); or delay_ab / delay_ba
+//! queue_packets = 50        # DropTail, frames waiting besides the one in
+//!                           # transmission (default 100, ns-3's default)
+//! # queue_bytes = 75000     # ...or a byte limit (frame bytes); not both
+//! overhead_bytes = 2        # link header per frame (default 2: PPP as in ns-3)
+//! [links.loss]              # both directions (own RNG stream each);
+//!                           # [links.loss_ab] / [links.loss_ba]: one direction
+//! model = "uniform"         # none | uniform (p) | ber (ber) |
+//! p = 0.01                  # gilbert (p_gb, p_bg, loss_good = 0, loss_bad = 1)
+//! outages = [["5s", "7s"]]  # frames ending in [t1, t2) are lost
+//! [links.reorder]           # or reorder_ab / reorder_ba
+//! p = 0.01                  # with probability p a frame gets `delay` extra
+//! delay = "5ms"
+//!
+//! [[flows]]
+//! name = "flow0"            # default "flow<i>"
+//! from = "snd"              # TCP client (data sender)
+//! to = "rcv"                # TCP server (data receiver)
+//! start = "0s"              # connect time (default 0)
+//! app = "bulk"              # bulk (unlimited) | transfer (needs bytes)
+//! bytes = 1000000           # transfer size
+//! recv_rate = "unlimited"   # or a rate: the receiver reads that fast
+//! [flows.tcp]               # any TcpConfig field (see scenario::tcp)
+//! cc = "newreno"
+//! ```
+
+mod doc;
+mod json;
+mod schema;
+mod tcp;
+pub mod units;
+mod value;
+
+use std::path::Path;
+
+use airtcp_core::Duration;
+use airtcp_tcp::TcpConfig;
+
+pub use doc::ScenarioError;
+
+use crate::link::{LossModel, QueueLimit};
+
+/// A validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub(crate) origin: String,
+    pub sim: SimSpec,
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimSpec {
+    pub duration: Duration,
+    pub seed: u64,
+    /// Zero disables the time series.
+    pub series_interval: Duration,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+}
+
+/// Index 0 of the per-direction arrays is a -> b, index 1 is b -> a.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub name: String,
+    pub a: usize,
+    pub b: usize,
+    pub rate_bps: [u64; 2],
+    pub delay: [Duration; 2],
+    pub queue: QueueLimit,
+    pub overhead_bytes: u32,
+    pub loss: [LossSpec; 2],
+    pub reorder: [Option<ReorderSpec>; 2],
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossSpec {
+    pub model: LossModel,
+    /// Sorted, non-overlapping `[start, end)` windows.
+    pub outages: Vec<(Duration, Duration)>,
+}
+
+impl LossSpec {
+    pub fn none() -> Self {
+        LossSpec { model: LossModel::None, outages: Vec::new() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReorderSpec {
+    pub p: f64,
+    pub delay: Duration,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AppSpec {
+    /// Keeps the send buffer full for the whole run.
+    Bulk,
+    /// Sends `bytes`, then closes; reports the response time.
+    Transfer { bytes: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct FlowSpec {
+    pub name: String,
+    pub from: usize,
+    pub to: usize,
+    pub start: Duration,
+    pub app: AppSpec,
+    /// Receiver read rate in bits per second; None = reads everything at once.
+    pub recv_rate_bps: Option<u64>,
+    pub tcp: TcpConfig,
+}
+
+/// Direction names used in RNG stream names, pcaps and reports.
+pub const DIR_NAMES: [&str; 2] = ["ab", "ba"];
+
+impl Scenario {
+    /// Parse TOML `text`; `origin` names it in errors (usually the file name).
+    /// `overrides` are `--set` pairs (dotted path, value text).
+    pub fn from_toml_str(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+        let mut d = doc::Doc::from_toml(text, origin)?;
+        d.apply_overrides(overrides)?;
+        schema::build(&d)
+    }
+
+    /// The same structure as JSON (what a Python dict becomes).
+    pub fn from_json_str(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+        let mut d = doc::Doc::from_json(text, origin)?;
+        d.apply_overrides(overrides)?;
+        schema::build(&d)
+    }
+
+    /// Read a `.toml` or `.json` file (by extension; TOML otherwise).
+    pub fn from_path(path: &Path, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+            file: origin.clone(),
+            line: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+            via_override: None,
+        })?;
+        if path.extension().is_some_and(|e| e == "json") {
+            Self::from_json_str(&text, &origin, overrides)
+        } else {
+            Self::from_toml_str(&text, &origin, overrides)
+        }
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.sim.seed
+    }
+
+    pub fn duration(&self) -> Duration {
+        self.sim.duration
+    }
+
+    /// Where the scenario came from (file name or the origin given).
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The resolved scenario (every default filled in, canonical units). It is
+    /// itself a valid scenario: `from_json_str(&to_json().to_string(), ..)`
+    /// gives back the same scenario.
+    pub fn to_json(&self) -> serde_json::Value {
+        json::scenario_json(self)
+    }
+
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.name == name)
+    }
+}

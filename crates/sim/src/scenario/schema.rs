@@ -1,0 +1,350 @@
+//! From a document to a validated [`Scenario`]: every key is read with its
+//! type, every table checked for unknown keys, and cross-references (node
+//! names, routes) resolved before anything runs.
+
+use airtcp_core::Duration;
+use serde_json::Value;
+
+use super::doc::{Doc, KeyPath};
+use super::value::{Field, Table, R};
+use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
+use crate::link::{LossModel, QueueLimit};
+use crate::network::Routes;
+
+/// ns-3's PointToPointNetDevice default queue (DropTailQueue 100p).
+const DEFAULT_QUEUE_PACKETS: u32 = 100;
+/// PPP header ns-3 adds on a point-to-point device.
+const DEFAULT_OVERHEAD_BYTES: u32 = 2;
+/// Ports: clients use 49152 + i (IANA dynamic range), servers 1024 + i.
+pub const MAX_FLOWS: usize = 16_384;
+
+pub fn build(doc: &Doc) -> R<Scenario> {
+    let root = Table::new(doc, KeyPath::root(), &doc.root)?;
+    root.known(&["sim", "nodes", "links", "flows"])?;
+    let sim = sim_spec(&root.req("sim")?.table()?)?;
+    let nodes = nodes(&root)?;
+    let links = links(&root, &nodes)?;
+    let flows = flows(&root, &nodes, &links, &sim)?;
+    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows })
+}
+
+fn sim_spec(t: &Table) -> R<SimSpec> {
+    t.known(&["duration", "seed", "series_interval"])?;
+    let f = t.req("duration")?;
+    let duration = f.duration()?;
+    if duration == Duration::ZERO {
+        return Err(f.err("duration must be positive"));
+    }
+    let seed = match t.opt("seed") {
+        Some(f) => f.u64()?,
+        None => 1,
+    };
+    let series_interval = match t.opt("series_interval") {
+        Some(f) => f.duration()?,
+        None => Duration::from_millis(10),
+    };
+    Ok(SimSpec { duration, seed, series_interval })
+}
+
+fn list_of_tables<'a>(root: &Table<'a>, key: &str) -> R<Vec<Table<'a>>> {
+    let Some(f) = root.opt(key) else { return Ok(Vec::new()) };
+    let items = f.list()?;
+    (0..items.len()).map(|i| f.item(i).table()).collect()
+}
+
+fn check_name(f: &Field, what: &str) -> R<String> {
+    let s = f.str()?;
+    if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') {
+        return Err(f.err(format!("{what} name \"{s}\" must be non-empty letters, digits, '_', '-' or '.'")));
+    }
+    Ok(s.to_string())
+}
+
+fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
+    let tables = list_of_tables(root, "nodes")?;
+    if tables.is_empty() {
+        return Err(root.doc.err(&KeyPath::root().key("nodes"), "at least one [[nodes]] entry is required"));
+    }
+    let mut out: Vec<NodeSpec> = Vec::new();
+    for t in &tables {
+        t.known(&["name"])?;
+        let f = t.req("name")?;
+        let name = check_name(&f, "node")?;
+        if let Some(j) = out.iter().position(|n| n.name == name) {
+            return Err(f.err(format!("duplicate node name \"{name}\" (also nodes[{j}])")));
+        }
+        out.push(NodeSpec { name });
+    }
+    if out.len() > 65_536 {
+        return Err(root.doc.err(&KeyPath::root().key("nodes"), "at most 65536 nodes"));
+    }
+    Ok(out)
+}
+
+fn node_ref(f: &Field, nodes: &[NodeSpec]) -> R<usize> {
+    let s = f.str()?;
+    nodes.iter().position(|n| n.name == s).ok_or_else(|| {
+        let known: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        f.err(format!("unknown node \"{s}\" (nodes: {})", known.join(", ")))
+    })
+}
+
+/// A symmetric key with optional per-direction variants `<key>_ab` / `<key>_ba`.
+fn per_dir<T: Copy>(t: &Table, key: &str, read: impl Fn(&Field) -> R<T>, default: Option<T>) -> R<[T; 2]> {
+    let both = t.opt(key).map(|f| read(&f)).transpose()?;
+    let mut out = [both; 2];
+    for (i, suffix) in ["ab", "ba"].iter().enumerate() {
+        if let Some(f) = t.opt(&format!("{key}_{suffix}")) {
+            out[i] = Some(read(&f)?);
+        }
+    }
+    let mut res = [None; 2];
+    for i in 0..2 {
+        res[i] = out[i].or(default);
+        if res[i].is_none() {
+            return Err(t.doc.err(&t.path.key(key), "missing required key"));
+        }
+    }
+    Ok([res[0].unwrap(), res[1].unwrap()])
+}
+
+const LINK_KEYS: &[&str] = &[
+    "name", "a", "b", "rate", "rate_ab", "rate_ba", "delay", "delay_ab", "delay_ba", "queue_packets", "queue_bytes",
+    "overhead_bytes", "loss", "loss_ab", "loss_ba", "reorder", "reorder_ab", "reorder_ba",
+];
+
+fn links(root: &Table, nodes: &[NodeSpec]) -> R<Vec<LinkSpec>> {
+    let mut out: Vec<LinkSpec> = Vec::new();
+    for t in list_of_tables(root, "links")? {
+        t.known(LINK_KEYS)?;
+        let a = node_ref(&t.req("a")?, nodes)?;
+        let bf = t.req("b")?;
+        let b = node_ref(&bf, nodes)?;
+        if a == b {
+            return Err(bf.err(format!("a link needs two different nodes (a = b = \"{}\")", nodes[a].name)));
+        }
+        let name = match t.opt("name") {
+            Some(f) => check_name(&f, "link")?,
+            None => format!("{}-{}", nodes[a].name, nodes[b].name),
+        };
+        if let Some(j) = out.iter().position(|l| l.name == name) {
+            let at = t.opt("name").map(|f| f.path).unwrap_or_else(|| t.path.clone());
+            return Err(t.doc.err(&at, format!("duplicate link name \"{name}\" (also links[{j}]; set `name` to tell them apart)")));
+        }
+        let rate_bps = per_dir(&t, "rate", |f| f.rate(), None)?;
+        let delay = per_dir(&t, "delay", |f| f.duration(), Some(Duration::ZERO))?;
+        let queue = match (t.opt("queue_packets"), t.opt("queue_bytes")) {
+            (Some(_), Some(f)) => return Err(f.err("set queue_packets or queue_bytes, not both")),
+            (Some(f), None) => {
+                let n = f.u32()?;
+                if n == 0 {
+                    return Err(f.err("queue_packets must be at least 1"));
+                }
+                QueueLimit::Packets(n)
+            }
+            (None, Some(f)) => {
+                let n = f.size()?;
+                if n == 0 {
+                    return Err(f.err("queue_bytes must be positive"));
+                }
+                QueueLimit::Bytes(n)
+            }
+            (None, None) => QueueLimit::Packets(DEFAULT_QUEUE_PACKETS),
+        };
+        let overhead_bytes = match t.opt("overhead_bytes") {
+            Some(f) => {
+                let n = f.u32()?;
+                if n > 65_535 {
+                    return Err(f.err(format!("overhead_bytes = {n} is more than 65535")));
+                }
+                n
+            }
+            None => DEFAULT_OVERHEAD_BYTES,
+        };
+        let loss = directional(&t, "loss", loss_spec)?.map(|l| l.unwrap_or_else(LossSpec::none));
+        let reorder = directional(&t, "reorder", reorder_spec)?;
+        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder });
+    }
+    Ok(out)
+}
+
+/// `<key>` for both directions, or `<key>_ab` / `<key>_ba` for one; not both forms.
+fn directional<T: Clone>(t: &Table, key: &str, read: impl Fn(&Table) -> R<T>) -> R<[Option<T>; 2]> {
+    let both = t.opt(key);
+    let mut out: [Option<T>; 2] = [None, None];
+    for (i, suffix) in ["ab", "ba"].iter().enumerate() {
+        let k = format!("{key}_{suffix}");
+        if let Some(f) = t.opt(&k) {
+            if both.is_some() {
+                return Err(f.err(format!("conflicts with {}; use either {key} or {key}_ab/{key}_ba", t.path.key(key))));
+            }
+            out[i] = Some(read(&f.table()?)?);
+        }
+    }
+    if let Some(f) = both {
+        let v = read(&f.table()?)?;
+        out = [Some(v.clone()), Some(v)];
+    }
+    Ok(out)
+}
+
+fn loss_spec(t: &Table) -> R<LossSpec> {
+    let model_name = match t.opt("model") {
+        Some(f) => Some((f.str()?, f)),
+        None => None,
+    };
+    let (model, keys): (LossModel, &[&str]) = match &model_name {
+        None => {
+            if t.opt("outages").is_none() {
+                return Err(t.doc.err(&t.path.key("model"), "missing required key (none, uniform, ber, gilbert) or outages"));
+            }
+            (LossModel::None, &["model", "outages"])
+        }
+        Some(("none", _)) => (LossModel::None, &["model", "outages"]),
+        Some(("uniform", _)) => {
+            t.known(&["model", "p", "outages"])?;
+            (LossModel::Uniform { p: t.req("p")?.prob()? }, &["model", "p", "outages"])
+        }
+        Some(("ber", _)) => {
+            t.known(&["model", "ber", "outages"])?;
+            (LossModel::BitErrorRate { ber: t.req("ber")?.prob()? }, &["model", "ber", "outages"])
+        }
+        Some(("gilbert", _)) => {
+            const K: &[&str] = &["model", "p_gb", "p_bg", "loss_good", "loss_bad", "outages"];
+            t.known(K)?;
+            let p_gb = t.req("p_gb")?.prob()?;
+            let p_bg = t.req("p_bg")?.prob()?;
+            let loss_good = t.opt("loss_good").map(|f| f.prob()).transpose()?.unwrap_or(0.0);
+            let loss_bad = t.opt("loss_bad").map(|f| f.prob()).transpose()?.unwrap_or(1.0);
+            (LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad }, K)
+        }
+        Some((other, f)) => {
+            return Err(f.err(format!("unknown loss model \"{other}\" (known: none, uniform, ber, gilbert)")));
+        }
+    };
+    t.known(keys)?;
+    let outages = match t.opt("outages") {
+        Some(f) => outages(&f)?,
+        None => Vec::new(),
+    };
+    Ok(LossSpec { model, outages })
+}
+
+fn outages(f: &Field) -> R<Vec<(Duration, Duration)>> {
+    let items = f.list()?;
+    let mut out = Vec::with_capacity(items.len());
+    for i in 0..items.len() {
+        let w = f.item(i);
+        let pair = w.list()?;
+        if pair.len() != 2 {
+            return Err(w.err(format!("an outage is [start, end], got {} values", pair.len())));
+        }
+        let (s, e) = (w.item(0).duration()?, w.item(1).duration()?);
+        if e <= s {
+            return Err(w.err(format!("outage ends ({}) before it starts ({})", super::units::format_duration(e), super::units::format_duration(s))));
+        }
+        out.push((s, e));
+    }
+    out.sort();
+    for w in out.windows(2) {
+        if w[1].0 < w[0].1 {
+            return Err(f.err(format!(
+                "outages overlap ([{}, {}) and [{}, {}))",
+                super::units::format_duration(w[0].0),
+                super::units::format_duration(w[0].1),
+                super::units::format_duration(w[1].0),
+                super::units::format_duration(w[1].1)
+            )));
+        }
+    }
+    Ok(out)
+}
+
+fn reorder_spec(t: &Table) -> R<ReorderSpec> {
+    t.known(&["p", "delay"])?;
+    Ok(ReorderSpec { p: t.req("p")?.prob()?, delay: t.req("delay")?.duration()? })
+}
+
+const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "tcp"];
+
+fn flows(root: &Table, nodes: &[NodeSpec], links: &[LinkSpec], sim: &SimSpec) -> R<Vec<FlowSpec>> {
+    let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
+    let routes = Routes::compute(nodes.len(), &pairs);
+    let tables = list_of_tables(root, "flows")?;
+    if tables.len() > MAX_FLOWS {
+        return Err(root.doc.err(&KeyPath::root().key("flows"), format!("at most {MAX_FLOWS} flows")));
+    }
+    let mut out: Vec<FlowSpec> = Vec::new();
+    for (i, t) in tables.iter().enumerate() {
+        t.known(FLOW_KEYS)?;
+        let name = match t.opt("name") {
+            Some(f) => {
+                let n = check_name(&f, "flow")?;
+                if let Some(j) = out.iter().position(|x| x.name == n) {
+                    return Err(f.err(format!("duplicate flow name \"{n}\" (also flows[{j}])")));
+                }
+                n
+            }
+            None => format!("flow{i}"),
+        };
+        let from = node_ref(&t.req("from")?, nodes)?;
+        let tf = t.req("to")?;
+        let to = node_ref(&tf, nodes)?;
+        if from == to {
+            return Err(tf.err(format!("a flow needs two different nodes (from = to = \"{}\")", nodes[to].name)));
+        }
+        if !routes.reachable(from, to) {
+            return Err(tf.err(format!("no route from \"{}\" to \"{}\" (the nodes are not connected by links)", nodes[from].name, nodes[to].name)));
+        }
+        let start = match t.opt("start") {
+            Some(f) => {
+                let s = f.duration()?;
+                if s >= sim.duration {
+                    return Err(f.err(format!(
+                        "start {} is not before the end of the run ({})",
+                        super::units::format_duration(s),
+                        super::units::format_duration(sim.duration)
+                    )));
+                }
+                s
+            }
+            None => Duration::ZERO,
+        };
+        let app_name = match t.opt("app") {
+            Some(f) => (f.str()?, Some(f)),
+            None => ("bulk", None),
+        };
+        let app = match app_name {
+            ("bulk", _) => {
+                if let Some(f) = t.opt("bytes") {
+                    return Err(f.err("only a transfer app takes bytes (bulk sends forever)"));
+                }
+                AppSpec::Bulk
+            }
+            ("transfer", _) => {
+                let f = t.req("bytes")?;
+                let bytes = f.size()?;
+                if bytes == 0 {
+                    return Err(f.err("a transfer needs at least 1 byte"));
+                }
+                AppSpec::Transfer { bytes }
+            }
+            (other, f) => {
+                return Err(f.expect("app given").err(format!("unknown app \"{other}\" (known: bulk, transfer)")));
+            }
+        };
+        let recv_rate = match t.opt("recv_rate") {
+            None => None,
+            Some(f) => match f.v {
+                Value::String(s) if s == "unlimited" => None,
+                _ => Some(f.rate()?),
+            },
+        };
+        let tcp = match t.opt("tcp") {
+            Some(f) => super::tcp::tcp_config(&f.table()?)?,
+            None => airtcp_tcp::TcpConfig::default(),
+        };
+        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, tcp });
+    }
+    Ok(out)
+}

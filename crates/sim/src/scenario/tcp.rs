@@ -1,0 +1,121 @@
+//! `[flows.tcp]`: every `TcpConfig` field by name. Fields not given keep
+//! `TcpConfig::default()` (documented in the tcp crate); both ends of a flow
+//! use the same configuration.
+
+use airtcp_tcp::config::{Recovery, ShrinkPolicy};
+use airtcp_tcp::TcpConfig;
+use serde_json::{json, Value};
+
+use super::units::format_duration;
+use super::value::{Table, R};
+
+pub const TCP_KEYS: &[&str] = &[
+    "mss",
+    "initial_cwnd",
+    "initial_ssthresh",
+    "rcv_buf",
+    "snd_buf",
+    "sack",
+    "timestamps",
+    "window_scaling",
+    "delack_count",
+    "delack_timeout",
+    "initial_rto",
+    "min_rto",
+    "max_rto",
+    "clock_granularity",
+    "recovery",
+    "dupack_threshold",
+    "limited_transmit",
+    "cc",
+    "hz",
+    "persist_min",
+    "persist_max",
+    "shrink_policy",
+    "max_retries",
+    "syn_retries",
+    "ts_granularity",
+];
+
+pub fn tcp_config(t: &Table) -> R<TcpConfig> {
+    t.known(TCP_KEYS)?;
+    let mut c = TcpConfig::default();
+    for key in t.map.keys() {
+        let f = t.opt(key).expect("present");
+        match key.as_str() {
+            "mss" => c.mss = f.u32()?,
+            "initial_cwnd" => c.initial_cwnd = f.u32()?,
+            "initial_ssthresh" => {
+                c.initial_ssthresh = match f.v {
+                    Value::String(s) if s == "infinite" => airtcp_tcp::cc::TCP_INFINITE_SSTHRESH,
+                    _ => f.u32()?,
+                }
+            }
+            "rcv_buf" => c.rcv_buf = f.size_u32()?,
+            "snd_buf" => c.snd_buf = f.size_u32()?,
+            "sack" => c.sack = f.bool()?,
+            "timestamps" => c.timestamps = f.bool()?,
+            "window_scaling" => c.window_scaling = f.bool()?,
+            "delack_count" => c.delack_count = f.u32()?,
+            "delack_timeout" => c.delack_timeout = f.duration()?,
+            "initial_rto" => c.initial_rto = f.duration()?,
+            "min_rto" => c.min_rto = f.duration()?,
+            "max_rto" => c.max_rto = f.duration()?,
+            "clock_granularity" => c.clock_granularity = f.duration()?,
+            "recovery" => c.recovery = Recovery::from_name(f.str()?).map_err(|m| f.err(m))?,
+            "dupack_threshold" => c.dupack_threshold = f.u32()?,
+            "limited_transmit" => c.limited_transmit = f.bool()?,
+            "cc" => {
+                let name = f.str()?;
+                airtcp_tcp::CongestionControl::from_name(name).map_err(|m| f.err(m))?;
+                c.cc = name.to_string();
+            }
+            "hz" => c.hz = f.u32()?,
+            "persist_min" => c.persist_min = f.duration()?,
+            "persist_max" => c.persist_max = f.duration()?,
+            "shrink_policy" => {
+                c.shrink_policy = match f.str()? {
+                    "linux" => ShrinkPolicy::Linux,
+                    "rfc" => ShrinkPolicy::Rfc,
+                    other => return Err(f.err(format!("unknown shrink_policy \"{other}\" (known: linux, rfc)"))),
+                }
+            }
+            "max_retries" => c.max_retries = f.u32()?,
+            "syn_retries" => c.syn_retries = f.u32()?,
+            "ts_granularity" => c.ts_granularity = f.duration()?,
+            _ => unreachable!("checked by known()"),
+        }
+    }
+    c.validate().map_err(|m| t.err(m))?;
+    Ok(c)
+}
+
+pub fn tcp_json(c: &TcpConfig) -> Value {
+    json!({
+        "mss": c.mss,
+        "initial_cwnd": c.initial_cwnd,
+        "initial_ssthresh": c.initial_ssthresh,
+        "rcv_buf": c.rcv_buf,
+        "snd_buf": c.snd_buf,
+        "sack": c.sack,
+        "timestamps": c.timestamps,
+        "window_scaling": c.window_scaling,
+        "delack_count": c.delack_count,
+        "delack_timeout": format_duration(c.delack_timeout),
+        "initial_rto": format_duration(c.initial_rto),
+        "min_rto": format_duration(c.min_rto),
+        "max_rto": format_duration(c.max_rto),
+        "clock_granularity": format_duration(c.clock_granularity),
+        "recovery": c.recovery.name(),
+        "dupack_threshold": c.dupack_threshold,
+        "limited_transmit": c.limited_transmit,
+        "cc": c.cc,
+        "hz": c.hz,
+        "persist_min": format_duration(c.persist_min),
+        "persist_max": format_duration(c.persist_max),
+        "shrink_policy": match c.shrink_policy { ShrinkPolicy::Linux => "linux", ShrinkPolicy::Rfc => "rfc" },
+        "max_retries": c.max_retries,
+        "syn_retries": c.syn_retries,
+        "ts_granularity": format_duration(c.ts_granularity),
+    })
+}

@@ -1,0 +1,424 @@
+//! The run loop: builds links, routes and endpoints from a scenario and
+//! dispatches events by index into them until the end of the run.
+
+use airtcp_core::{Duration, Instant, Packet, RngStream, SeqNum};
+use airtcp_tcp::{CaState, Endpoint, Event};
+
+use crate::apps::{RecvApp, SendApp, READ_TICK};
+use crate::engine::{class, EventQueue};
+use crate::flow::FlowState;
+use crate::link::{LinkDir, LossProcess, RateModel, Reorder, Verdict};
+use crate::network::{addr_node, node_addr, Routes};
+use crate::pcap_out::PcapOut;
+use crate::scenario::{AppSpec, Scenario, DIR_NAMES};
+use crate::slab::Slab;
+use crate::{report, RunOptions, RunOutput, SimError};
+
+/// Port of flow `i`'s client and server (see `scenario::schema::MAX_FLOWS`).
+const CLIENT_PORT_BASE: u16 = 49_152;
+const SERVER_PORT_BASE: u16 = 1_024;
+/// Initial IPv4 TTL (Linux default, net.ipv4.ip_default_ttl).
+const TTL: u8 = 64;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ev {
+    /// Packet `pkt` (slab index) has fully arrived at `node`.
+    Arrive { pkt: u32, node: u32 },
+    /// Endpoint `ep` may have a timer due.
+    Timer { ep: u32 },
+    FlowStart { flow: u32 },
+    /// Rate-limited reader tick.
+    Read { flow: u32 },
+    Sample { flow: u32 },
+    /// Log only: the loss process itself knows its windows.
+    Outage { link: u32, dir: u8, start: bool },
+}
+
+/// What goes into the event log, kept compact during the run and formatted after.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Raw {
+    /// `aux`: stream offset of a fast retransmit's segment, else 0.
+    Tcp { flow: u32, client: bool, ev: Event, aux: u64 },
+    Outage { link: u32, dir: u8, start: bool },
+    TransferComplete { flow: u32, response: Duration },
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct EpMeta {
+    pub flow: u32,
+    pub client: bool,
+    pub node: u32,
+    pub addr: [u8; 4],
+    pub peer: [u8; 4],
+    /// Earliest Timer event in the queue for this endpoint, if tracked.
+    pub timer: Option<Instant>,
+}
+
+pub(crate) struct Sim<'s> {
+    pub sc: &'s Scenario,
+    pub seed: u64,
+    pub end: Instant,
+    q: EventQueue<Ev>,
+    slab: Slab<Packet>,
+    pub links: Vec<[LinkDir; 2]>,
+    link_ends: Vec<(usize, usize)>,
+    routes: Routes,
+    ip_id: Vec<u16>,
+    pub eps: Vec<Endpoint>,
+    pub meta: Vec<EpMeta>,
+    pub flows: Vec<FlowState>,
+    pub log: Vec<(Instant, Raw)>,
+    pcap: Option<PcapOut>,
+    /// Packets dropped for lack of a route or of a socket.
+    pub misrouted: u64,
+    interval: Duration,
+}
+
+impl<'s> Sim<'s> {
+    fn new(sc: &'s Scenario, seed: u64, pcap: Option<PcapOut>) -> Result<Sim<'s>, SimError> {
+        let end = Instant::ZERO + sc.sim.duration;
+        let mut q = EventQueue::with_capacity(4096);
+        let mut links = Vec::with_capacity(sc.links.len());
+        for (li, l) in sc.links.iter().enumerate() {
+            let mk = |d: usize| {
+                let mut dir = LinkDir::new(RateModel::Constant { bps: l.rate_bps[d] }, l.delay[d], l.queue, l.overhead_bytes);
+                let spec = &l.loss[d];
+                let rng = RngStream::new(seed, &format!("link.{}.{}.loss", l.name, DIR_NAMES[d]));
+                let windows = spec.outages.iter().map(|&(s, e)| (Instant::ZERO + s, Instant::ZERO + e)).collect();
+                dir.loss = LossProcess::new(spec.model.clone(), windows, rng);
+                if let Some(r) = &l.reorder[d] {
+                    let rng = RngStream::new(seed, &format!("link.{}.{}.reorder", l.name, DIR_NAMES[d]));
+                    dir.reorder = Some(Reorder::new(r.p, r.delay, rng));
+                }
+                dir
+            };
+            links.push([mk(0), mk(1)]);
+            for d in 0..2 {
+                for &(s, e) in &l.loss[d].outages {
+                    q.push(Instant::ZERO + s, class::LINK_STATE, Ev::Outage { link: li as u32, dir: d as u8, start: true });
+                    q.push(Instant::ZERO + e, class::LINK_STATE, Ev::Outage { link: li as u32, dir: d as u8, start: false });
+                }
+            }
+        }
+        let link_ends: Vec<(usize, usize)> = sc.links.iter().map(|l| (l.a, l.b)).collect();
+        let routes = Routes::compute(sc.nodes.len(), &link_ends);
+        let interval = sc.sim.series_interval;
+        let samples = if interval == Duration::ZERO { 0 } else { (sc.sim.duration.0 / interval.0) as usize + 2 };
+        let mut eps = Vec::with_capacity(2 * sc.flows.len());
+        let mut meta = Vec::with_capacity(2 * sc.flows.len());
+        let mut flows = Vec::with_capacity(sc.flows.len());
+        for (i, f) in sc.flows.iter().enumerate() {
+            let cport = CLIENT_PORT_BASE + i as u16;
+            let sport = SERVER_PORT_BASE + i as u16;
+            let c_iss = SeqNum(RngStream::new(seed, &format!("flow{i}.iss.client")).next_u32());
+            let s_iss = SeqNum(RngStream::new(seed, &format!("flow{i}.iss.server")).next_u32());
+            let bad = |e: String| SimError::Config(format!("flows[{i}].tcp: {e}"));
+            let client = Endpoint::new(f.tcp.clone(), cport, sport, c_iss).map_err(bad)?;
+            let mut server = Endpoint::new(f.tcp.clone(), sport, cport, s_iss).map_err(bad)?;
+            server.listen();
+            let (ca, sa) = (node_addr(f.from), node_addr(f.to));
+            let ci = eps.len() as u32;
+            eps.push(client);
+            meta.push(EpMeta { flow: i as u32, client: true, node: f.from as u32, addr: ca, peer: sa, timer: None });
+            eps.push(server);
+            meta.push(EpMeta { flow: i as u32, client: false, node: f.to as u32, addr: sa, peer: ca, timer: None });
+            let send = match f.app {
+                AppSpec::Bulk => SendApp::Bulk,
+                AppSpec::Transfer { bytes } => SendApp::Transfer { total: bytes, queued: 0, closed: false },
+            };
+            let start = Instant::ZERO + f.start;
+            flows.push(FlowState::new(ci, ci + 1, start, send, RecvApp::new(f.recv_rate_bps), c_iss, samples));
+            q.push(start, class::APP, Ev::FlowStart { flow: i as u32 });
+            if interval > Duration::ZERO {
+                q.push(start, class::SAMPLE, Ev::Sample { flow: i as u32 });
+            }
+            if f.recv_rate_bps.is_some() {
+                q.push(start + READ_TICK, class::APP, Ev::Read { flow: i as u32 });
+            }
+        }
+        let mut sim = Sim {
+            sc,
+            seed,
+            end,
+            q,
+            slab: Slab::with_capacity(1024),
+            links,
+            link_ends,
+            routes,
+            ip_id: vec![0; sc.nodes.len()],
+            eps,
+            meta,
+            flows,
+            log: Vec::with_capacity(4096),
+            pcap,
+            misrouted: 0,
+            interval,
+        };
+        for ep in 0..sim.eps.len() {
+            sim.schedule_timer(ep, Instant::ZERO);
+        }
+        Ok(sim)
+    }
+
+    fn run_loop(&mut self, progress: &mut Option<&mut dyn FnMut(f64)>) {
+        let step = (self.end.0 / 100).max(1);
+        let mut next_report = step;
+        while let Some((now, ev)) = self.q.pop_until(self.end) {
+            if now.0 >= next_report {
+                if let Some(cb) = progress.as_mut() {
+                    cb(now.0 as f64 / self.end.0 as f64);
+                }
+                next_report = (now.0 / step + 1) * step;
+            }
+            match ev {
+                Ev::Arrive { pkt, node } => self.arrive(now, pkt, node as usize),
+                Ev::Timer { ep } => self.timer(now, ep as usize),
+                Ev::FlowStart { flow } => {
+                    let ep = self.flows[flow as usize].client as usize;
+                    self.eps[ep].connect(now);
+                    self.service(ep, now);
+                }
+                Ev::Read { flow } => {
+                    let f = &mut self.flows[flow as usize];
+                    let ep = f.server as usize;
+                    f.recv.tick(&mut self.eps[ep]);
+                    self.service(ep, now);
+                    self.q.push(now + READ_TICK, class::APP, Ev::Read { flow });
+                }
+                Ev::Sample { flow } => {
+                    let f = &mut self.flows[flow as usize];
+                    let probe = self.eps[f.client as usize].probe();
+                    f.sample(now, &probe);
+                    self.q.push(now + self.interval, class::SAMPLE, Ev::Sample { flow });
+                }
+                Ev::Outage { link, dir, start } => self.log.push((now, Raw::Outage { link, dir, start })),
+            }
+        }
+        if let Some(cb) = progress.as_mut() {
+            cb(1.0);
+        }
+    }
+
+    fn arrive(&mut self, now: Instant, idx: u32, node: usize) {
+        let pkt = self.slab.get_mut(idx);
+        let dst = addr_node(pkt.dst);
+        if dst != node {
+            // Forward: routers decrement the TTL (RFC 791) and drop at zero.
+            if pkt.ttl <= 1 {
+                self.slab.remove(idx);
+                self.misrouted += 1;
+                return;
+            }
+            pkt.ttl -= 1;
+            self.forward(now, node, idx);
+            return;
+        }
+        let pkt = self.slab.remove(idx);
+        let port = pkt.seg.dst_port;
+        let ep = if port >= CLIENT_PORT_BASE {
+            2 * (port - CLIENT_PORT_BASE) as usize
+        } else {
+            2 * (port.wrapping_sub(SERVER_PORT_BASE)) as usize + 1
+        };
+        if ep >= self.eps.len() || self.meta[ep].node as usize != node {
+            self.misrouted += 1;
+            return;
+        }
+        self.eps[ep].handle_segment(now, &pkt.seg);
+        self.service(ep, now);
+    }
+
+    fn timer(&mut self, now: Instant, ep: usize) {
+        if self.meta[ep].timer == Some(now) {
+            self.meta[ep].timer = None;
+        }
+        match self.eps[ep].poll_timeout() {
+            Some(d) if d <= now => {
+                self.eps[ep].handle_timeout(now);
+                self.service(ep, now);
+            }
+            _ => self.schedule_timer(ep, now),
+        }
+    }
+
+    /// Lazy cancellation: one queued Timer per endpoint unless the deadline
+    /// moved earlier; a Timer that fires early just re-arms for the real deadline.
+    #[inline]
+    fn schedule_timer(&mut self, ep: usize, now: Instant) {
+        if let Some(d) = self.eps[ep].poll_timeout() {
+            let d = if d < now { now } else { d };
+            if d > self.end {
+                return;
+            }
+            let m = &mut self.meta[ep];
+            if m.timer.map_or(true, |p| d < p) {
+                m.timer = Some(d);
+                self.q.push(d, class::TIMER, Ev::Timer { ep: ep as u32 });
+            }
+        }
+    }
+
+    /// Let the endpoint and its application react until neither has anything
+    /// more to say, then re-arm its timer.
+    fn service(&mut self, ep: usize, now: Instant) {
+        loop {
+            let mut any = false;
+            while let Some(e) = self.eps[ep].poll_event() {
+                any = true;
+                self.on_tcp_event(ep, e, now);
+            }
+            let m = self.meta[ep];
+            let f = &mut self.flows[m.flow as usize];
+            if m.client && f.connected {
+                f.send.fill(&mut self.eps[ep]);
+            }
+            while let Some(seg) = self.eps[ep].poll_transmit(now) {
+                if m.client && seg.payload_len > 0 {
+                    self.flows[m.flow as usize].on_data_sent(now, seg.seq, seg.payload_len);
+                }
+                let id = self.ip_id[m.node as usize];
+                self.ip_id[m.node as usize] = id.wrapping_add(1);
+                let idx = self.slab.insert(Packet { src: m.addr, dst: m.peer, ttl: TTL, ip_id: id, seg });
+                self.forward(now, m.node as usize, idx);
+            }
+            if !any {
+                break;
+            }
+        }
+        let m = self.meta[ep];
+        if m.client {
+            let f = &mut self.flows[m.flow as usize];
+            if let (SendApp::Transfer { total, .. }, None) = (&f.send, f.done_at) {
+                if self.eps[ep].stats().bytes_acked >= *total {
+                    f.done_at = Some(now);
+                    let response = now.saturating_since(f.start);
+                    self.log.push((now, Raw::TransferComplete { flow: m.flow, response }));
+                }
+            }
+        }
+        self.schedule_timer(ep, now);
+    }
+
+    fn on_tcp_event(&mut self, ep: usize, e: Event, now: Instant) {
+        let m = self.meta[ep];
+        let f = &mut self.flows[m.flow as usize];
+        let aux_f = (f.data_base, f.high_sent);
+        match e {
+            Event::Readable => {
+                if !m.client && f.recv.rate_bps.is_none() {
+                    f.recv.read_all(&mut self.eps[ep]);
+                }
+                return;
+            }
+            Event::Connected => {
+                if m.client {
+                    f.connected = true;
+                }
+            }
+            Event::PeerClosed => {
+                if !m.client {
+                    // The server has nothing to send: close its side too.
+                    self.eps[ep].close();
+                }
+            }
+            Event::Closed { aborted } => f.closed[!m.client as usize] = Some((now, aborted)),
+            Event::CaStateChanged { to, .. } if m.client => match to {
+                CaState::Recovery => f.fast_recoveries += 1,
+                CaState::Loss => f.loss_entries += 1,
+                _ => {}
+            },
+            Event::ZeroWindow if m.client => f.zero_windows += 1,
+            _ => {}
+        }
+        let aux = match e {
+            Event::FastRetransmit { seq } => crate::flow::unwrap_seq(seq, aux_f.0, aux_f.1),
+            _ => 0,
+        };
+        self.log.push((now, Raw::Tcp { flow: m.flow, client: m.client, ev: e, aux }));
+    }
+
+    /// Put packet `idx` on the first link of its route from `node`.
+    #[inline]
+    fn forward(&mut self, now: Instant, node: usize, idx: u32) {
+        let pkt = self.slab.get(idx);
+        let dst = addr_node(pkt.dst);
+        let Some(hop) = self.routes.next_hop(node, dst) else {
+            self.slab.remove(idx);
+            self.misrouted += 1;
+            return;
+        };
+        let ip_len = pkt.ip_len();
+        let (li, d) = (hop.link as usize, hop.dir as usize);
+        let verdict = self.links[li][d].enqueue(now, ip_len);
+        if let Some(p) = self.pcap.as_mut() {
+            if let Verdict::Delivered { start, .. } | Verdict::Lost { start, .. } = verdict {
+                p.capture(li, d, start, now, self.slab.get(idx));
+            }
+        }
+        match verdict {
+            Verdict::Delivered { arrival, .. } => {
+                let (a, b) = self.link_ends[li];
+                let far = if d == 0 { b } else { a };
+                self.q.push(arrival, class::PACKET, Ev::Arrive { pkt: idx, node: far as u32 });
+            }
+            _ => {
+                self.slab.remove(idx);
+            }
+        }
+    }
+}
+
+/// Run a scenario. The simulation loop itself is timed (`run_wall_s`);
+/// building and reporting are not.
+pub fn run(s: &Scenario, mut opts: RunOptions) -> Result<RunOutput, SimError> {
+    let seed = opts.seed.unwrap_or(s.sim.seed);
+    let pcap = match &opts.pcap_dir {
+        Some(dir) => {
+            let names: Vec<String> = s
+                .links
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("link{i}_{}-{}", s.nodes[l.a].name, s.nodes[l.b].name))
+                .collect();
+            Some(PcapOut::create(dir, &names)?)
+        }
+        None => None,
+    };
+    let mut sim = Sim::new(s, seed, pcap)?;
+    let t0 = std::time::Instant::now();
+    sim.run_loop(&mut opts.progress);
+    let wall = t0.elapsed().as_secs_f64();
+    if let Some(p) = sim.pcap.take() {
+        p.finish()?;
+    }
+    Ok(report::output(sim.take_report(), wall))
+}
+
+/// Everything the report needs, moved out of the simulator.
+pub(crate) struct Finished<'s> {
+    pub sc: &'s Scenario,
+    pub seed: u64,
+    pub end: Instant,
+    pub events_executed: u64,
+    pub links: Vec<[LinkDir; 2]>,
+    pub eps: Vec<Endpoint>,
+    pub flows: Vec<FlowState>,
+    pub log: Vec<(Instant, Raw)>,
+    pub misrouted: u64,
+}
+
+impl<'s> Sim<'s> {
+    fn take_report(self) -> Finished<'s> {
+        Finished {
+            sc: self.sc,
+            seed: self.seed,
+            end: self.end,
+            events_executed: self.q.executed(),
+            links: self.links,
+            eps: self.eps,
+            flows: self.flows,
+            log: self.log,
+            misrouted: self.misrouted,
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Packets in flight live in one arena and travel through the event queue as
+//! a `u32` index, so an event stays a few bytes and a packet is never boxed.
+
+/// A vector with a free list. Indices are reused, so after warm-up inserting
+/// allocates nothing.
+pub struct Slab<T> {
+    items: Vec<T>,
+    free: Vec<u32>,
+}
+
+impl<T: Copy + Default> Slab<T> {
+    pub fn with_capacity(n: usize) -> Self {
+        Slab { items: Vec::with_capacity(n), free: Vec::with_capacity(n) }
+    }
+
+    pub fn insert(&mut self, v: T) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.items[i as usize] = v;
+                i
+            }
+            None => {
+                self.items.push(v);
+                (self.items.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn get(&self, i: u32) -> &T {
+        &self.items[i as usize]
+    }
+
+    pub fn get_mut(&mut self, i: u32) -> &mut T {
+        &mut self.items[i as usize]
+    }
+
+    /// Take the value out and recycle its slot.
+    pub fn remove(&mut self, i: u32) -> T {
+        self.free.push(i);
+        self.items[i as usize]
+    }
+
+    /// Slots currently in use.
+    pub fn live(&self) -> usize {
+        self.items.len() - self.free.len()
+    }
+}

@@ -1,0 +1,274 @@
+//! Segment arrival (RFC 9293 §3.10.7): handshake, acceptability, RST, the
+//! ACK (delegated to `ack.rs`), data into the reassembly buffer, FIN.
+
+use airtcp_core::{Instant, Segment};
+
+use super::{Endpoint, State, TimerKind, DEFAULT_PEER_MSS, RTO_AFTER_SYN_LOSS};
+use crate::cc::CongestionOps;
+use crate::event::Event;
+
+impl Endpoint {
+    pub fn handle_segment(&mut self, now: Instant, seg: &Segment) {
+        self.set_clock(now);
+        self.stats.segs_received += 1;
+        if seg.dst_port != self.local_port || (self.remote_port != 0 && seg.src_port != self.remote_port) {
+            return;
+        }
+        match self.state {
+            State::Closed => {}
+            State::Listen => self.on_listen(now, seg),
+            State::SynSent => self.on_syn_sent(now, seg),
+            _ => self.on_synchronized(now, seg),
+        }
+        self.update_persist(now);
+    }
+
+    fn on_listen(&mut self, now: Instant, seg: &Segment) {
+        if seg.flags.rst() || seg.flags.ack() || !seg.flags.syn() {
+            return;
+        }
+        self.irs = seg.seq;
+        self.rcv.delivered = 0;
+        self.negotiate(now, seg);
+        self.state = State::SynReceived;
+        self.send_syn = true;
+    }
+
+    fn on_syn_sent(&mut self, now: Instant, seg: &Segment) {
+        let acceptable = seg.flags.ack() && seg.ack == self.iss + 1;
+        if seg.flags.ack() && !acceptable {
+            return;
+        }
+        if seg.flags.rst() {
+            if acceptable {
+                self.enter_closed(true);
+            }
+            return;
+        }
+        if !seg.flags.syn() || !acceptable {
+            return;
+        }
+        self.irs = seg.seq;
+        self.negotiate(now, seg);
+        self.snd_wnd = seg.window as u32; // RFC 7323 §2.2: a SYN's window is never scaled
+        self.max_snd_wnd = self.snd_wnd;
+        self.snd_wl1 = 0;
+        self.syn_acked(now, seg);
+        self.ack_now = true;
+    }
+
+    /// Options of the peer's SYN / SYN-ACK decide what both sides use.
+    fn negotiate(&mut self, now: Instant, seg: &Segment) {
+        let _ = now;
+        let peer_mss = seg.mss.map(|m| m as u32).unwrap_or(DEFAULT_PEER_MSS);
+        self.send_mss = self.cfg.mss.min(peer_mss).max(1);
+        self.tp.mss_cache = self.send_mss;
+        match (self.cfg.window_scaling, seg.wscale) {
+            (true, Some(s)) => self.snd_wscale = s.min(super::MAX_WSCALE),
+            _ => {
+                self.snd_wscale = 0;
+                self.rcv_wscale = 0;
+            }
+        }
+        self.sack_ok = self.cfg.sack && seg.sack_permitted;
+        self.ts_ok = self.cfg.timestamps && seg.timestamps.is_some();
+        if let Some((tsval, _)) = seg.timestamps {
+            self.ts_recent = tsval;
+        }
+    }
+
+    /// Our SYN was acknowledged: ESTABLISHED (RFC 9293 §3.10.7.3 / .4).
+    fn syn_acked(&mut self, now: Instant, seg: &Segment) {
+        // RTT sample from the handshake: timestamps, else Karn on the SYN.
+        let ts = match (self.ts_ok, seg.timestamps) {
+            (true, Some((_, ecr))) => self.ts_rtt(now, ecr),
+            _ => None,
+        };
+        let karn = (!self.syn_retransmitted).then(|| now.saturating_since(self.syn_tx_time));
+        let sample = ts.or(karn);
+        if let Some(r) = sample {
+            self.rtt_sample(r, r);
+        } else if self.syn_retransmitted {
+            self.rtt.set_base_rto(RTO_AFTER_SYN_LOSS);
+        }
+        self.rtt.backoff = 0;
+        self.retries = 0;
+        self.snd_una = 1;
+        self.snd_nxt = self.snd_nxt.max(1);
+        self.snd_max = self.snd_max.max(1);
+        self.high_seq = 1;
+        self.cwnd_usage_seq = 1;
+        self.timers.stop(TimerKind::Rto);
+        self.state = State::Established;
+        self.sync_seq();
+        self.tp.snd_cwnd = self.cfg.initial_cwnd;
+        self.cc.init(&mut self.tp);
+        self.events.push_back(Event::Connected);
+    }
+
+    fn on_synchronized(&mut self, now: Instant, seg: &Segment) {
+        let nxt = self.rcv_nxt();
+        let off = self.rcv_off(seg.seq);
+        let seg_len = seg.seq_len() as i64;
+        // A retransmitted SYN while we wait in SYN-RECEIVED: repeat the SYN-ACK.
+        if self.state == State::SynReceived && seg.flags.syn() && !seg.flags.ack() {
+            if seg.seq == self.irs {
+                self.send_syn = true;
+            }
+            return;
+        }
+        // Acceptability test (RFC 9293 §3.10.7.4, first check).
+        let wnd = self.rcv_adv.saturating_sub(nxt) as i64;
+        let start = off;
+        let end = off + seg_len;
+        let acceptable = if seg_len == 0 {
+            if wnd == 0 {
+                start == nxt as i64
+            } else {
+                start >= nxt as i64 && start < nxt as i64 + wnd.max(1)
+            }
+        } else if wnd == 0 {
+            false
+        } else {
+            (start >= nxt as i64 && start < nxt as i64 + wnd) || (end > nxt as i64 && end <= nxt as i64 + wnd)
+        };
+        // Zero-length ACK at RCV.NXT is fine even before the first window is known.
+        let acceptable = acceptable || (seg_len == 0 && start == nxt as i64);
+        if !acceptable {
+            if !seg.flags.rst() {
+                // RFC 9293: answer with an ACK (this is what answers a
+                // zero-window probe carrying SND.UNA - 1).
+                self.ack_now = true;
+                if self.state == State::TimeWait && seg.flags.fin() {
+                    self.timers.set(TimerKind::TimeWait, now + self.cfg.msl.saturating_mul(2));
+                }
+            }
+            return;
+        }
+        if seg.flags.rst() {
+            self.enter_closed(true);
+            return;
+        }
+        if seg.flags.syn() {
+            // RFC 5961 §4: challenge ACK, otherwise ignore.
+            self.ack_now = true;
+            return;
+        }
+        if !seg.flags.ack() {
+            return;
+        }
+        // RFC 7323 §4.3: TS.Recent from segments covering Last.ACK.sent.
+        if self.ts_ok {
+            if let Some((tsval, _)) = seg.timestamps {
+                if tsval.wrapping_sub(self.ts_recent) as i32 >= 0 && off <= self.last_ack_sent as i64 {
+                    self.ts_recent = tsval;
+                }
+            }
+        }
+        if self.state == State::SynReceived {
+            if self.snd_off(seg.ack) != 1 {
+                return;
+            }
+            let nwin = (seg.window as u32) << self.snd_wscale;
+            self.snd_wnd = nwin;
+            self.max_snd_wnd = nwin;
+            self.snd_wl1 = off.max(0) as u64;
+            self.syn_acked(now, seg);
+        } else {
+            self.process_ack(now, seg);
+        }
+        if self.state == State::Closed {
+            return;
+        }
+        // Our FIN acknowledged?
+        let fin_acked = self.fin_sent && self.snd_una >= self.data_end() + 1;
+        match self.state {
+            State::FinWait1 if fin_acked => {
+                self.state = State::FinWait2;
+                self.events.push_back(Event::SendComplete);
+            }
+            State::Closing if fin_acked => {
+                self.events.push_back(Event::SendComplete);
+                self.enter_time_wait(now);
+            }
+            State::LastAck if fin_acked => {
+                self.events.push_back(Event::SendComplete);
+                self.enter_closed(false);
+                return;
+            }
+            State::TimeWait => {
+                if seg.flags.fin() {
+                    self.ack_now = true;
+                    self.timers.set(TimerKind::TimeWait, now + self.cfg.msl.saturating_mul(2));
+                }
+                return;
+            }
+            _ => {}
+        }
+        if seg.payload_len > 0 && self.state_receives_data() {
+            self.receive_data(now, off, seg.payload_len);
+        }
+        if seg.flags.fin() && self.peer_fin.is_none() {
+            self.peer_fin = Some((off + seg.payload_len as i64).max(0) as u64);
+        }
+        self.try_consume_fin(now);
+    }
+
+    fn receive_data(&mut self, now: Instant, off: i64, len: u32) {
+        // Stream offsets: receive offset 1 is stream byte 0.
+        let start = off - 1;
+        let end = start + len as i64;
+        let delivered = self.rcv.delivered as i64;
+        let edge = self.rcv_adv as i64 - 1;
+        let s = start.max(delivered);
+        let e = end.min(edge);
+        if e <= s {
+            // Duplicate or beyond the window: ACK at once (RFC 5681 §4.2).
+            self.ack_now = true;
+            return;
+        }
+        let r = self.rcv.insert(s as u64, e as u64);
+        if r.out_of_order || r.filled_hole || !self.rcv.ooo.is_empty() {
+            // RFC 5681 §4.2: immediate ACK for out-of-order data and for data
+            // that fills (part of) a hole.
+            self.ack_now = true;
+        } else {
+            self.delack_segs += 1;
+            if self.delack_segs >= self.cfg.delack_count {
+                self.ack_now = true;
+            } else if !self.timers.armed(TimerKind::DelayedAck) {
+                self.timers.set(TimerKind::DelayedAck, now + self.cfg.delack_timeout);
+            }
+        }
+        if r.advanced > 0 {
+            self.stats.bytes_delivered += r.advanced;
+            self.events.push_back(Event::Readable);
+        }
+    }
+
+    fn try_consume_fin(&mut self, now: Instant) {
+        let Some(fin) = self.peer_fin else { return };
+        if self.fin_consumed || fin != self.rcv_nxt() {
+            return;
+        }
+        self.fin_consumed = true;
+        self.ack_now = true;
+        match self.state {
+            State::Established => self.state = State::CloseWait,
+            State::FinWait1 => {
+                if self.fin_sent && self.snd_una >= self.data_end() + 1 {
+                    self.enter_time_wait(now);
+                } else {
+                    self.state = State::Closing;
+                }
+            }
+            State::FinWait2 => self.enter_time_wait(now),
+            _ => {}
+        }
+        if self.rcv.unread() == 0 {
+            self.events.push_back(Event::PeerClosed);
+        } else {
+            self.peer_closed_pending = true;
+        }
+    }
+}

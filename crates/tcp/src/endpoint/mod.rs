@@ -1,0 +1,533 @@
+//! The sans-IO TCP endpoint.
+//!
+//! The driver hands it segments (`handle_segment`) and the time, asks for
+//! segments to send (`poll_transmit`, until `None`), for the next deadline
+//! (`poll_timeout`) and for events (`poll_event`). Payload bytes are not
+//! carried: the application side is a byte *count* (`send(n)`, `recv(max)`).
+//!
+//! Internally every sequence number is a 64-bit offset from ISS (send side)
+//! or IRS (receive side), so comparisons never wrap; conversion to the 32-bit
+//! wire value happens only when a segment is built or parsed.
+//!
+//! Sender accounting follows Linux (`packets_out`, `sacked_out`, `lost_out`,
+//! `retrans_out`, `tcp_packets_in_flight`), and the ACK path calls the
+//! congestion hooks in `tcp_ack()`'s order — see `ack.rs`.
+
+mod ack;
+mod input;
+mod output;
+mod rtt;
+mod rx;
+mod scoreboard;
+mod timers;
+
+use std::collections::VecDeque;
+
+use airtcp_core::{Duration, Instant, Segment, SeqNum};
+
+use crate::cc::{CaState, CongestionControl, CongestionOps, TcpSock};
+use crate::config::TcpConfig;
+use crate::event::Event;
+use crate::stats::TcpStats;
+
+pub use ack::{
+    FLAG_DATA, FLAG_DATA_ACKED, FLAG_DATA_SACKED, FLAG_RETRANS_DATA_ACKED, FLAG_SND_UNA_ADVANCED, FLAG_SYN_ACKED,
+    FLAG_WIN_UPDATE,
+};
+pub use rtt::RttEstimator;
+pub use timers::TimerKind;
+
+use rx::RecvBuf;
+use scoreboard::TxSeg;
+use timers::Timers;
+
+/// RFC 9293 connection states.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum State {
+    Closed,
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+    FinWait1,
+    FinWait2,
+    CloseWait,
+    Closing,
+    LastAck,
+    TimeWait,
+}
+
+/// A snapshot for time series (what tcpprobe / ns-3 traces report).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Probe {
+    /// Congestion window in segments.
+    pub cwnd: u32,
+    /// Slow-start threshold in segments (TCP_INFINITE_SSTHRESH when unset).
+    pub ssthresh: u32,
+    pub srtt: Duration,
+    pub rto: Duration,
+    pub snd_una: SeqNum,
+    pub snd_nxt: SeqNum,
+    /// Peer's advertised window in bytes (after scaling).
+    pub snd_wnd: u32,
+    /// Packets in flight (Linux accounting).
+    pub in_flight: u32,
+    pub ca_state: CaState,
+    /// Application bytes acknowledged by the peer (a 64-bit stream offset).
+    pub bytes_acked: u64,
+    /// Application bytes delivered in order to our application.
+    pub bytes_delivered: u64,
+}
+
+/// RFC 9293 §3.7.1: MSS assumed when the peer sends no MSS option.
+const DEFAULT_PEER_MSS: u32 = 536;
+/// RFC 6298 §5.7: RTO after a SYN timed out and no RTT sample exists.
+const RTO_AFTER_SYN_LOSS: Duration = Duration::from_secs(3);
+/// RFC 7323 §2.3: the largest window shift.
+const MAX_WSCALE: u8 = 14;
+
+pub struct Endpoint {
+    cfg: TcpConfig,
+    cc: CongestionControl,
+    tp: TcpSock,
+    state: State,
+    local_port: u16,
+    remote_port: u16,
+    stats: TcpStats,
+    events: VecDeque<Event>,
+    timers: Timers,
+    rtt: RttEstimator,
+
+    // ---- send side (offsets from ISS: SYN = 0, first data byte = 1) ----
+    iss: SeqNum,
+    snd_una: u64,
+    snd_nxt: u64,
+    /// Highest offset ever sent (SND.MAX): retransmissions are below it.
+    snd_max: u64,
+    /// Peer window in bytes, scaled.
+    snd_wnd: u32,
+    /// Receive-space offset of the segment that last updated the window (SND.WL1).
+    snd_wl1: u64,
+    max_snd_wnd: u32,
+    /// Shift applied to the peer's window field.
+    snd_wscale: u8,
+    send_mss: u32,
+    /// Total application bytes written with `send`.
+    app_written: u64,
+    fin_requested: bool,
+    fin_sent: bool,
+    /// Retransmission queue / scoreboard.
+    rtx: VecDeque<TxSeg>,
+    /// Recovery point (Linux `high_seq`, RFC 6582 `recover`).
+    high_seq: u64,
+    prr_delivered: u32,
+    prr_out: u32,
+    /// Classic Reno/NewReno: retransmit the head once regardless of cwnd.
+    force_retx: bool,
+    /// Consecutive retransmission timeouts without progress (`icsk_retransmits`).
+    retries: u32,
+    syn_tx_time: Instant,
+    syn_retransmitted: bool,
+    /// Whether a SYN / SYN-ACK must be (re)sent.
+    send_syn: bool,
+    send_rst: bool,
+    /// `tp->cwnd_usage_seq` of tcp_cwnd_validate.
+    cwnd_usage_seq: u64,
+    /// `tp->first_tx_mstamp` of tcp_rate.c.
+    first_tx_mstamp: u64,
+    /// Earliest time the pacer allows the next data segment.
+    pacing_next: Instant,
+    // persist
+    persist_backoff: u32,
+    peer_zero_window: bool,
+    probe_pending: bool,
+    /// Linux shrink policy: the last ACK left a negative usable window, so
+    /// it must not grow cwnd (seed 000 §2.2 observation).
+    shrunk_ack: bool,
+
+    // ---- timestamps / SACK negotiation ----
+    ts_ok: bool,
+    ts_recent: u32,
+    sack_ok: bool,
+
+    // ---- receive side (offsets from IRS: SYN = 0, first data byte = 1) ----
+    irs: SeqNum,
+    rcv: RecvBuf,
+    rcv_wscale: u8,
+    /// Right edge of the window last advertised (receive-space offset).
+    rcv_adv: u64,
+    /// RCV.NXT in the last ACK sent (RFC 7323 Last.ACK.sent).
+    last_ack_sent: u64,
+    /// Receive-space offset of the peer's FIN once seen.
+    peer_fin: Option<u64>,
+    fin_consumed: bool,
+    peer_closed_pending: bool,
+    ack_now: bool,
+    delack_segs: u32,
+}
+
+impl Endpoint {
+    /// A closed endpoint. `iss` is the initial send sequence number (the driver
+    /// draws it from the endpoint's RNG stream so runs are reproducible).
+    pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: SeqNum) -> Result<Self, String> {
+        cfg.validate()?;
+        let cc = CongestionControl::from_name(&cfg.cc)?;
+        let tp = TcpSock {
+            snd_cwnd: cfg.initial_cwnd,
+            snd_ssthresh: cfg.initial_ssthresh,
+            mss_cache: cfg.mss,
+            hz: cfg.hz,
+            snd_una: iss.0,
+            snd_nxt: iss.0,
+            ..Default::default()
+        };
+        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
+        let rcv_wscale = if cfg.window_scaling { wscale_for(cfg.rcv_buf) } else { 0 };
+        Ok(Endpoint {
+            cc,
+            tp,
+            state: State::Closed,
+            local_port,
+            remote_port,
+            stats: TcpStats::default(),
+            events: VecDeque::with_capacity(16),
+            timers: Timers::default(),
+            rtt,
+            iss,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            snd_wnd: 0,
+            snd_wl1: 0,
+            max_snd_wnd: 0,
+            snd_wscale: 0,
+            send_mss: cfg.mss,
+            app_written: 0,
+            fin_requested: false,
+            fin_sent: false,
+            rtx: VecDeque::with_capacity(64),
+            high_seq: 0,
+            prr_delivered: 0,
+            prr_out: 0,
+            force_retx: false,
+            retries: 0,
+            syn_tx_time: Instant::ZERO,
+            syn_retransmitted: false,
+            send_syn: false,
+            send_rst: false,
+            cwnd_usage_seq: 0,
+            first_tx_mstamp: 0,
+            pacing_next: Instant::ZERO,
+            persist_backoff: 0,
+            peer_zero_window: false,
+            probe_pending: false,
+            shrunk_ack: false,
+            ts_ok: false,
+            ts_recent: 0,
+            sack_ok: false,
+            irs: SeqNum(0),
+            rcv: RecvBuf::with_capacity(8),
+            rcv_wscale,
+            rcv_adv: 0,
+            last_ack_sent: 0,
+            peer_fin: None,
+            fin_consumed: false,
+            peer_closed_pending: false,
+            ack_now: false,
+            delack_segs: 0,
+            cfg,
+        })
+    }
+
+    /// Active open: queue a SYN.
+    pub fn connect(&mut self, now: Instant) {
+        if self.state != State::Closed {
+            return;
+        }
+        self.set_clock(now);
+        self.state = State::SynSent;
+        self.send_syn = true;
+        self.snd_nxt = 0;
+        self.snd_una = 0;
+    }
+
+    /// Passive open.
+    pub fn listen(&mut self) {
+        if self.state == State::Closed {
+            self.state = State::Listen;
+        }
+    }
+
+    /// Earliest instant at which `handle_timeout` must be called.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.timers.next()
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// Queue up to `bytes` application bytes; returns how many the send buffer took.
+    pub fn send(&mut self, bytes: u64) -> u64 {
+        let n = bytes.min(self.send_capacity());
+        self.app_written += n;
+        n
+    }
+
+    /// Free space in the send buffer.
+    pub fn send_capacity(&self) -> u64 {
+        let open = matches!(self.state, State::SynSent | State::SynReceived | State::Established | State::CloseWait);
+        if !open || self.fin_requested {
+            return 0;
+        }
+        let unacked = self.app_written - self.bytes_acked();
+        (self.cfg.snd_buf as u64).saturating_sub(unacked)
+    }
+
+    /// Close our side once queued data is sent (FIN).
+    pub fn close(&mut self) {
+        match self.state {
+            State::Listen | State::SynSent => self.enter_closed(false),
+            State::SynReceived | State::Established => {
+                self.fin_requested = true;
+                self.state = State::FinWait1;
+            }
+            State::CloseWait => {
+                self.fin_requested = true;
+                self.state = State::LastAck;
+            }
+            _ => {}
+        }
+    }
+
+    /// Read up to `max` in-order bytes: `(stream offset, length)` of what was read.
+    pub fn recv(&mut self, max: u64) -> Option<(u64, u64)> {
+        let n = self.rcv.unread().min(max);
+        if n == 0 {
+            return None;
+        }
+        let off = self.rcv.read;
+        let old_win = self.rcv_adv.saturating_sub(self.rcv_nxt());
+        self.rcv.read += n;
+        // Window update once the window would open by enough (RFC 1122
+        // 4.2.3.3 receiver SWS avoidance; threshold min(2·MSS, buffer/2)).
+        let new_win = self.window_to_advertise();
+        let thresh = (2 * self.cfg.mss as u64).min(self.cfg.rcv_buf as u64 / 2);
+        if new_win >= old_win + thresh && self.state_receives_data() {
+            self.ack_now = true;
+        }
+        if self.peer_closed_pending && self.rcv.unread() == 0 {
+            self.peer_closed_pending = false;
+            self.events.push_back(Event::PeerClosed);
+        }
+        Some((off, n))
+    }
+
+    pub fn recv_available(&self) -> u64 {
+        self.rcv.unread()
+    }
+    pub fn state(&self) -> State {
+        self.state
+    }
+    pub fn stats(&self) -> &TcpStats {
+        &self.stats
+    }
+    pub fn sock(&self) -> &TcpSock {
+        &self.tp
+    }
+
+    pub fn probe(&self) -> Probe {
+        Probe {
+            cwnd: self.tp.snd_cwnd,
+            ssthresh: self.tp.snd_ssthresh,
+            srtt: self.rtt.srtt(),
+            rto: self.rtt.rto(),
+            snd_una: self.seq_of(self.snd_una),
+            snd_nxt: self.seq_of(self.snd_nxt),
+            snd_wnd: self.snd_wnd,
+            in_flight: self.tp.packets_in_flight(),
+            ca_state: self.tp.ca_state,
+            bytes_acked: self.bytes_acked(),
+            bytes_delivered: self.stats.bytes_delivered,
+        }
+    }
+
+    // ---- additional read-only accessors (additive API) ----
+
+    /// The RTT estimator (SRTT, RTTVAR, RTO, backoff).
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+    /// When the given timer is due, if armed.
+    pub fn timer(&self, k: TimerKind) -> Option<Instant> {
+        self.timers.get(k)
+    }
+    /// Effective send MSS: min(cfg.mss, peer's MSS option).
+    pub fn send_mss(&self) -> u32 {
+        self.send_mss
+    }
+    /// Window shifts in use: (applied to the peer's windows, applied to ours).
+    pub fn window_scales(&self) -> (u8, u8) {
+        (self.snd_wscale, self.rcv_wscale)
+    }
+    /// Whether SACK and timestamps were negotiated.
+    pub fn sack_enabled(&self) -> bool {
+        self.sack_ok
+    }
+    pub fn timestamps_enabled(&self) -> bool {
+        self.ts_ok
+    }
+    /// Number of segments in the retransmission queue.
+    pub fn rtx_queue_len(&self) -> usize {
+        self.rtx.len()
+    }
+    /// Receive window we would advertise now, in bytes.
+    pub fn rcv_window(&self) -> u32 {
+        self.window_to_advertise().min(u32::MAX as u64) as u32
+    }
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
+    }
+
+    // ---- helpers ----
+
+    fn set_clock(&mut self, now: Instant) {
+        self.tp.tcp_mstamp = now.as_micros();
+        let ns_per_jiffy = 1_000_000_000 / self.cfg.hz as u64;
+        self.tp.jiffies = (now.as_nanos() / ns_per_jiffy) as u32;
+    }
+
+    fn ts_now(&self, now: Instant) -> u32 {
+        (now.as_nanos() / self.cfg.ts_granularity.as_nanos()) as u32
+    }
+
+    fn seq_of(&self, off: u64) -> SeqNum {
+        self.iss + off as u32
+    }
+
+    /// Send-space offset of a wire ACK number, relative to SND.UNA.
+    fn snd_off(&self, s: SeqNum) -> i64 {
+        self.snd_una as i64 + s.diff(self.seq_of(self.snd_una)) as i64
+    }
+
+    fn rcv_nxt(&self) -> u64 {
+        self.rcv.delivered + 1 + self.fin_consumed as u64
+    }
+
+    /// Receive-space offset of a wire sequence number, relative to RCV.NXT.
+    fn rcv_off(&self, s: SeqNum) -> i64 {
+        let nxt = self.rcv_nxt();
+        nxt as i64 + s.diff(self.irs + nxt as u32) as i64
+    }
+
+    fn bytes_acked(&self) -> u64 {
+        self.snd_una.saturating_sub(1).min(self.app_written)
+    }
+
+    fn data_end(&self) -> u64 {
+        self.app_written + 1
+    }
+
+    fn has_unsent(&self) -> bool {
+        self.snd_nxt < self.data_end() || (self.fin_requested && !self.fin_sent)
+    }
+
+    fn state_receives_data(&self) -> bool {
+        matches!(self.state, State::Established | State::FinWait1 | State::FinWait2)
+    }
+
+    fn sync_seq(&mut self) {
+        self.tp.snd_una = self.seq_of(self.snd_una).0;
+        self.tp.snd_nxt = self.seq_of(self.snd_nxt).0;
+    }
+
+    fn set_ca_state(&mut self, new: CaState) {
+        let old = self.tp.ca_state;
+        if old == new {
+            return;
+        }
+        self.cc.set_state(&mut self.tp, new);
+        self.tp.ca_state = new;
+        self.events.push_back(Event::CaStateChanged { from: old, to: new });
+    }
+
+    fn enter_closed(&mut self, aborted: bool) {
+        let was = self.state;
+        self.state = State::Closed;
+        self.timers.stop_all();
+        self.send_syn = false;
+        self.ack_now = false;
+        self.probe_pending = false;
+        if was != State::Closed {
+            self.events.push_back(Event::Closed { aborted });
+        }
+    }
+
+    fn abort(&mut self) {
+        let synchronized = !matches!(self.state, State::Closed | State::Listen | State::SynSent);
+        self.enter_closed(true);
+        // RFC 9293 §3.10.4 ABORT: send a reset to a synchronized peer.
+        self.send_rst = synchronized;
+    }
+
+    fn enter_time_wait(&mut self, now: Instant) {
+        self.state = State::TimeWait;
+        self.timers.stop_all();
+        self.timers.set(TimerKind::TimeWait, now + self.cfg.msl.saturating_mul(2));
+    }
+
+    /// Right edge we are willing to advertise now, with receiver SWS
+    /// avoidance (RFC 1122 4.2.3.3): the edge only moves right once it can
+    /// move by min(buffer/2, MSS), and never moves left (RFC 9293 §3.8.6.2.2).
+    fn adv_edge(&self) -> u64 {
+        let cand = self.rcv.read + 1 + self.fin_consumed as u64 + self.cfg.rcv_buf as u64;
+        let thresh = (self.cfg.rcv_buf as u64 / 2).min(self.cfg.mss as u64);
+        if cand >= self.rcv_adv + thresh || self.rcv_adv == 0 {
+            cand.max(self.rcv_adv)
+        } else {
+            self.rcv_adv
+        }
+    }
+
+    fn window_to_advertise(&self) -> u64 {
+        let max = (u16::MAX as u64) << self.rcv_wscale;
+        self.adv_edge().saturating_sub(self.rcv_nxt()).min(max)
+    }
+
+    /// Raw 16-bit window field for a non-SYN segment (and records the edge).
+    fn window_field(&mut self) -> u16 {
+        let nxt = self.rcv_nxt();
+        let w = self.window_to_advertise();
+        let shift = self.rcv_wscale as u32;
+        let mut field = w >> shift;
+        // Rounding down to the scale unit must not pull the edge left.
+        if nxt + (field << shift) < self.rcv_adv {
+            field = (self.rcv_adv - nxt).div_ceil(1 << shift);
+        }
+        let field = field.min(u16::MAX as u64);
+        self.rcv_adv = self.rcv_adv.max(nxt + (field << shift));
+        field as u16
+    }
+}
+
+/// Smallest RFC 7323 shift such that `buf >> shift` fits the 16-bit field.
+fn wscale_for(buf: u32) -> u8 {
+    let mut s = 0u8;
+    while s < MAX_WSCALE && (buf as u64 >> s) > u16::MAX as u64 {
+        s += 1;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wscale_covers_buffer() {
+        assert_eq!(wscale_for(65_535), 0);
+        assert_eq!(wscale_for(65_536), 1);
+        assert_eq!(wscale_for(131_072), 2);
+        assert_eq!(wscale_for(4 << 20), 7);
+    }
+}

@@ -1,0 +1,127 @@
+"""The ``airtcp`` command.
+
+    airtcp run SCENARIO.toml --out DIR [--seed N] [--set path=value ...] [--pcap] [--quiet]
+    airtcp plot DIR
+    airtcp --version
+
+Start-up is kept lean on purpose (the whole ``airtcp run`` process is
+benchmarked): only argparse and the package itself are imported before the
+simulator; matplotlib is imported by ``plot`` alone.
+
+Exit status: 0 success, 1 runtime failure, 2 bad usage or invalid scenario
+(the one-line ``file:line: key: message`` goes to stderr, nothing is written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import __version__
+from ._errors import ScenarioError, SimError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="airtcp", description="Deterministic packet-level simulator for TCP over wireless links."
+    )
+    p.add_argument("--version", action="version", version=f"airtcp {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    r = sub.add_parser("run", help="run a scenario and write its outputs")
+    r.add_argument("scenario", metavar="SCENARIO", help="scenario file (.toml or .json)")
+    r.add_argument("--out", "-o", required=True, metavar="DIR", help="output directory")
+    r.add_argument("--seed", type=int, metavar="N", help="master seed (replaces the scenario's)")
+    r.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help="override a scenario value by dotted path, e.g. flows.0.tcp.cc=reno (repeatable)",
+    )
+    r.add_argument("--pcap", action="store_true", help="write one pcap per link")
+    r.add_argument("--quiet", "-q", action="store_true", help="no summary and no progress bar")
+
+    pl = sub.add_parser("plot", help="draw PNG plots of a run's outputs into DIR/plots")
+    pl.add_argument("dir", metavar="DIR", help="output directory of `airtcp run`")
+    return p
+
+
+def _fmt_rate(bps: float | None) -> str:
+    if bps is None:
+        return "?"
+    for unit, scale in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
+        if bps >= scale:
+            return f"{bps / scale:.3f} {unit}"
+    return f"{bps:.0f} b/s"
+
+
+def _print_summary(result, scenario: str) -> None:
+    s = result.summary
+    print(
+        f"{scenario}: seed {s.get('seed', '?')}, {result.events_executed} events "
+        f"in {result.run_wall_s:.3f} s -> {result.out}"
+    )
+    for i, f in enumerate(result.flows):
+        name = f.get("name", f"flow {i}")
+        cc = f" ({f['cc']})" if "cc" in f else ""
+        line = (
+            f"  {name}{cc}: goodput {_fmt_rate(f.get('goodput_bps'))}, "
+            f"{f.get('bytes_delivered', '?')} bytes delivered, "
+            f"{f.get('retransmissions', '?')} retransmissions, {f.get('timeouts', '?')} timeouts"
+        )
+        if f.get("response_time_s") is not None:
+            line += f", response time {f['response_time_s']:.3f} s"
+        print(line)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from ._api import run
+
+    try:
+        result = run(
+            args.scenario,
+            seed=args.seed,
+            overrides=args.overrides,
+            out=args.out,
+            pcap=args.pcap,
+            progress=not args.quiet,
+        )
+    except ScenarioError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 2
+    except SimError as e:
+        print(f"airtcp: run failed: {e}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        _print_summary(result, args.scenario)
+    return 0
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from .plot import PlotError, plot_dir
+
+    try:
+        written = plot_dir(args.dir)
+    except PlotError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        return _cmd_run(args)
+    return _cmd_plot(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

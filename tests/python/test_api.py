@@ -1,0 +1,135 @@
+"""airtcp.run and its Result, through the native module."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import airtcp
+
+SERIES_COLUMNS = ["t_s", "cwnd", "ssthresh", "srtt_s", "rto_s", "snd_una", "snd_nxt", "bytes_delivered", "ca_state"]
+SEGMENT_COLUMNS = ["t_s", "seq", "len", "retransmission"]
+FLOW_KEYS = {"goodput_bps", "bytes_delivered", "retransmissions", "timeouts", "fast_retransmits"}
+
+
+def test_run_dict_gives_summary_and_dataframes(small_scenario):
+    r = airtcp.run(small_scenario)
+    s = r.summary
+    assert s["seed"] == 7
+    assert r.seed == 7
+    assert len(r.flows) == 1 == r.n_flows
+    flow = r.flows[0]
+    assert FLOW_KEYS <= set(flow), sorted(flow)
+    assert flow["bytes_delivered"] > 0
+    # 10 Mb/s bottleneck: goodput is positive and below capacity.
+    assert 0 < flow["goodput_bps"] < 10e6
+    assert r.events_executed > 0
+    assert r.run_wall_s >= 0
+
+    ts = r.timeseries(0)
+    assert list(ts.columns) == SERIES_COLUMNS
+    assert len(ts) > 10
+    assert ts["t_s"].is_monotonic_increasing
+    assert ts["bytes_delivered"].is_monotonic_increasing
+    assert ts["bytes_delivered"].iloc[-1] == flow["bytes_delivered"]
+    assert (ts["cwnd"] > 0).all()
+
+    seg = r.segments(0)
+    assert list(seg.columns) == SEGMENT_COLUMNS
+    assert len(seg) > 0
+    assert seg["retransmission"].sum() == flow["retransmissions"]
+
+
+def test_seed_changes_and_reproduces(small_scenario):
+    a = airtcp.run(small_scenario, seed=1)
+    b = airtcp.run(small_scenario, seed=1)
+    c = airtcp.run(small_scenario, seed=2)
+    assert a.summary["seed"] == 1
+    assert a.flows == b.flows
+    assert a.timeseries(0).equals(b.timeseries(0))
+    assert a.segments(0).equals(c.segments(0)) is False
+
+
+def test_path_and_dict_agree(small_scenario, small_toml):
+    by_path = airtcp.run(small_toml)
+    by_dict = airtcp.run(small_scenario)
+    assert by_path.flows == by_dict.flows
+
+
+def test_overrides_dict_and_list(small_scenario):
+    r = airtcp.run(small_scenario, overrides={"sim.duration": "1s", "flows.0.tcp.cc": "reno"})
+    r2 = airtcp.run(small_scenario, overrides=["sim.duration=1s", "flows.0.tcp.cc=reno"])
+    assert r.flows == r2.flows
+    assert r.timeseries(0)["t_s"].max() <= 1.0
+    assert r.summary != airtcp.run(small_scenario).summary
+
+
+def test_bad_scenario_raises_scenario_error(small_scenario):
+    small_scenario["links"][0]["delay"] = "-5ms"
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        airtcp.run(small_scenario)
+    e = ei.value
+    assert isinstance(e, ValueError)
+    assert e.file == "<dict>"
+    assert e.key == "links[0].delay"
+    assert str(e).startswith("<dict>: links[0].delay: ")
+
+
+def test_bad_toml_names_file_line_and_key(small_toml):
+    text = small_toml.read_text().replace('rate = "10Mbps"', 'rate = "0Mbps"')
+    small_toml.write_text(text)
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        airtcp.run(small_toml)
+    line = text.splitlines().index('rate = "0Mbps"') + 1
+    assert str(ei.value).startswith(f"{small_toml}:{line}: links[0].rate: "), str(ei.value)
+    assert ei.value.line == line
+
+
+def test_bad_override_is_scenario_error(small_scenario):
+    with pytest.raises(airtcp.ScenarioError, match="expected path=value"):
+        airtcp.run(small_scenario, overrides=["sim.duration"])
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        airtcp.run(small_scenario, overrides={"links.0.loss_ab.p": 1.5})
+    assert ei.value.override == "links.0.loss_ab.p=1.5"
+
+
+def test_flow_index_checked(small_scenario):
+    r = airtcp.run(small_scenario, overrides={"sim.duration": "100ms"})
+    with pytest.raises(IndexError, match="flow 1 out of range"):
+        r.timeseries(1)
+
+
+def test_missing_file():
+    with pytest.raises(FileNotFoundError):
+        airtcp.run("/nonexistent/scenario.toml")
+
+
+def test_out_writes_files(small_scenario, tmp_path):
+    out = tmp_path / "o"
+    r = airtcp.run(small_scenario, out=out, overrides={"sim.duration": "1s"})
+    assert r.out == str(out)
+    assert json.loads((out / "summary.json").read_text()) == r.summary
+    events = r.events
+    assert isinstance(events, list)
+    assert all(isinstance(e, dict) for e in events)
+    assert len(r.events_df()) == len(events)
+
+
+def test_import_is_light():
+    """`import airtcp` loads neither the native module nor pandas/numpy."""
+    code = (
+        "import sys, airtcp; "
+        "heavy = [m for m in ('pandas', 'numpy', 'matplotlib', 'airtcp._native', 'json') if m in sys.modules]; "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_versions_agree():
+    from importlib.metadata import version
+
+    from airtcp import _native
+
+    assert airtcp.__version__ == _native.__version__ == version("airtcp")

@@ -1,0 +1,157 @@
+"""The `airtcp` console script: run, plot, errors, --version."""
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+import airtcp
+from conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """One `airtcp run` shared by the output checks (it is the slow part)."""
+    from conftest import BULK_LOSSY, SMALL_TOML
+
+    d = tmp_path_factory.mktemp("cli")
+    if BULK_LOSSY.exists():
+        scenario, extra = BULK_LOSSY, ["--set", "sim.duration=5s"]
+    else:
+        scenario = d / "small.toml"
+        scenario.write_text(SMALL_TOML)
+        extra = []
+    out = d / "out"
+    proc = run_cli("run", scenario, "--out", out, "--seed", "3", *extra)
+    return out, proc
+
+
+def read_csv_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_run_prints_per_flow_summary(run_dir):
+    out, proc = run_dir
+    assert "seed 3" in proc.stdout
+    assert "goodput" in proc.stdout and "retransmissions" in proc.stdout and "timeouts" in proc.stdout
+    assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_run_writes_summary(run_dir):
+    out, _ = run_dir
+    s = json.loads((out / "summary.json").read_text())
+    assert s["seed"] == 3
+    assert s["flows"][0]["bytes_delivered"] > 0
+    assert "run_wall_s" in json.dumps(s)
+
+
+def test_csv_and_parquet_have_same_rows(run_dir):
+    pq = pytest.importorskip("pyarrow.parquet")
+    out, _ = run_dir
+    rows = read_csv_rows(out / "flow0.csv")
+    assert rows and list(rows[0]) == [
+        "t_s", "cwnd", "ssthresh", "srtt_s", "rto_s", "snd_una", "snd_nxt", "bytes_delivered", "ca_state",
+    ]
+    table = pq.read_table(out / "flow0.parquet")
+    assert table.num_rows == len(rows)
+    assert table.column_names == list(rows[0])
+    got = table.to_pylist()
+    for i in (0, len(rows) // 2, len(rows) - 1):
+        for k, v in rows[i].items():
+            p = got[i][k]
+            if isinstance(p, float):
+                assert float(v) == pytest.approx(p, rel=1e-9), (i, k)
+            else:
+                assert str(p).lower() == v.lower(), (i, k)
+
+
+def test_segments_csv_and_events(run_dir):
+    out, _ = run_dir
+    segs = read_csv_rows(out / "flow0_segments.csv")
+    assert segs and set(segs[0]) >= {"t_s", "seq", "len", "retransmission"}
+    lines = (out / "events.jsonl").read_text().splitlines()
+    for line in lines:
+        assert isinstance(json.loads(line), dict)
+
+
+def test_set_override_visible_in_summary(tmp_path, cli_scenario):
+    scenario, extra = cli_scenario
+    out = tmp_path / "o"
+    run_cli("run", scenario, "--out", out, "--quiet", *extra, "--set", "flows.0.tcp.cc=reno")
+    s = (out / "summary.json").read_text()
+    assert '"reno"' in s.lower()
+
+
+def test_bad_scenario_exit_2_writes_nothing(tmp_path, small_toml):
+    small_toml.write_text(small_toml.read_text().replace('delay = "10ms"', 'delay = "-10ms"'))
+    out = tmp_path / "never"
+    proc = run_cli("run", small_toml, "--out", out, check=False)
+    assert proc.returncode == 2
+    msg = proc.stderr.strip()
+    assert len(msg.splitlines()) == 1
+    assert msg.startswith(f"{small_toml}:") and "links[0].delay" in msg, msg
+    assert proc.stdout == ""
+    assert not out.exists()
+
+
+def test_bad_override_exit_2(tmp_path, small_toml):
+    out = tmp_path / "never"
+    proc = run_cli("run", small_toml, "--out", out, "--set", "links.0.loss_ab.p=2", check=False)
+    assert proc.returncode == 2
+    assert "--set links.0.loss_ab.p=2" in proc.stderr
+    assert not out.exists()
+
+
+def test_unknown_key_exit_2(tmp_path, small_toml):
+    small_toml.write_text(small_toml.read_text() + 'colour = "blue"\n')
+    proc = run_cli("run", small_toml, "--out", tmp_path / "x", check=False)
+    assert proc.returncode == 2
+    assert "colour" in proc.stderr
+
+
+def test_missing_scenario_file_exit_2(tmp_path):
+    proc = run_cli("run", tmp_path / "nope.toml", "--out", tmp_path / "x", check=False)
+    assert proc.returncode == 2
+    assert "nope.toml" in proc.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_plot_writes_three_pngs_per_flow(run_dir):
+    out, _ = run_dir
+    proc = run_cli("plot", out)
+    n_flows = len(json.loads((out / "summary.json").read_text())["flows"])
+    pngs = sorted((out / "plots").glob("*.png"))
+    assert len(pngs) == 3 * n_flows
+    for i in range(n_flows):
+        for kind in ("cwnd", "seq", "throughput"):
+            p = out / "plots" / f"flow{i}_{kind}.png"
+            assert p.exists() and p.stat().st_size > 1000
+            assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+            assert str(p) in proc.stdout
+
+
+def test_plot_on_empty_dir_fails_cleanly(tmp_path):
+    proc = run_cli("plot", tmp_path, check=False)
+    assert proc.returncode == 2
+    assert "no flow<i>.csv" in proc.stderr
+
+
+def test_version():
+    proc = run_cli("--version")
+    assert proc.stdout.strip() == f"airtcp {airtcp.__version__}"
+
+
+def test_run_does_not_import_heavy_modules(tmp_path, small_toml):
+    """`airtcp run` must not pay for pandas/numpy/matplotlib at start-up."""
+    code = (
+        "import sys; from airtcp.cli import main; "
+        f"rc = main(['run', {str(small_toml)!r}, '--out', {str(tmp_path / 'o')!r}, '--quiet', "
+        "'--set', 'sim.duration=100ms']); "
+        "heavy = [m for m in ('pandas', 'numpy', 'matplotlib') if m in sys.modules]; "
+        "print(rc, ','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0", out.stdout + out.stderr
