@@ -64,13 +64,18 @@ def _print_summary(result, scenario: str) -> None:
         f"{scenario}: seed {s.get('seed', '?')}, {result.events_executed} events "
         f"in {result.run_wall_s:.3f} s -> {result.out}"
     )
+    specs = s.get("scenario", {}).get("flows", [])
     for i, f in enumerate(result.flows):
-        name = f.get("name", f"flow {i}")
-        cc = f" ({f['cc']})" if "cc" in f else ""
+        spec = specs[i] if i < len(specs) else {}
+        cc = spec.get("tcp", {}).get("cc")
+        route = f"{f['from']} -> {f['to']}" if "from" in f and "to" in f else ""
+        what = ", ".join(x for x in (route, cc) if x)
         line = (
-            f"  {name}{cc}: goodput {_fmt_rate(f.get('goodput_bps'))}, "
+            f"  {f.get('name', f'flow{i}')}" + (f" ({what})" if what else "") + ": "
+            f"goodput {_fmt_rate(f.get('goodput_bps'))}, "
             f"{f.get('bytes_delivered', '?')} bytes delivered, "
-            f"{f.get('retransmissions', '?')} retransmissions, {f.get('timeouts', '?')} timeouts"
+            f"{f.get('retransmissions', '?')} retransmissions, {f.get('timeouts', '?')} timeouts, "
+            f"{f.get('fast_retransmits', '?')} fast retransmits"
         )
         if f.get("response_time_s") is not None:
             line += f", response time {f['response_time_s']:.3f} s"

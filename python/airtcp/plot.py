@@ -6,8 +6,8 @@ Reads ``DIR/flow<i>.csv`` (time series) and ``DIR/flow<i>_segments.csv``
 
 - ``flow<i>_cwnd.png``: cwnd and ssthresh (segments) vs time; an infinite
   ssthresh (before the first loss) is drawn clipped at the top of the axes;
-- ``flow<i>_seq.png``: sequence number of each transmitted segment vs time,
-  retransmissions in red;
+- ``flow<i>_seq.png``: stream offset (sequence number relative to the
+  first segment) of each transmitted segment vs time, retransmissions in red;
 - ``flow<i>_throughput.png``: delivered-bytes throughput vs time, from the
   differences of ``bytes_delivered`` over fixed bins.
 
@@ -166,8 +166,12 @@ def _plot_cwnd(plt, ts: dict[str, list], i: int, out_dir: str) -> str:
 
 def _plot_seq(plt, segs, i: int, out_dir: str) -> str:
     fig, ax = plt.subplots(figsize=(9, 4.5))
+    unit = "bytes"
     if segs is not None and segs["t_s"]:
         t, seq = segs["t_s"], unwrap_seq(segs["seq"])
+        top = max(seq) if seq else 0
+        unit, scale = next((u, k) for u, k in (("MB", 1e6), ("kB", 1e3), ("bytes", 1)) if top >= k or k == 1)
+        seq = [x / scale for x in seq]
         rtx = [r == 1.0 for r in segs["retransmission"]]
         new = [(a, b) for a, b, r in zip(t, seq, rtx) if not r]
         old = [(a, b) for a, b, r in zip(t, seq, rtx) if r]
@@ -179,7 +183,7 @@ def _plot_seq(plt, segs, i: int, out_dir: str) -> str:
     else:
         ax.text(0.5, 0.5, "no data segments", ha="center", va="center", transform=ax.transAxes)
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("sequence number (bytes from first segment)")
+    ax.set_ylabel(f"stream offset ({unit})")
     ax.set_title(f"flow {i}: sequence number")
     ax.grid(alpha=0.3)
     return _save(plt, fig, os.path.join(out_dir, f"flow{i}_seq.png"))

@@ -81,8 +81,8 @@ def test_set_override_visible_in_summary(tmp_path, cli_scenario):
     scenario, extra = cli_scenario
     out = tmp_path / "o"
     run_cli("run", scenario, "--out", out, "--quiet", *extra, "--set", "flows.0.tcp.cc=reno")
-    s = (out / "summary.json").read_text()
-    assert '"reno"' in s.lower()
+    s = json.loads((out / "summary.json").read_text())
+    assert s["scenario"]["flows"][0]["tcp"]["cc"] == "reno"
 
 
 def test_bad_scenario_exit_2_writes_nothing(tmp_path, small_toml):
@@ -155,3 +155,34 @@ def test_run_does_not_import_heavy_modules(tmp_path, small_toml):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0", out.stdout + out.stderr
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path, small_toml):
+    """With stderr on a pseudo-terminal the run draws a bar (and erases it)."""
+    import os
+    import pty
+
+    from conftest import airtcp_cmd
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(
+            airtcp_cmd() + ["run", str(small_toml), "--out", str(tmp_path / "o")],
+            stdout=subprocess.PIPE, stderr=slave, text=True, timeout=300,
+        )
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO once the other side is closed and drained
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    err = b"".join(chunks).decode()
+    assert "100%" in err and "[" + "#" * 40 + "]" in err
+    assert "goodput" in proc.stdout

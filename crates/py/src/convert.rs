@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use airtcp_sim::{FlowSeries, LogEvent, SegmentLog};
+use airtcp_sim::{ca_state_name, FlowSeries, LogEvent, SegmentLog};
 
 /// `dict[name] = list(column)` for each named field, in order.
 macro_rules! columns {
@@ -15,8 +15,14 @@ macro_rules! columns {
     }};
 }
 
+/// `ca_state` as its Linux name ("Open", "Recovery", ...), as in the CSV.
 pub fn series_dict<'py>(py: Python<'py>, s: &FlowSeries) -> PyResult<Bound<'py, PyDict>> {
-    columns!(py, s, [t_s, cwnd, ssthresh, srtt_s, rto_s, snd_una, snd_nxt, bytes_delivered, ca_state])
+    let d: PyResult<Bound<'py, PyDict>> =
+        columns!(py, s, [t_s, cwnd, ssthresh, srtt_s, rto_s, snd_una, snd_nxt, bytes_delivered]);
+    let d = d?;
+    let names: Vec<&'static str> = s.ca_state.iter().map(|&c| ca_state_name(c)).collect();
+    d.set_item("ca_state", names)?;
+    Ok(d)
 }
 
 pub fn segments_dict<'py>(py: Python<'py>, s: &SegmentLog) -> PyResult<Bound<'py, PyDict>> {

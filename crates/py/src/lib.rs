@@ -77,10 +77,6 @@ fn run(
     if pcap && out_dir.is_none() {
         return Err(PyValueError::new_err("pcap needs an output directory"));
     }
-    if let Some(dir) = &out_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| py_error(py, "SimError", format!("{}: {e}", dir.display())))?;
-    }
 
     let outcome = py.detach(|| {
         let mut bar = progress::Bar::new(progress);

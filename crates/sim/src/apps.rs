@@ -4,7 +4,7 @@
 use airtcp_core::Duration;
 use airtcp_tcp::Endpoint;
 
-/// How often a rate-limited reader wakes up.
+/// How often a rate-limited reader wakes up unless the flow sets `recv_interval`.
 pub const READ_TICK: Duration = Duration::from_millis(10);
 
 /// The sending application (on the TCP client).
@@ -47,6 +47,8 @@ impl SendApp {
 pub struct RecvApp {
     /// Read rate in bits per second; None reads everything as soon as it is readable.
     pub rate_bps: Option<u64>,
+    /// Time between reads of a rate-limited reader (each reads rate x interval).
+    pub interval: Duration,
     /// Fractional budget carried between ticks, in bit-nanoseconds.
     carry: u128,
     /// Bytes read so far (= the next expected stream offset).
@@ -56,8 +58,8 @@ pub struct RecvApp {
 }
 
 impl RecvApp {
-    pub fn new(rate_bps: Option<u64>) -> Self {
-        RecvApp { rate_bps, ..Default::default() }
+    pub fn new(rate_bps: Option<u64>, interval: Duration) -> Self {
+        RecvApp { rate_bps, interval, ..Default::default() }
     }
 
     fn take(&mut self, ep: &mut Endpoint, mut budget: u64) {
@@ -81,12 +83,12 @@ impl RecvApp {
         self.take(ep, u64::MAX);
     }
 
-    /// One tick of a rate-limited reader: read up to rate x tick bytes.
+    /// One tick of a rate-limited reader: read up to rate x interval bytes.
     /// Budget not used in a tick is not saved up (the reader is a rate, not a bucket).
     pub fn tick(&mut self, ep: &mut Endpoint) {
         let Some(rate) = self.rate_bps else { return self.read_all(ep) };
         const BITNS_PER_BYTE: u128 = 8 * 1_000_000_000;
-        self.carry += rate as u128 * READ_TICK.as_nanos() as u128;
+        self.carry += rate as u128 * self.interval.as_nanos() as u128;
         let budget = (self.carry / BITNS_PER_BYTE) as u64;
         self.carry %= BITNS_PER_BYTE;
         self.take(ep, budget);

@@ -85,7 +85,7 @@ impl FlowState {
         let off = unwrap_seq(seq, self.data_base, self.high_sent);
         let end = off + len as u64;
         let log = &mut self.segments;
-        log.t_s.push(now.as_secs_f64());
+        log.t_s.push(crate::secs(now.0));
         log.seq.push(off);
         log.len.push(len);
         log.retransmission.push(off < self.high_sent);
@@ -98,11 +98,11 @@ impl FlowState {
     #[inline]
     pub fn sample(&mut self, now: Instant, p: &Probe) {
         let s = &mut self.series;
-        s.t_s.push(now.as_secs_f64());
+        s.t_s.push(crate::secs(now.0));
         s.cwnd.push(p.cwnd);
         s.ssthresh.push(p.ssthresh);
-        s.srtt_s.push(p.srtt.as_secs_f64());
-        s.rto_s.push(p.rto.as_secs_f64());
+        s.srtt_s.push(crate::secs(p.srtt.0));
+        s.rto_s.push(crate::secs(p.rto.0));
         s.snd_una.push(p.bytes_acked);
         // SND.NXT relative to SND.UNA, whose offset `bytes_acked` is exact.
         let ahead = p.snd_nxt.0.wrapping_sub(p.snd_una.0) as u64;

@@ -97,6 +97,13 @@ pub struct RunOutput {
     pub run_wall_s: f64,
 }
 
+/// Seconds of an integer-nanosecond time for reports. Division (not a
+/// multiplication by 1e-9) keeps round values round: 60 s prints as 60.
+#[inline]
+pub fn secs(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
 /// Name of a `FlowSeries::ca_state` value.
 pub fn ca_state_name(s: u8) -> &'static str {
     match s {

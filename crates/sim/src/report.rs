@@ -36,8 +36,8 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         let rst = rcv.stats();
         let response = f.response_time();
         let goodput_time = match response {
-            Some(r) => r.as_secs_f64(),
-            None => fin.end.saturating_since(f.start).as_secs_f64(),
+            Some(r) => crate::secs(r.0),
+            None => crate::secs(fin.end.saturating_since(f.start).0),
         };
         let goodput = if goodput_time > 0.0 { f.recv.delivered as f64 * 8.0 / goodput_time } else { 0.0 };
         let (rtt_min, rtt_mean) = if st.rtt_samples > 0 {
@@ -51,7 +51,7 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             "from": sc.nodes[spec.from].name,
             "to": sc.nodes[spec.to].name,
             "app": match spec.app { AppSpec::Bulk => "bulk", AppSpec::Transfer { .. } => "transfer" },
-            "start_s": f.start.as_secs_f64(),
+            "start_s": crate::secs(f.start.0),
             "goodput_bps": goodput,
             "goodput_time_s": goodput_time,
             "bytes_delivered": f.recv.delivered,
@@ -60,7 +60,7 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             "fast_retransmits": st.fast_retransmits,
             "fast_recoveries": f.fast_recoveries,
             "loss_state_entries": f.loss_entries,
-            "response_time_s": opt_f64(response.map(|r| r.as_secs_f64())),
+            "response_time_s": opt_f64(response.map(|r| crate::secs(r.0))),
             "srtt_min_s": opt_f64(rtt_min),
             "srtt_mean_s": opt_f64(rtt_mean),
             "rtt_samples": st.rtt_samples,
@@ -108,12 +108,12 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "links": links_json,
         "run": {
             "events_executed": fin.events_executed,
-            "sim_duration_s": fin.end.as_secs_f64(),
+            "sim_duration_s": crate::secs(fin.end.0),
             "misrouted_packets": fin.misrouted,
             "run_wall_s": run_wall_s,
         },
     });
-    let events = fin.log.iter().map(|&(t, raw)| log_event(&fin, t.as_secs_f64(), raw)).collect();
+    let events = fin.log.iter().map(|&(t, raw)| log_event(&fin, crate::secs(t.0), raw)).collect();
     RunOutput {
         summary,
         series: fin.flows.iter().map(|f| f.series.clone()).collect(),
@@ -161,7 +161,7 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
             kind: "transfer_complete".to_string(),
             flow: Some(flow),
             link: None,
-            detail: format!("response_time={}s", response.as_secs_f64()),
+            detail: format!("response_time={}s", crate::secs(response.0)),
         },
     }
 }

@@ -4,7 +4,7 @@
 use airtcp_core::{Duration, Instant, Packet, RngStream, SeqNum};
 use airtcp_tcp::{CaState, Endpoint, Event};
 
-use crate::apps::{RecvApp, SendApp, READ_TICK};
+use crate::apps::{RecvApp, SendApp};
 use crate::engine::{class, EventQueue};
 use crate::flow::FlowState;
 use crate::link::{LinkDir, LossProcess, RateModel, Reorder, Verdict};
@@ -127,13 +127,14 @@ impl<'s> Sim<'s> {
                 AppSpec::Transfer { bytes } => SendApp::Transfer { total: bytes, queued: 0, closed: false },
             };
             let start = Instant::ZERO + f.start;
-            flows.push(FlowState::new(ci, ci + 1, start, send, RecvApp::new(f.recv_rate_bps), c_iss, samples));
+            let recv = RecvApp::new(f.recv_rate_bps, f.recv_interval);
+            flows.push(FlowState::new(ci, ci + 1, start, send, recv, c_iss, samples));
             q.push(start, class::APP, Ev::FlowStart { flow: i as u32 });
             if interval > Duration::ZERO {
                 q.push(start, class::SAMPLE, Ev::Sample { flow: i as u32 });
             }
             if f.recv_rate_bps.is_some() {
-                q.push(start + READ_TICK, class::APP, Ev::Read { flow: i as u32 });
+                q.push(start + f.recv_interval, class::APP, Ev::Read { flow: i as u32 });
             }
         }
         let mut sim = Sim {
@@ -182,8 +183,9 @@ impl<'s> Sim<'s> {
                     let f = &mut self.flows[flow as usize];
                     let ep = f.server as usize;
                     f.recv.tick(&mut self.eps[ep]);
+                    let next = now + f.recv.interval;
                     self.service(ep, now);
-                    self.q.push(now + READ_TICK, class::APP, Ev::Read { flow });
+                    self.q.push(next, class::APP, Ev::Read { flow });
                 }
                 Ev::Sample { flow } => {
                     let f = &mut self.flows[flow as usize];

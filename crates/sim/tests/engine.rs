@@ -45,7 +45,8 @@ fn shortest_paths_across_a_chain_and_a_shortcut() {
     let r = Routes::compute(5, &links);
     assert_eq!(r.path(0, 2, &links), Some(vec![0, 1, 2]));
     assert_eq!(r.path(0, 3, &links), Some(vec![0, 3]));
-    assert_eq!(r.path(3, 1, &links), Some(vec![3, 0, 1]));
+    // Two 2-hop paths from 3: via link 2 (to node 2) beats via link 3 (to node 0).
+    assert_eq!(r.path(3, 1, &links), Some(vec![3, 2, 1]));
     // Tie between links 1 and 4 (both 1 -> 2): the lower index wins.
     assert_eq!(r.next_hop(1, 2), Some(Hop { link: 1, dir: 0 }));
     assert_eq!(r.next_hop(2, 1), Some(Hop { link: 1, dir: 1 }));

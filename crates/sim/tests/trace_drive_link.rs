@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use airtcp_core::{Duration, Instant};
 use airtcp_sim::trace::{
-    DriveLink, DriveLinkConfig, DriveLogKind, DriveSample, DriveTimeline, LinearParams, LossCurve,
-    ReportedParams, ShannonParams, SignalMapping, LTE_HANDOFF_OUTAGE,
+    DriveLink, DriveLinkConfig, DriveLogKind, DriveSample, DriveTimeline, LinearParams, LossCurve, ReportedParams,
+    ShannonParams, SignalMapping, LTE_HANDOFF_OUTAGE,
 };
 
 fn data(rel: &str) -> PathBuf {
@@ -149,9 +149,12 @@ fn reported_mapping_needs_a_throughput_column() {
     ))
     .unwrap();
     let e = DriveLink::new(&tl, &reported(), Instant::ZERO).unwrap_err();
-    assert!(e.to_string().ends_with(
-        "lines1672-1971.out: mapping \"reported\" needs a throughput column, and this log has no throughput values"
-    ), "{e}");
+    assert!(
+        e.to_string().ends_with(
+            "lines1672-1971.out: mapping \"reported\" needs a throughput column, and this log has no throughput values"
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -190,4 +193,16 @@ fn mappings_deserialize_from_toml() {
     assert!(e.to_string().contains("unknown variant `cubic`"), "{e}");
     let l: LossCurve = toml::from_str("midpoint_dbm = -120.0\n").unwrap();
     assert_eq!(l, LossCurve { midpoint_dbm: -120.0, ..LossCurve::default() });
+}
+
+#[test]
+fn outage_windows_and_loss_schedule_for_the_loss_process() {
+    let link = DriveLink::new(&timeline(), &reported(), Instant::ZERO).unwrap();
+    assert_eq!(link.outage_windows(), [(ms(2000), ms(2050))]);
+    let mut sched = link.loss_schedule();
+    let lte = LossCurve::default();
+    assert_eq!(sched.prob_at(ms(0)), lte.loss_prob(-80.0));
+    assert_eq!(sched.prob_at(ms(1500)), lte.loss_prob(-125.0));
+    assert_eq!(sched.prob_at(ms(2500)), lte.loss_prob(-95.0));
+    assert_eq!(sched.prob_at(ms(500)), lte.loss_prob(-80.0)); // backwards
 }

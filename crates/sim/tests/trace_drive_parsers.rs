@@ -4,9 +4,7 @@
 use std::path::PathBuf;
 
 use airtcp_core::Instant;
-use airtcp_sim::trace::{
-    parse_feup, parse_imc23, parse_ucc, DriveLogKind, DriveTimeline, FeupSelect, Handoff,
-};
+use airtcp_sim::trace::{parse_feup, parse_imc23, parse_ucc, DriveLogKind, DriveTimeline, FeupSelect, Handoff};
 
 fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/traces").join(rel)
@@ -125,7 +123,10 @@ fn with_line(rel: &str, n: usize, f: impl Fn(&str) -> String) -> String {
 fn ucc_truncated_and_malformed_rows() {
     let cut = with_line(UCC, 7, |l| l[..40].to_string());
     let e = parse_ucc("ucc.csv", &cut).unwrap_err();
-    assert_eq!(e.to_string(), "ucc.csv:7: expected 26 comma-separated fields as in the header, found 3 (truncated line?)");
+    assert_eq!(
+        e.to_string(),
+        "ucc.csv:7: expected 26 comma-separated fields as in the header, found 3 (truncated line?)"
+    );
 
     // Line 2 is "...,B,12,5G,-90,-9,...": RSRP -90.
     let bad = with_line(UCC, 2, |l| l.replacen(",5G,-90,", ",5G,strong,", 1));

@@ -265,6 +265,13 @@ impl Doc {
             }
             p = cur.parent();
         }
+        if via.is_none() {
+            // A whole-table error (e.g. min_rto > max_rto) caused by an override inside it.
+            let prefix = format!("{}.", path.dotted());
+            if let Some((_, o)) = self.overrides.iter().find(|(k, _)| k.starts_with(&prefix)) {
+                via = Some(o.clone());
+            }
+        }
         ScenarioError { file: self.origin.clone(), line, key: path.to_string(), message: message.into(), via_override: via }
     }
 }

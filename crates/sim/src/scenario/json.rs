@@ -86,6 +86,7 @@ pub fn scenario_json(s: &Scenario) -> Value {
                 Some(r) => json!(format_rate(r)),
             };
             m.insert("recv_rate".into(), rr);
+            m.insert("recv_interval".into(), json!(format_duration(f.recv_interval)));
             m.insert("tcp".into(), tcp_json(&f.tcp));
             Value::Object(m)
         })

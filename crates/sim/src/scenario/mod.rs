@@ -41,15 +41,22 @@
 //! start = "0s"              # connect time (default 0)
 //! app = "bulk"              # bulk (unlimited) | transfer (needs bytes)
 //! bytes = 1000000           # transfer size
-//! recv_rate = "unlimited"   # or a rate: the receiver reads that fast
-//! [flows.tcp]               # any TcpConfig field (see scenario::tcp)
-//! cc = "newreno"
+//! recv_rate = "unlimited"   # or a rate: the receiver reads that fast,
+//! recv_interval = "10ms"    # in reads of rate x recv_interval bytes (default 10ms)
+//! [flows.tcp]               # any TcpConfig field by its name (scenario::tcp::TCP_KEYS):
+//! cc = "newreno"           # mss, initial_cwnd, initial_ssthresh (or "infinite"), rcv_buf,
+//!                           # snd_buf, sack, timestamps, window_scaling, delack_count,
+//!                           # delack_timeout, initial_rto, min_rto, max_rto, clock_granularity,
+//!                           # recovery (tahoe|reno|newreno|prr), dupack_threshold,
+//!                           # limited_transmit, cc, hz, persist_min, persist_max,
+//!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
+//!                           # ts_granularity, msl
 //! ```
 
 mod doc;
 mod json;
 mod schema;
-mod tcp;
+pub mod tcp;
 pub mod units;
 mod value;
 
@@ -135,6 +142,8 @@ pub struct FlowSpec {
     pub app: AppSpec,
     /// Receiver read rate in bits per second; None = reads everything at once.
     pub recv_rate_bps: Option<u64>,
+    /// Time between reads of a rate-limited reader.
+    pub recv_interval: Duration,
     pub tcp: TcpConfig,
 }
 

@@ -265,7 +265,7 @@ fn reorder_spec(t: &Table) -> R<ReorderSpec> {
     Ok(ReorderSpec { p: t.req("p")?.prob()?, delay: t.req("delay")?.duration()? })
 }
 
-const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "tcp"];
+const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "recv_interval", "tcp"];
 
 fn flows(root: &Table, nodes: &[NodeSpec], links: &[LinkSpec], sim: &SimSpec) -> R<Vec<FlowSpec>> {
     let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
@@ -340,11 +340,21 @@ fn flows(root: &Table, nodes: &[NodeSpec], links: &[LinkSpec], sim: &SimSpec) ->
                 _ => Some(f.rate()?),
             },
         };
+        let recv_interval = match t.opt("recv_interval") {
+            Some(f) => {
+                let d = f.duration()?;
+                if d == Duration::ZERO {
+                    return Err(f.err("recv_interval must be positive"));
+                }
+                d
+            }
+            None => crate::apps::READ_TICK,
+        };
         let tcp = match t.opt("tcp") {
             Some(f) => super::tcp::tcp_config(&f.table()?)?,
             None => airtcp_tcp::TcpConfig::default(),
         };
-        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, tcp });
+        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp });
     }
     Ok(out)
 }

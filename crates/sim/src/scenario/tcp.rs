@@ -35,9 +35,10 @@ pub const TCP_KEYS: &[&str] = &[
     "max_retries",
     "syn_retries",
     "ts_granularity",
+    "msl",
 ];
 
-pub fn tcp_config(t: &Table) -> R<TcpConfig> {
+pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
     let mut c = TcpConfig::default();
     for key in t.map.keys() {
@@ -83,6 +84,7 @@ pub fn tcp_config(t: &Table) -> R<TcpConfig> {
             "max_retries" => c.max_retries = f.u32()?,
             "syn_retries" => c.syn_retries = f.u32()?,
             "ts_granularity" => c.ts_granularity = f.duration()?,
+            "msl" => c.msl = f.duration()?,
             _ => unreachable!("checked by known()"),
         }
     }
@@ -90,7 +92,7 @@ pub fn tcp_config(t: &Table) -> R<TcpConfig> {
     Ok(c)
 }
 
-pub fn tcp_json(c: &TcpConfig) -> Value {
+pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     json!({
         "mss": c.mss,
         "initial_cwnd": c.initial_cwnd,
@@ -117,5 +119,6 @@ pub fn tcp_json(c: &TcpConfig) -> Value {
         "max_retries": c.max_retries,
         "syn_retries": c.syn_retries,
         "ts_granularity": format_duration(c.ts_granularity),
+        "msl": format_duration(c.msl),
     })
 }

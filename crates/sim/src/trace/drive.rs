@@ -98,11 +98,7 @@ pub struct DriveTimeline {
 
 impl DriveTimeline {
     /// Builds a timeline, deriving handoffs. Errors if `samples` is empty.
-    pub fn from_samples(
-        source: &str,
-        kind: DriveLogKind,
-        samples: Vec<DriveSample>,
-    ) -> Result<Self, TraceError> {
+    pub fn from_samples(source: &str, kind: DriveLogKind, samples: Vec<DriveSample>) -> Result<Self, TraceError> {
         if samples.is_empty() {
             return Err(TraceError::whole(source, "log has no usable samples"));
         }

@@ -173,7 +173,11 @@ impl DriveLink {
             let down = i > 0 && e < outages[i - 1].1;
             let seg = Segment { start: e, rate_bps: if down { 0 } else { b.rate_bps }, down, ..b };
             match segs.last() {
-                Some(l) if l.rate_bps == seg.rate_bps && l.loss == seg.loss && l.down == seg.down && l.signal_dbm == seg.signal_dbm => {}
+                Some(l)
+                    if l.rate_bps == seg.rate_bps
+                        && l.loss == seg.loss
+                        && l.down == seg.down
+                        && l.signal_dbm == seg.signal_dbm => {}
                 _ => segs.push(seg),
             }
         }
@@ -285,6 +289,36 @@ impl DriveLink {
         self.segs[self.seg_index(t)].signal_dbm
     }
 
+    /// The outage windows `[t, t + handoff_outage)` in simulation time,
+    /// sorted and merged: the shape `link::loss::LossProcess` takes, for
+    /// drivers that drop frames during a handoff instead of stalling them.
+    pub fn outage_windows(&self) -> Vec<(Instant, Instant)> {
+        let mut out: Vec<(Instant, Instant)> = Vec::new();
+        for (i, s) in self.segs.iter().enumerate() {
+            if s.down {
+                let end = self.segs.get(i + 1).map_or(Instant::MAX, |n| n.start);
+                match out.last_mut() {
+                    Some(last) if last.1 == s.start => last.1 = end,
+                    _ => out.push((s.start, end)),
+                }
+            }
+        }
+        out
+    }
+
+    /// An owned copy of the loss-versus-time curve, so a loss process can
+    /// hold it next to its RNG while the rate model holds the link.
+    pub fn loss_schedule(&self) -> LossSchedule {
+        let mut points: Vec<(Instant, f64)> = Vec::with_capacity(self.segs.len());
+        for s in &self.segs {
+            match points.last() {
+                Some(&(_, p)) if p == s.loss => {}
+                _ => points.push((s.start, s.loss)),
+            }
+        }
+        LossSchedule { points, cursor: 0 }
+    }
+
     /// Time-weighted mean capacity over `[from, to)`, bit/s (outages count
     /// as 0). For summaries and link-utilisation denominators.
     pub fn mean_capacity_bps(&self, from: Instant, to: Instant) -> f64 {
@@ -301,5 +335,34 @@ impl DriveLink {
             i += 1;
         }
         acc / (to.0 - from.0) as f64
+    }
+}
+
+/// Piecewise-constant loss probability over time (from
+/// [`DriveLink::loss_schedule`]). Lookups move a cursor: O(1) amortised
+/// when time advances, no allocation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossSchedule {
+    /// (start, probability), sorted by start; the first starts at time 0.
+    points: Vec<(Instant, f64)>,
+    cursor: usize,
+}
+
+impl LossSchedule {
+    /// Loss probability in force at `t`.
+    pub fn prob_at(&mut self, t: Instant) -> f64 {
+        let n = self.points.len();
+        if n == 0 {
+            return 0.0;
+        }
+        let mut i = self.cursor.min(n - 1);
+        if self.points[i].0 > t {
+            i = self.points.partition_point(|p| p.0 <= t).saturating_sub(1);
+        }
+        while i + 1 < n && self.points[i + 1].0 <= t {
+            i += 1;
+        }
+        self.cursor = i;
+        self.points[i].1
     }
 }

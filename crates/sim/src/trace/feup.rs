@@ -88,7 +88,11 @@ pub fn parse_feup(name: &str, text: &str, select: &FeupSelect) -> Result<DriveTi
             return Err(TraceError::at(
                 name,
                 line_no,
-                format!("expected {} comma-separated fields as in the header, found {} (truncated line?)", cols.len(), fields.len()),
+                format!(
+                    "expected {} comma-separated fields as in the header, found {} (truncated line?)",
+                    cols.len(),
+                    fields.len()
+                ),
             ));
         }
         let key = (fields[c_snd].trim().to_string(), fields[c_rcv].trim().to_string());
@@ -104,7 +108,11 @@ pub fn parse_feup(name: &str, text: &str, select: &FeupSelect) -> Result<DriveTi
         let rows = links.entry(key).or_default();
         if let Some(prev) = rows.last() {
             if row.systime < prev.systime {
-                return Err(TraceError::at(name, line_no, format!("systime {} is earlier than this link's previous row", fields[c_time])));
+                return Err(TraceError::at(
+                    name,
+                    line_no,
+                    format!("systime {} is earlier than this link's previous row", fields[c_time]),
+                ));
             }
         }
         rows.push(row);
@@ -122,7 +130,10 @@ pub fn parse_feup(name: &str, text: &str, select: &FeupSelect) -> Result<DriveTi
         FeupSelect::Link { sender, receiver } => {
             let rows = links.get(&(sender.clone(), receiver.clone())).ok_or_else(|| {
                 let have: Vec<String> = links.keys().map(|(s, r)| format!("{s}->{r}")).collect();
-                TraceError::whole(name, format!("no rows for link {sender}->{receiver} (links present: {})", have.join(", ")))
+                TraceError::whole(
+                    name,
+                    format!("no rows for link {sender}->{receiver} (links present: {})", have.join(", ")),
+                )
             })?;
             let t0 = rows.first().map_or(0.0, |r| r.systime);
             rows.iter().map(|r| sample(t0, sender, r)).collect()

@@ -47,7 +47,11 @@ pub(crate) fn parse_logcat_time(line: &str) -> Option<(u64, &str)> {
     }
     let num = |r: std::ops::Range<usize>| -> Option<u64> {
         let s = line.get(r)?;
-        if s.bytes().all(|c| c.is_ascii_digit()) { s.parse().ok() } else { None }
+        if s.bytes().all(|c| c.is_ascii_digit()) {
+            s.parse().ok()
+        } else {
+            None
+        }
     };
     let (mo, d, h, mi, s, ms) = (num(0..2)?, num(3..5)?, num(6..8)?, num(9..11)?, num(12..14)?, num(15..18)?);
     if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
@@ -120,7 +124,13 @@ pub fn parse_imc23(name: &str, text: &str) -> Result<DriveTimeline, TraceError> 
         }
         signals.push(rsrp);
         cells.push(cell.clone());
-        samples.push(DriveSample { t, signal_dbm: 0.0, snr_db: snr, reported_throughput_bps: None, cell: String::new() });
+        samples.push(DriveSample {
+            t,
+            signal_dbm: 0.0,
+            snr_db: snr,
+            reported_throughput_bps: None,
+            cell: String::new(),
+        });
     }
     if first_cell.is_none() {
         return Err(TraceError::whole(name, "no 'LTE Cell Bands' cell-info line: the serving cell is unknown"));

@@ -18,7 +18,7 @@ pub mod ucc;
 
 pub use catalog::{describe_drive_log, list_drive_logs, DriveLogInfo};
 pub use drive::{CellId, DriveLogKind, DriveSample, DriveTimeline, Handoff};
-pub use drive_link::{DriveLink, DriveLinkConfig, LTE_HANDOFF_OUTAGE, WIFI_HANDOFF_OUTAGE};
+pub use drive_link::{DriveLink, DriveLinkConfig, LossSchedule, LTE_HANDOFF_OUTAGE, WIFI_HANDOFF_OUTAGE};
 pub use error::TraceError;
 pub use feup::{parse_feup, FeupSelect};
 pub use imc23::parse_imc23;

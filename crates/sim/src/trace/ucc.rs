@@ -57,14 +57,26 @@ pub fn parse_ucc(name: &str, text: &str) -> Result<DriveTimeline, TraceError> {
             return Err(TraceError::at(
                 name,
                 line_no,
-                format!("expected {} comma-separated fields as in the header, found {} (truncated line?)", cols.len(), fields.len()),
+                format!(
+                    "expected {} comma-separated fields as in the header, found {} (truncated line?)",
+                    cols.len(),
+                    fields.len()
+                ),
             ));
         }
         let secs = parse_timestamp(fields[c_ts]).ok_or_else(|| {
-            TraceError::at(name, line_no, format!("column Timestamp: expected YYYY.MM.DD_HH.MM.SS, found {:?}", fields[c_ts]))
+            TraceError::at(
+                name,
+                line_no,
+                format!("column Timestamp: expected YYYY.MM.DD_HH.MM.SS, found {:?}", fields[c_ts]),
+            )
         })?;
         if secs < prev_secs {
-            return Err(TraceError::at(name, line_no, format!("timestamp {} is earlier than the previous row's", fields[c_ts])));
+            return Err(TraceError::at(
+                name,
+                line_no,
+                format!("timestamp {} is earlier than the previous row's", fields[c_ts]),
+            ));
         }
         prev_secs = secs;
         let t0 = *first_secs.get_or_insert(secs);
@@ -114,7 +126,14 @@ fn parse_timestamp(s: &str) -> Option<i64> {
     let (y, mo, da) = (d.next()?.parse::<i64>().ok()?, d.next()?.parse::<u32>().ok()?, d.next()?.parse::<u32>().ok()?);
     let mut t = time.split('.');
     let (h, mi, se) = (t.next()?.parse::<u32>().ok()?, t.next()?.parse::<u32>().ok()?, t.next()?.parse::<u32>().ok()?);
-    if d.next().is_some() || t.next().is_some() || !(1..=12).contains(&mo) || !(1..=31).contains(&da) || h > 23 || mi > 59 || se > 60 {
+    if d.next().is_some()
+        || t.next().is_some()
+        || !(1..=12).contains(&mo)
+        || !(1..=31).contains(&da)
+        || h > 23
+        || mi > 59
+        || se > 60
+    {
         return None;
     }
     Some(days_from_civil(y, mo, da) * 86_400 + (h * 3600 + mi * 60 + se) as i64)

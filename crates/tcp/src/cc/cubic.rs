@@ -3,8 +3,8 @@
 //! table-based cube root and the jiffies clock (`tp.jiffies` at `tp.hz`).
 
 use super::kernel::{after, fls64, tcp_is_cwnd_limited, tcp_reno_undo_cwnd, usecs_to_jiffies};
-use super::{CaEvent, CaState, CcParams, CongestionOps, TcpSock};
 use super::sock::AckSample;
+use super::{CaEvent, CaState, CcParams, CongestionOps, TcpSock};
 
 /// `BICTCP_BETA_SCALE`: beta is scaled by 1024.
 const BICTCP_BETA_SCALE: u32 = 1024;
@@ -205,12 +205,9 @@ impl Cubic {
             t /= hz as u64;
 
             let k = self.bic_k as u64;
-            let offs = if t < k { k - t } else { t - k };
+            let offs = k.abs_diff(t);
             // c/rtt * (t-K)^3, 64-bit with the kernel's wrap-around.
-            let delta = ((self.cube_rtt_scale as u64)
-                .wrapping_mul(offs)
-                .wrapping_mul(offs)
-                .wrapping_mul(offs)
+            let delta = ((self.cube_rtt_scale as u64).wrapping_mul(offs).wrapping_mul(offs).wrapping_mul(offs)
                 >> (10 + 3 * BICTCP_HZ)) as u32;
             let bic_target = if t < k {
                 self.bic_origin_point.wrapping_sub(delta)
@@ -325,7 +322,7 @@ pub fn cubic_root(a: u64) -> u32 {
     let mut x = ((V[shift] as u32 + 10) << b) >> 6;
     // x_{k+1} = (2 x_k + a / x_k^2) / 3, with x*(x-1) and *341>>10 as in the kernel.
     let div = (x as u64).wrapping_mul(x.wrapping_sub(1) as u64);
-    let q = if div == 0 { 0 } else { (a / div) as u32 };
+    let q = a.checked_div(div).unwrap_or(0) as u32;
     x = x.wrapping_mul(2).wrapping_add(q);
     x.wrapping_mul(341) >> 10
 }
@@ -350,7 +347,7 @@ impl CongestionOps for Cubic {
     fn ssthresh(&mut self, tp: &mut TcpSock) -> u32 {
         let cwnd = tp.snd_cwnd;
         self.epoch_start = 0; // end of epoch
-        // Wmax and fast convergence.
+                              // Wmax and fast convergence.
         if cwnd < self.last_max_cwnd && self.p.fast_convergence {
             self.last_max_cwnd = cwnd.wrapping_mul(BICTCP_BETA_SCALE + self.p.beta) / (2 * BICTCP_BETA_SCALE);
         } else {

@@ -7,7 +7,13 @@ use super::*;
 use crate::cc::TCP_INFINITE_SSTHRESH;
 
 fn ca_sock(cwnd: u32, ssthresh: u32) -> TcpSock {
-    TcpSock { snd_cwnd: cwnd, snd_ssthresh: ssthresh, is_cwnd_limited: true, max_packets_out: cwnd, ..Default::default() }
+    TcpSock {
+        snd_cwnd: cwnd,
+        snd_ssthresh: ssthresh,
+        is_cwnd_limited: true,
+        max_packets_out: cwnd,
+        ..Default::default()
+    }
 }
 
 fn rtt(us: i32) -> AckSample {
@@ -148,8 +154,7 @@ fn cubic_friendliness_follows_reno_when_faster() {
 
 #[test]
 fn cubic_tx_start_shifts_epoch_by_idle_time() {
-    let mut c = Cubic::default();
-    c.epoch_start = 5000;
+    let mut c = Cubic { epoch_start: 5000, ..Default::default() };
     // Idle since lsndtime 6000, restarting at 6500: epoch moves 500 later.
     let mut tp = TcpSock { jiffies: 6500, lsndtime: 6000, ..Default::default() };
     c.cwnd_event(&mut tp, CaEvent::TxStart);

@@ -124,7 +124,13 @@ mod tests {
 
     #[test]
     fn cwnd_limited_flag_wins_even_in_slow_start() {
-        let tp = TcpSock { snd_cwnd: 40, snd_ssthresh: 100, max_packets_out: 10, is_cwnd_limited: true, ..Default::default() };
+        let tp = TcpSock {
+            snd_cwnd: 40,
+            snd_ssthresh: 100,
+            max_packets_out: 10,
+            is_cwnd_limited: true,
+            ..Default::default()
+        };
         assert!(tcp_is_cwnd_limited(&tp));
         let tp = TcpSock { is_cwnd_limited: false, ..tp };
         assert!(!tcp_is_cwnd_limited(&tp));

@@ -112,9 +112,7 @@ impl CongestionControl {
             "westwood" | "westwood+" | "westwoodplus" => CongestionControl::Westwood(Westwood::default()),
             "vegas" => CongestionControl::Vegas(Vegas::new(params)),
             "bbr" => CongestionControl::Bbr(Bbr::new(params)),
-            other => {
-                return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", ")))
-            }
+            other => return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
         })
     }
 }
@@ -152,5 +150,65 @@ impl CongestionOps for CongestionControl {
     }
     fn cong_control(&mut self, tp: &mut TcpSock, ack: u32, flag: u32, rs: &RateSample) {
         dispatch!(self, c => c.cong_control(tp, ack, flag, rs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_name_builds_its_kernel_module() {
+        let expect = [
+            ("reno", "reno"),
+            ("newreno", "reno"),
+            ("cubic", "cubic"),
+            ("veno", "veno"),
+            ("westwood", "westwood"),
+            ("westwood+", "westwood"),
+            ("westwoodplus", "westwood"),
+            ("vegas", "vegas"),
+            ("bbr", "bbr"),
+        ];
+        assert_eq!(expect.len(), BUILTIN_NAMES.len());
+        for (name, module) in expect {
+            assert!(BUILTIN_NAMES.contains(&name));
+            let cc = CongestionControl::from_name(name).unwrap();
+            assert_eq!(cc.name(), module);
+            assert_eq!(cc.has_cong_control(), module == "bbr", "{name}");
+        }
+    }
+
+    #[test]
+    fn unknown_name_lists_the_known_ones() {
+        let err = CongestionControl::from_name("hybla").err().unwrap();
+        assert_eq!(
+            err,
+            "unknown congestion control 'hybla' (known: reno, newreno, cubic, veno, westwood, westwood+, westwoodplus, vegas, bbr)"
+        );
+    }
+
+    #[test]
+    fn from_name_with_passes_module_parameters() {
+        let p = CcParams { cubic_beta: Some(512), ..Default::default() };
+        let mut cc = CongestionControl::from_name_with("cubic", &p).unwrap();
+        let mut tp = TcpSock { snd_cwnd: 100, ..Default::default() };
+        // beta 512/1024: ssthresh = 100*512/1024 = 50 (default 717 gives 70).
+        assert_eq!(cc.ssthresh(&mut tp), 50);
+        let err = CongestionControl::from_name_with("cubic", &CcParams { cubic_beta: Some(0), ..Default::default() })
+            .err()
+            .unwrap();
+        assert_eq!(err, "cubic beta must be in 1..=1023 (scaled by 1024), got 0");
+        // Parameters of other modules are ignored.
+        assert!(CongestionControl::from_name_with("reno", &p).is_ok());
+    }
+
+    #[test]
+    fn enum_dispatch_reaches_the_algorithm() {
+        let mut cc = CongestionControl::from_name("bbr").unwrap();
+        let mut tp = TcpSock { snd_cwnd: 10, srtt_us: 100_000 << 3, mss_cache: 1000, ..Default::default() };
+        cc.init(&mut tp);
+        assert!(tp.pacing_requested);
+        assert_eq!(tp.pacing_rate, 285_662);
     }
 }

@@ -33,7 +33,13 @@ mod tests {
     use super::*;
 
     fn sock(cwnd: u32, ssthresh: u32) -> TcpSock {
-        TcpSock { snd_cwnd: cwnd, snd_ssthresh: ssthresh, max_packets_out: cwnd, is_cwnd_limited: true, ..Default::default() }
+        TcpSock {
+            snd_cwnd: cwnd,
+            snd_ssthresh: ssthresh,
+            max_packets_out: cwnd,
+            is_cwnd_limited: true,
+            ..Default::default()
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! once-per-RTT decision happens on the first ACK after beg_snd_nxt.
 
 use super::*;
+use crate::cc::TCP_INFINITE_SSTHRESH;
 
 fn sample(rtt_us: i32) -> AckSample {
     AckSample { pkts_acked: 1, rtt_us, in_flight: 0 }
@@ -100,7 +101,8 @@ fn vegas_between_decisions_only_slow_starts() {
 #[test]
 fn vegas_disabled_outside_open_and_reset_on_restart() {
     let mut v = Vegas::default();
-    let mut tp = TcpSock { snd_cwnd: 20, snd_ssthresh: 10, snd_nxt: 10_000, is_cwnd_limited: true, ..Default::default() };
+    let mut tp =
+        TcpSock { snd_cwnd: 20, snd_ssthresh: 10, snd_nxt: 10_000, is_cwnd_limited: true, ..Default::default() };
     v.init(&mut tp);
     v.set_state(&mut tp, CaState::Loss);
     // Reno in Loss: 20 ACKs at cwnd 20 give +1.

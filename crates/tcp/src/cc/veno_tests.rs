@@ -4,7 +4,13 @@
 use super::*;
 
 fn sock(cwnd: u32, ssthresh: u32) -> TcpSock {
-    TcpSock { snd_cwnd: cwnd, snd_ssthresh: ssthresh, is_cwnd_limited: true, max_packets_out: cwnd, ..Default::default() }
+    TcpSock {
+        snd_cwnd: cwnd,
+        snd_ssthresh: ssthresh,
+        is_cwnd_limited: true,
+        max_packets_out: cwnd,
+        ..Default::default()
+    }
 }
 
 fn sample(rtt_us: i32) -> AckSample {
@@ -12,7 +18,8 @@ fn sample(rtt_us: i32) -> AckSample {
 }
 
 /// Veno at cwnd 50 in congestion avoidance with basertt = 100001 (three
-/// samples of 100 ms, so cntrtt = 3 > 2 and Veno is active).
+/// samples of 100 ms, so cntrtt = 3 > 2 and Veno is active), after one
+/// cong_avoid call that consumed those samples (diff 0, snd_cwnd_cnt 1).
 fn veno_at_50() -> (Veno, TcpSock) {
     let mut v = Veno::default();
     let mut tp = sock(50, 40);
@@ -20,6 +27,8 @@ fn veno_at_50() -> (Veno, TcpSock) {
     for _ in 0..3 {
         v.pkts_acked(&mut tp, &sample(100_000));
     }
+    v.cong_avoid(&mut tp, 0, 1);
+    assert_eq!((v.diff(), tp.snd_cwnd, tp.snd_cwnd_cnt, v.minrtt), (0, 50, 1, 0x7fff_ffff));
     (v, tp)
 }
 
@@ -28,6 +37,7 @@ fn veno_ssthresh_four_fifths_for_random_loss_half_for_congestive() {
     // rtt = basertt: target = 50*100001*2/100001 = 100, diff = 100 - 100 = 0
     // < 6: random loss, ssthresh = 50*4/5 = 40.
     let (mut v, mut tp) = veno_at_50();
+    v.pkts_acked(&mut tp, &sample(100_000));
     v.cong_avoid(&mut tp, 0, 1);
     assert_eq!(v.diff(), 0);
     assert_eq!(v.ssthresh(&mut tp), 40);
@@ -67,6 +77,9 @@ fn veno_grows_every_other_rtt_when_congestive() {
     for _ in 0..3 {
         v.pkts_acked(&mut tp, &sample(100_000));
     }
+    // Consume the base samples (minrtt reset), then start counting afresh.
+    v.cong_avoid(&mut tp, 0, 1);
+    tp.snd_cwnd_cnt = 0;
     let mut cwnds = Vec::new();
     for _ in 0..35 {
         v.pkts_acked(&mut tp, &sample(200_000));
@@ -101,8 +114,6 @@ fn veno_ack_without_rtt_sample_looks_congestive() {
     // brings no RTT sample computes target = 50*100001*2/0x7fffffff = 0 and
     // diff = 100: the next loss would be treated as congestive.
     let (mut v, mut tp) = veno_at_50();
-    v.cong_avoid(&mut tp, 0, 1);
-    assert_eq!(v.diff(), 0);
     v.pkts_acked(&mut tp, &sample(-1));
     v.cong_avoid(&mut tp, 0, 1);
     assert_eq!(v.diff(), 100);

@@ -64,8 +64,12 @@ impl Endpoint {
         self.send_mss = self.cfg.mss.min(peer_mss).max(1);
         self.tp.mss_cache = self.send_mss;
         match (self.cfg.window_scaling, seg.wscale) {
-            (true, Some(s)) => self.snd_wscale = s.min(super::MAX_WSCALE),
+            (true, Some(s)) => {
+                self.snd_wscale = s.min(super::MAX_WSCALE);
+                self.ws_ok = true;
+            }
             _ => {
+                self.ws_ok = false;
                 self.snd_wscale = 0;
                 self.rcv_wscale = 0;
             }

@@ -23,7 +23,7 @@ mod timers;
 
 use std::collections::VecDeque;
 
-use airtcp_core::{Duration, Instant, Segment, SeqNum};
+use airtcp_core::{Duration, Instant, SeqNum};
 
 use crate::cc::{CaState, CongestionControl, CongestionOps, TcpSock};
 use crate::config::TcpConfig;
@@ -144,9 +144,13 @@ pub struct Endpoint {
     /// Linux shrink policy: the last ACK left a negative usable window, so
     /// it must not grow cwnd (seed 000 §2.2 observation).
     shrunk_ack: bool,
+    /// Running count of segments marked LOST (rate sample `losses`).
+    lost_marks: u32,
 
     // ---- timestamps / SACK negotiation ----
     ts_ok: bool,
+    /// Both SYNs carried the window-scale option.
+    ws_ok: bool,
     ts_recent: u32,
     sack_ok: bool,
 
@@ -222,6 +226,8 @@ impl Endpoint {
             peer_zero_window: false,
             probe_pending: false,
             shrunk_ack: false,
+            lost_marks: 0,
+            ws_ok: false,
             ts_ok: false,
             ts_recent: 0,
             sack_ok: false,
@@ -334,6 +340,11 @@ impl Endpoint {
     }
     pub fn sock(&self) -> &TcpSock {
         &self.tp
+    }
+    /// Mutable congestion state, for drivers and tests that set pacing or
+    /// pin cwnd by hand (the endpoint keeps its own counters authoritative).
+    pub fn sock_mut(&mut self) -> &mut TcpSock {
+        &mut self.tp
     }
 
     pub fn probe(&self) -> Probe {

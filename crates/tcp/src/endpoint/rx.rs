@@ -38,11 +38,6 @@ impl RecvBuf {
         self.delivered - self.read
     }
 
-    /// Bytes held out of order.
-    pub fn ooo_bytes(&self) -> u64 {
-        self.ooo.iter().map(|r| r.1 - r.0).sum()
-    }
-
     /// Adds `[s, e)` (already clipped to `s >= delivered`, `e > s`).
     pub fn insert(&mut self, s: u64, e: u64) -> Inserted {
         if s <= self.delivered {

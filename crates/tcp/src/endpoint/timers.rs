@@ -18,9 +18,6 @@ pub enum TimerKind {
     Pacing = 4,
 }
 
-pub const ALL_TIMERS: [TimerKind; 5] =
-    [TimerKind::Rto, TimerKind::DelayedAck, TimerKind::Persist, TimerKind::TimeWait, TimerKind::Pacing];
-
 #[derive(Clone, Debug, Default)]
 pub struct Timers {
     slots: [Option<Instant>; 5],

@@ -38,16 +38,8 @@ pub const BBR_DRAIN_GAIN: u32 = BBR_UNIT * 1000 / 2885;
 /// `bbr_cwnd_gain`: 2.0.
 pub const BBR_CWND_GAIN: u32 = BBR_UNIT * 2;
 /// `bbr_pacing_gain[]`: probe 5/4, drain 3/4, then cruise at 1.0 six times.
-pub const BBR_PACING_GAIN: [u32; CYCLE_LEN as usize] = [
-    BBR_UNIT * 5 / 4,
-    BBR_UNIT * 3 / 4,
-    BBR_UNIT,
-    BBR_UNIT,
-    BBR_UNIT,
-    BBR_UNIT,
-    BBR_UNIT,
-    BBR_UNIT,
-];
+pub const BBR_PACING_GAIN: [u32; CYCLE_LEN as usize] =
+    [BBR_UNIT * 5 / 4, BBR_UNIT * 3 / 4, BBR_UNIT, BBR_UNIT, BBR_UNIT, BBR_UNIT, BBR_UNIT, BBR_UNIT];
 /// `bbr_cycle_rand`: the first PROBE_BW phase is drawn from 7 of the 8.
 const BBR_CYCLE_RAND: u64 = 7;
 /// `bbr_cwnd_min_target`: 4 packets.
@@ -322,7 +314,7 @@ impl Bbr {
             return TCP_INIT_CWND;
         }
         let w = bw as u64 * self.min_rtt_us as u64;
-        (((w.wrapping_mul(gain as u64) >> BBR_SCALE) + BW_UNIT - 1) / BW_UNIT) as u32
+        (w.wrapping_mul(gain as u64) >> BBR_SCALE).div_ceil(BW_UNIT) as u32
     }
 
     /// `bbr_quantization_budget`: room for 3 TSO bursts, even, +2 in the
@@ -383,7 +375,7 @@ impl Bbr {
             // First round of Recovery: packet conservation.
             self.packet_conservation = true;
             self.next_rtt_delivered = tp.delivered; // start round now
-            // Cut unused cwnd from app behaviour, TSQ or TSO deferral.
+                                                    // Cut unused cwnd from app behaviour, TSQ or TSO deferral.
             cwnd = tp.packets_in_flight().wrapping_add(acked);
         } else if prev_state >= CaState::Recovery && state < CaState::Recovery {
             // Exiting loss recovery: restore the cwnd saved before it.
@@ -680,8 +672,7 @@ impl Bbr {
             tp.app_limited = if v != 0 { v } else { 1 };
             // Hold min inflight for max(200 ms, 1 round).
             if self.probe_rtt_done_stamp == 0 && tp.packets_in_flight() <= BBR_CWND_MIN_TARGET {
-                self.probe_rtt_done_stamp =
-                    tp.jiffies.wrapping_add(msecs_to_jiffies(BBR_PROBE_RTT_MODE_MS, tp.hz));
+                self.probe_rtt_done_stamp = tp.jiffies.wrapping_add(msecs_to_jiffies(BBR_PROBE_RTT_MODE_MS, tp.hz));
                 self.probe_rtt_round_done = false;
                 self.next_rtt_delivered = tp.delivered;
             } else if self.probe_rtt_done_stamp != 0 {

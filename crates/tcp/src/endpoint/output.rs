@@ -1,0 +1,312 @@
+//! What goes on the wire next (`poll_transmit`): RST, SYN / SYN-ACK, lost
+//! segments (Linux `tcp_xmit_retransmit_queue` runs before new data), new
+//! data within min(cwnd, peer window), window probes, then a pure ACK.
+
+use airtcp_core::{Instant, Segment, TcpFlags};
+
+use super::scoreboard::{TxSeg, EVER_RETRANS, LOST, RETRANS, SACKED};
+use super::{Endpoint, State, TimerKind};
+use crate::cc::{CaEvent, CaState, CongestionOps};
+
+impl Endpoint {
+    /// Next segment to put on the wire, if any is allowed now.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<Segment> {
+        self.set_clock(now);
+        if self.send_rst {
+            self.send_rst = false;
+            let mut seg = self.header(now, TcpFlags::RST | TcpFlags::ACK);
+            seg.timestamps = None;
+            seg.sack_len = 0;
+            self.stats.segs_sent += 1;
+            return Some(seg);
+        }
+        match self.state {
+            State::Closed | State::Listen => return None,
+            State::SynSent | State::SynReceived => {
+                return if self.send_syn { Some(self.build_syn(now)) } else { None };
+            }
+            _ => {}
+        }
+        if let Some(seg) = self.send_data(now) {
+            return Some(seg);
+        }
+        if self.probe_pending {
+            self.probe_pending = false;
+            return Some(self.build_probe(now));
+        }
+        if self.ack_now {
+            let seg = self.header(now, TcpFlags::ACK);
+            self.stats.segs_sent += 1;
+            return Some(seg);
+        }
+        self.update_persist(now);
+        None
+    }
+
+    /// A segment carrying our current ACK, window, timestamps and SACK blocks;
+    /// sending it satisfies any pending (delayed) ACK.
+    fn header(&mut self, now: Instant, flags: TcpFlags) -> Segment {
+        let nxt = self.rcv_nxt();
+        let mut seg = Segment {
+            src_port: self.local_port,
+            dst_port: self.remote_port,
+            seq: self.seq_of(self.snd_nxt),
+            ack: self.irs + nxt as u32,
+            flags,
+            window: self.window_field(),
+            ..Default::default()
+        };
+        if self.ts_ok {
+            seg.timestamps = Some((self.ts_now(now), self.ts_recent));
+        }
+        if self.sack_ok {
+            for i in 0..self.rcv.recent.len() {
+                let (l, r) = self.rcv.recent[i];
+                let (l, r) = (self.irs + (l + 1) as u32, self.irs + (r + 1) as u32);
+                if !seg.push_sack(l, r) {
+                    break;
+                }
+            }
+        }
+        self.ack_now = false;
+        self.delack_segs = 0;
+        self.timers.stop(TimerKind::DelayedAck);
+        self.last_ack_sent = nxt;
+        seg
+    }
+
+    fn build_syn(&mut self, now: Instant) -> Segment {
+        let syn_ack = self.state == State::SynReceived;
+        let window = self.cfg.rcv_buf.min(u16::MAX as u32);
+        let mut seg = Segment {
+            src_port: self.local_port,
+            dst_port: self.remote_port,
+            seq: self.iss,
+            flags: TcpFlags::SYN,
+            window: window as u16,
+            mss: Some(self.cfg.mss.min(u16::MAX as u32) as u16),
+            ..Default::default()
+        };
+        if syn_ack {
+            seg.flags |= TcpFlags::ACK;
+            seg.ack = self.irs + 1;
+            self.last_ack_sent = 1;
+            if self.ws_ok {
+                seg.wscale = Some(self.rcv_wscale);
+            }
+            seg.sack_permitted = self.sack_ok;
+            if self.ts_ok {
+                seg.timestamps = Some((self.ts_now(now), self.ts_recent));
+            }
+            self.ack_now = false;
+        } else {
+            if self.cfg.window_scaling {
+                seg.wscale = Some(self.rcv_wscale);
+            }
+            seg.sack_permitted = self.cfg.sack;
+            if self.cfg.timestamps {
+                seg.timestamps = Some((self.ts_now(now), 0));
+            }
+        }
+        self.rcv_adv = 1 + window as u64;
+        self.send_syn = false;
+        self.syn_tx_time = now;
+        self.snd_nxt = 1;
+        self.snd_max = self.snd_max.max(1);
+        self.sync_seq();
+        if !self.timers.armed(TimerKind::Rto) {
+            self.timers.set(TimerKind::Rto, now + self.rtt.rto());
+        }
+        self.stats.segs_sent += 1;
+        seg
+    }
+
+    /// Whether the congestion window admits one more segment.
+    pub(super) fn cwnd_allows(&self) -> bool {
+        let tp = &self.tp;
+        if self.classic_recovery() {
+            // RFC 5681 §3.2: FlightSize against the inflated cwnd.
+            return tp.packets_out < tp.snd_cwnd;
+        }
+        let mut in_flight = tp.packets_in_flight();
+        if !self.cfg.limited_transmit && !self.sack_ok && tp.ca_state == CaState::Disorder {
+            // Without RFC 3042, dupacks do not release new segments.
+            in_flight += tp.sacked_out;
+        }
+        in_flight < tp.snd_cwnd
+    }
+
+    fn next_lost(&self) -> Option<usize> {
+        self.rtx.iter().position(|s| s.has(LOST) && !s.has(RETRANS) && !s.has(SACKED))
+    }
+
+    fn pacing_blocked(&mut self, now: Instant) -> bool {
+        if self.tp.pacing_requested && self.tp.pacing_rate > 0 && now < self.pacing_next {
+            self.timers.set(TimerKind::Pacing, self.pacing_next);
+            return true;
+        }
+        false
+    }
+
+    fn send_data(&mut self, now: Instant) -> Option<Segment> {
+        if !matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck) {
+            return None;
+        }
+        if let Some(i) = self.next_lost() {
+            let s = self.rtx[i];
+            // Linux tcp_retransmit_skb: never beyond the window, except the head.
+            let in_window = s.start < self.snd_una + self.snd_wnd as u64 || s.start == self.snd_una;
+            let forced = self.force_retx && i == 0;
+            if in_window && (forced || self.cwnd_allows()) {
+                if self.pacing_blocked(now) {
+                    return None;
+                }
+                if forced {
+                    self.force_retx = false;
+                }
+                return Some(self.transmit_retx(now, i));
+            }
+            if !in_window || !self.cwnd_allows() {
+                if !self.cwnd_allows() {
+                    self.cwnd_validate(true);
+                }
+                return None;
+            }
+        }
+        let new_data_state = matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::LastAck);
+        let avail = self.data_end().saturating_sub(self.snd_nxt);
+        let fin_pending = self.fin_requested && !self.fin_sent;
+        if !new_data_state || (avail == 0 && !fin_pending) {
+            self.check_app_limited();
+            return None;
+        }
+        if !self.cwnd_allows() {
+            self.cwnd_validate(true);
+            return None;
+        }
+        let len = avail.min(self.send_mss as u64) as u32;
+        if len > 0 && !self.new_data_fits_window() {
+            return None;
+        }
+        if self.pacing_blocked(now) {
+            return None;
+        }
+        let fin = fin_pending && self.snd_nxt + len as u64 == self.data_end();
+        Some(self.transmit_new(now, len, fin))
+    }
+
+    /// Linux `tcp_rate_check_app_limited`.
+    fn check_app_limited(&mut self) {
+        let tp = &self.tp;
+        let unsent = self.data_end().saturating_sub(self.snd_nxt);
+        if unsent < self.send_mss as u64 && tp.packets_in_flight() < tp.snd_cwnd && tp.lost_out <= tp.retrans_out {
+            self.tp.app_limited = (self.tp.delivered.wrapping_add(self.tp.packets_in_flight())).max(1);
+        }
+    }
+
+    /// Linux `tcp_cwnd_validate` (the part that tracks cwnd use).
+    fn cwnd_validate(&mut self, is_cwnd_limited: bool) {
+        if self.snd_una >= self.cwnd_usage_seq
+            || is_cwnd_limited
+            || (!self.tp.is_cwnd_limited && self.tp.packets_out > self.tp.max_packets_out)
+        {
+            self.tp.is_cwnd_limited = is_cwnd_limited;
+            self.tp.max_packets_out = self.tp.packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
+        }
+    }
+
+    fn transmit_new(&mut self, now: Instant, len: u32, fin: bool) -> Segment {
+        if self.tp.packets_in_flight() == 0 {
+            self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
+        }
+        let mut s = TxSeg {
+            start: self.snd_nxt,
+            len,
+            fin,
+            flags: 0,
+            tx_time: now,
+            tx_delivered: 0,
+            tx_delivered_mstamp: 0,
+            tx_first_tx_mstamp: 0,
+            tx_app_limited: false,
+        };
+        self.rate_skb_sent(&mut s);
+        self.rtx.push_back(s);
+        self.snd_nxt = s.end();
+        self.snd_max = self.snd_max.max(self.snd_nxt);
+        self.tp.packets_out += 1;
+        if fin {
+            self.fin_sent = true;
+        }
+        self.on_data_sent(now, &s)
+    }
+
+    fn transmit_retx(&mut self, now: Instant, i: usize) -> Segment {
+        if self.tp.packets_in_flight() == 0 {
+            self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
+        }
+        let mut s = self.rtx[i];
+        self.rate_skb_sent(&mut s);
+        s.flags |= RETRANS | EVER_RETRANS;
+        s.tx_time = now;
+        self.rtx[i] = s;
+        self.tp.retrans_out += 1;
+        if s.len > 0 {
+            self.stats.retransmissions += 1;
+        }
+        self.on_data_sent(now, &s)
+    }
+
+    /// Bookkeeping common to every data / FIN transmission.
+    fn on_data_sent(&mut self, now: Instant, s: &TxSeg) -> Segment {
+        let mut flags = TcpFlags::ACK;
+        if s.fin {
+            flags |= TcpFlags::FIN;
+        }
+        if s.len > 0 {
+            flags |= TcpFlags::PSH;
+        }
+        let mut seg = self.header(now, flags);
+        seg.seq = self.seq_of(s.start);
+        seg.payload_len = s.len;
+        self.stats.segs_sent += 1;
+        if s.len > 0 {
+            self.stats.data_segs_sent += 1;
+        }
+        self.tp.lsndtime = self.tp.jiffies;
+        if matches!(self.tp.ca_state, CaState::Recovery | CaState::Cwr) {
+            self.prr_out += 1;
+        }
+        if !self.timers.armed(TimerKind::Rto) {
+            // RFC 6298 §5.1.
+            self.timers.set(TimerKind::Rto, now + self.rtt.rto());
+        }
+        let limited = self.tp.packets_in_flight() >= self.tp.snd_cwnd;
+        self.cwnd_validate(limited);
+        if self.tp.pacing_requested && self.tp.pacing_rate > 0 {
+            let bytes = 20 + seg.header_len() as u64 + seg.payload_len as u64;
+            let ns = bytes.saturating_mul(1_000_000_000) / self.tp.pacing_rate;
+            self.pacing_next = self.pacing_next.max(now) + airtcp_core::Duration(ns);
+        }
+        self.sync_seq();
+        seg
+    }
+
+    /// Zero-window probe (Linux `tcp_write_wakeup`): new data if the window
+    /// admits any, else a bare ACK carrying SND.UNA - 1 (`tcp_xmit_probe_skb`),
+    /// which the peer must answer with an ACK showing its window.
+    fn build_probe(&mut self, now: Instant) -> Segment {
+        let usable = self.snd_una as i64 + self.snd_wnd as i64 - self.snd_nxt as i64;
+        let avail = self.data_end().saturating_sub(self.snd_nxt);
+        if usable > 0 && avail > 0 {
+            let len = (usable as u64).min(avail).min(self.send_mss as u64) as u32;
+            let fin = self.fin_requested && !self.fin_sent && self.snd_nxt + len as u64 == self.data_end();
+            return self.transmit_new(now, len, fin);
+        }
+        let mut seg = self.header(now, TcpFlags::ACK);
+        seg.seq = self.seq_of(self.snd_una) - 1;
+        self.stats.segs_sent += 1;
+        seg
+    }
+}
