@@ -186,3 +186,11 @@ def test_progress_bar_only_on_a_terminal(tmp_path, small_toml):
     err = b"".join(chunks).decode()
     assert "100%" in err and "[" + "#" * 40 + "]" in err
     assert "goodput" in proc.stdout
+
+
+def test_unwritable_out_exit_1(tmp_path, small_toml):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    proc = run_cli("run", small_toml, "--out", blocker / "o", "--quiet", check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("airtcp: run failed: ") and str(blocker) in proc.stderr, proc.stderr

@@ -6,27 +6,37 @@ use pyo3::types::{PyDict, PyList};
 
 use airtcp_sim::{ca_state_name, FlowSeries, LogEvent, SegmentLog};
 
-/// `dict[name] = list(column)` for each named field, in order.
-macro_rules! columns {
-    ($py:expr, $src:expr, [$($field:ident),* $(,)?]) => {{
-        let d = PyDict::new($py);
-        $( d.set_item(stringify!($field), &$src.$field)?; )*
-        Ok(d)
-    }};
+/// `dict[name] = list(src.name)` for each named field, in order.
+macro_rules! set_columns {
+    ($dict:expr, $src:expr, $($field:ident),* $(,)?) => {
+        $( $dict.set_item(stringify!($field), &$src.$field)?; )*
+    };
 }
 
 /// `ca_state` as its Linux name ("Open", "Recovery", ...), as in the CSV.
 pub fn series_dict<'py>(py: Python<'py>, s: &FlowSeries) -> PyResult<Bound<'py, PyDict>> {
-    let d: PyResult<Bound<'py, PyDict>> =
-        columns!(py, s, [t_s, cwnd, ssthresh, srtt_s, rto_s, snd_una, snd_nxt, bytes_delivered]);
-    let d = d?;
+    let d = PyDict::new(py);
+    set_columns!(
+        d,
+        s,
+        t_s,
+        cwnd,
+        ssthresh,
+        srtt_s,
+        rto_s,
+        snd_una,
+        snd_nxt,
+        bytes_delivered
+    );
     let names: Vec<&'static str> = s.ca_state.iter().map(|&c| ca_state_name(c)).collect();
     d.set_item("ca_state", names)?;
     Ok(d)
 }
 
 pub fn segments_dict<'py>(py: Python<'py>, s: &SegmentLog) -> PyResult<Bound<'py, PyDict>> {
-    columns!(py, s, [t_s, seq, len, retransmission])
+    let d = PyDict::new(py);
+    set_columns!(d, s, t_s, seq, len, retransmission);
+    Ok(d)
 }
 
 /// One dict per event, keys as in `events.jsonl`.

@@ -71,7 +71,11 @@ fn run(
         "toml" => Scenario::from_toml_str(source, origin, &overrides),
         "json" => Scenario::from_json_str(source, origin, &overrides),
         "path" => Scenario::from_path(Path::new(source), &overrides),
-        other => return Err(PyValueError::new_err(format!("unknown scenario format {other:?}"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown scenario format {other:?}"
+            )))
+        }
     };
     let scenario = parsed.map_err(|e| scenario_error(py, &e))?;
     if pcap && out_dir.is_none() {
@@ -89,13 +93,20 @@ fn run(
         };
         // A panic is a simulator bug; report it as SimError rather than
         // pyo3's PanicException, which `except Exception` does not catch.
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| airtcp_sim::run(&scenario, opts)));
-        let out = match run {
-            Ok(r) => r.map_err(|e| e.to_string())?,
-            Err(p) => return Err(format!("internal error (a bug in airtcp): {}", panic_message(&*p))),
-        };
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            airtcp_sim::run(&scenario, opts)
+        }));
         drop(on_progress);
         bar.finish();
+        let out = match run {
+            Ok(r) => r.map_err(|e| e.to_string())?,
+            Err(p) => {
+                return Err(format!(
+                    "internal error (a bug in airtcp): {}",
+                    panic_message(&*p)
+                ))
+            }
+        };
         if let Some(dir) = &out_dir {
             airtcp_sim::write_outputs(&out, dir).map_err(|e| e.to_string())?;
         }
@@ -146,13 +157,21 @@ impl NativeResult {
 
     /// Time-series columns of flow `i` as `{name: list}`.
     fn series<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.out.series.get(i).ok_or_else(|| flow_index_error(i, self.out.series.len()))?;
+        let s = self
+            .out
+            .series
+            .get(i)
+            .ok_or_else(|| flow_index_error(i, self.out.series.len()))?;
         convert::series_dict(py, s)
     }
 
     /// Transmitted data segments of flow `i` as `{name: list}`.
     fn segments<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
-        let s = self.out.segments.get(i).ok_or_else(|| flow_index_error(i, self.out.segments.len()))?;
+        let s = self
+            .out
+            .segments
+            .get(i)
+            .ok_or_else(|| flow_index_error(i, self.out.segments.len()))?;
         convert::segments_dict(py, s)
     }
 
@@ -163,7 +182,9 @@ impl NativeResult {
 }
 
 fn flow_index_error(i: usize, n: usize) -> PyErr {
-    pyo3::exceptions::PyIndexError::new_err(format!("flow {i} out of range: the run has {n} flow(s)"))
+    pyo3::exceptions::PyIndexError::new_err(format!(
+        "flow {i} out of range: the run has {n} flow(s)"
+    ))
 }
 
 #[pymodule]

@@ -14,7 +14,10 @@ pub struct Bar {
 
 impl Bar {
     pub fn new(requested: bool) -> Bar {
-        Bar { enabled: requested && std::io::stderr().is_terminal(), shown: None }
+        Bar {
+            enabled: requested && std::io::stderr().is_terminal(),
+            shown: None,
+        }
     }
 
     pub fn enabled(&self) -> bool {
@@ -26,7 +29,11 @@ impl Bar {
         if !self.enabled {
             return;
         }
-        let f = if fraction.is_finite() { fraction.clamp(0.0, 1.0) } else { 0.0 };
+        let f = if fraction.is_finite() {
+            fraction.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         let pct = (f * 100.0) as u32;
         if self.shown == Some(pct) {
             return;
@@ -34,7 +41,12 @@ impl Bar {
         self.shown = Some(pct);
         let filled = (f * WIDTH as f64) as usize;
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r[{}{}] {pct:3}%", "#".repeat(filled), " ".repeat(WIDTH - filled));
+        let _ = write!(
+            err,
+            "\r[{}{}] {pct:3}%",
+            "#".repeat(filled),
+            " ".repeat(WIDTH - filled)
+        );
         let _ = err.flush();
     }
 

@@ -108,6 +108,7 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "links": links_json,
         "run": {
             "events_executed": fin.events_executed,
+            "events_by_kind": crate::sim::EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
             "sim_duration_s": crate::secs(fin.end.0),
             "misrouted_packets": fin.misrouted,
             "run_wall_s": run_wall_s,

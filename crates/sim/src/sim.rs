@@ -1,6 +1,8 @@
 //! The run loop: builds links, routes and endpoints from a scenario and
 //! dispatches events by index into them until the end of the run.
 
+use std::collections::VecDeque;
+
 use airtcp_core::{Duration, Instant, Packet, RngStream, SeqNum};
 use airtcp_tcp::{CaState, Endpoint, Event};
 
@@ -22,14 +24,16 @@ const TTL: u8 = 64;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Ev {
-    /// Packet `pkt` (slab index) has fully arrived at `node`.
+    /// The oldest frame in link direction `ld`'s arrival FIFO reaches the far node.
+    LinkArrive { ld: u32 },
+    /// Packet `pkt` (slab index) has fully arrived at `node` out of FIFO
+    /// order (a reordered frame).
     Arrive { pkt: u32, node: u32 },
     /// Endpoint `ep` may have a timer due.
     Timer { ep: u32 },
     FlowStart { flow: u32 },
     /// Rate-limited reader tick.
     Read { flow: u32 },
-    Sample { flow: u32 },
     /// Log only: the loss process itself knows its windows.
     Outage { link: u32, dir: u8, start: bool },
 }
@@ -72,7 +76,21 @@ pub(crate) struct Sim<'s> {
     /// Packets dropped for lack of a route or of a socket.
     pub misrouted: u64,
     interval: Duration,
+    /// Events executed per kind (`EVENT_KINDS` order).
+    by_kind: [u64; 5],
+    /// Per link direction (`2 * link + dir`): frames on the wire or in
+    /// flight, in arrival order, as `(arrival, slab index)`. Only the head has
+    /// an event in the queue, which keeps the heap small: a direction's
+    /// arrivals are FIFO (a reordered frame bypasses this with its own event).
+    fifos: Vec<VecDeque<(Instant, u32)>>,
+    /// Next sampling instant of each flow, and their minimum. Sampling is not
+    /// an event: a sample at `t` is taken once every event at `t` has run.
+    sample_next: Vec<u64>,
+    next_sample: u64,
 }
+
+/// Names of the event kinds counted in `summary.run.events_by_kind`.
+pub(crate) const EVENT_KINDS: [&str; 5] = ["packet", "timer", "flow_start", "read", "outage"];
 
 impl<'s> Sim<'s> {
     fn new(sc: &'s Scenario, seed: u64, pcap: Option<PcapOut>) -> Result<Sim<'s>, SimError> {
@@ -130,9 +148,6 @@ impl<'s> Sim<'s> {
             let recv = RecvApp::new(f.recv_rate_bps, f.recv_interval);
             flows.push(FlowState::new(ci, ci + 1, start, send, recv, c_iss, samples));
             q.push(start, class::APP, Ev::FlowStart { flow: i as u32 });
-            if interval > Duration::ZERO {
-                q.push(start, class::SAMPLE, Ev::Sample { flow: i as u32 });
-            }
             if f.recv_rate_bps.is_some() {
                 q.push(start + f.recv_interval, class::APP, Ev::Read { flow: i as u32 });
             }
@@ -154,7 +169,16 @@ impl<'s> Sim<'s> {
             pcap,
             misrouted: 0,
             interval,
+            by_kind: [0; 5],
+            fifos: (0..2 * sc.links.len()).map(|_| VecDeque::with_capacity(64)).collect(),
+            sample_next: sc
+                .flows
+                .iter()
+                .map(|f| if interval > Duration::ZERO { f.start.0 } else { u64::MAX })
+                .collect(),
+            next_sample: u64::MAX,
         };
+        sim.next_sample = sim.sample_next.iter().copied().min().unwrap_or(u64::MAX);
         for ep in 0..sim.eps.len() {
             sim.schedule_timer(ep, Instant::ZERO);
         }
@@ -171,7 +195,29 @@ impl<'s> Sim<'s> {
                 }
                 next_report = (now.0 / step + 1) * step;
             }
+            if self.next_sample < now.0 {
+                self.take_samples(now.0);
+            }
+            let kind = match ev {
+                Ev::LinkArrive { .. } | Ev::Arrive { .. } => 0,
+                Ev::Timer { .. } => 1,
+                Ev::FlowStart { .. } => 2,
+                Ev::Read { .. } => 3,
+                Ev::Outage { .. } => 4,
+            };
+            self.by_kind[kind] += 1;
             match ev {
+                Ev::LinkArrive { ld } => {
+                    let fifo = &mut self.fifos[ld as usize];
+                    let (t, pkt) = fifo.pop_front().expect("arrival FIFO head");
+                    debug_assert_eq!(t, now);
+                    if let Some(&(next, _)) = fifo.front() {
+                        self.q.push(next, class::PACKET, Ev::LinkArrive { ld });
+                    }
+                    let (a, b) = self.link_ends[ld as usize / 2];
+                    let far = if ld % 2 == 0 { b } else { a };
+                    self.arrive(now, pkt, far);
+                }
                 Ev::Arrive { pkt, node } => self.arrive(now, pkt, node as usize),
                 Ev::Timer { ep } => self.timer(now, ep as usize),
                 Ev::FlowStart { flow } => {
@@ -187,17 +233,29 @@ impl<'s> Sim<'s> {
                     self.service(ep, now);
                     self.q.push(next, class::APP, Ev::Read { flow });
                 }
-                Ev::Sample { flow } => {
-                    let f = &mut self.flows[flow as usize];
-                    let probe = self.eps[f.client as usize].probe();
-                    f.sample(now, &probe);
-                    self.q.push(now + self.interval, class::SAMPLE, Ev::Sample { flow });
-                }
                 Ev::Outage { link, dir, start } => self.log.push((now, Raw::Outage { link, dir, start })),
             }
         }
+        self.take_samples(self.end.0 + 1);
         if let Some(cb) = progress.as_mut() {
             cb(1.0);
+        }
+    }
+
+    /// Take every sample due before `before` (exclusive).
+    fn take_samples(&mut self, before: u64) {
+        while self.next_sample < before {
+            let t = self.next_sample;
+            let mut min = u64::MAX;
+            for (i, f) in self.flows.iter_mut().enumerate() {
+                if self.sample_next[i] == t {
+                    let probe = self.eps[f.client as usize].probe();
+                    f.sample(Instant(t), &probe);
+                    self.sample_next[i] = t.saturating_add(self.interval.0);
+                }
+                min = min.min(self.sample_next[i]);
+            }
+            self.next_sample = min;
         }
     }
 
@@ -359,9 +417,22 @@ impl<'s> Sim<'s> {
         }
         match verdict {
             Verdict::Delivered { arrival, .. } => {
-                let (a, b) = self.link_ends[li];
-                let far = if d == 0 { b } else { a };
-                self.q.push(arrival, class::PACKET, Ev::Arrive { pkt: idx, node: far as u32 });
+                let ld = 2 * li + d;
+                let fifo = &mut self.fifos[ld];
+                match fifo.back() {
+                    Some(&(last, _)) if arrival < last => {
+                        // Overtakes frames sent before it: its own event.
+                        let (a, b) = self.link_ends[li];
+                        let far = if d == 0 { b } else { a };
+                        self.q.push(arrival, class::PACKET, Ev::Arrive { pkt: idx, node: far as u32 });
+                    }
+                    _ => {
+                        if fifo.is_empty() {
+                            self.q.push(arrival, class::PACKET, Ev::LinkArrive { ld: ld as u32 });
+                        }
+                        fifo.push_back((arrival, idx));
+                    }
+                }
             }
             _ => {
                 self.slab.remove(idx);
@@ -407,6 +478,7 @@ pub(crate) struct Finished<'s> {
     pub flows: Vec<FlowState>,
     pub log: Vec<(Instant, Raw)>,
     pub misrouted: u64,
+    pub by_kind: [u64; 5],
 }
 
 impl<'s> Sim<'s> {
@@ -421,6 +493,7 @@ impl<'s> Sim<'s> {
             flows: self.flows,
             log: self.log,
             misrouted: self.misrouted,
+            by_kind: self.by_kind,
         }
     }
 }

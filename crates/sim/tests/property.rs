@@ -60,6 +60,9 @@ mss = 1000
 initial_cwnd = 2
 sack = {sack}
 recovery = "{recovery}"
+# RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
+# 1 s default MSL does not when the last ACK is lost in an outage.
+msl = "60s"
 "#,
         o1 = outage.0,
         o2 = outage.0 + outage.1 + 1,

@@ -224,3 +224,30 @@ fn bad_config_is_an_error_naming_the_field() {
     let err = airtcp_tcp::Endpoint::new(cfg, 1, 2, SeqNum(0)).err().unwrap();
     assert!(err.contains("unknown congestion control 'bogus'"), "{err}");
 }
+
+#[test]
+fn lossy_transfer_delivers_every_byte_once_in_order() {
+    for (recovery, sack) in [
+        (airtcp_tcp::Recovery::Prr, false),
+        (airtcp_tcp::Recovery::Prr, true),
+        (airtcp_tcp::Recovery::NewReno, false),
+        (airtcp_tcp::Recovery::Reno, false),
+        (airtcp_tcp::Recovery::Tahoe, false),
+    ] {
+        let cfg = TcpConfig { recovery, sack, min_rto: dms(200), ..plain() };
+        let mut w = pair(cfg.clone(), cfg, 3, 4, dms(20));
+        // Lose every 13th data segment and a burst of three early on.
+        w.drop_a_to_b = Box::new(|i, _| i % 13 == 5 || (40..43).contains(&i));
+        let total = 300_000u64;
+        let mut written = 0;
+        let mut t = 0;
+        while w.b_read < total {
+            written += w.a.send(total - written);
+            t += 50;
+            w.run_until(ms(t));
+            assert!(t < 600_000, "{recovery:?} sack={sack}: stalled at {}", w.b_read);
+        }
+        assert_eq!(w.b_read, total, "{recovery:?}");
+        assert!(w.a.stats().retransmissions >= 20, "{recovery:?}: {:?}", w.a.stats());
+    }
+}

@@ -16,7 +16,15 @@ impl RateModel {
     #[inline]
     pub fn finish_time(&mut self, start: Instant, frame_bytes: u32) -> Instant {
         match self {
-            RateModel::Constant { bps } => start + Duration::transmission(frame_bytes as u64 * 8, *bps),
+            RateModel::Constant { bps } => {
+                // Same rounding as `Duration::transmission` (up to the next ns),
+                // in 64-bit arithmetic: bits * 1e9 fits for any frame under 2 GB.
+                let bits = frame_bytes as u64 * 8;
+                start + Duration(match bits.checked_mul(1_000_000_000) {
+                    Some(x) => x.div_ceil(*bps),
+                    None => Duration::transmission(bits, *bps).0,
+                })
+            }
         }
     }
 

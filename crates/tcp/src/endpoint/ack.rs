@@ -109,7 +109,12 @@ impl Endpoint {
         let seq_off = self.rcv_off(seg.seq).max(0) as u64;
         let old_wnd = self.snd_wnd;
         if ack > self.snd_una || seq_off > self.snd_wl1 || (seq_off == self.snd_wl1 && nwin > self.snd_wnd) {
-            flag |= FLAG_WIN_UPDATE;
+            // Linux flags every accepted update; we flag only a changed
+            // window, so that a dupack is what RFC 5681 §2 calls one (same
+            // window) even when SND.WL1 moves.
+            if nwin != self.snd_wnd {
+                flag |= FLAG_WIN_UPDATE;
+            }
             self.snd_wl1 = seq_off;
             self.snd_wnd = nwin;
             self.max_snd_wnd = self.max_snd_wnd.max(nwin);
@@ -299,7 +304,7 @@ impl Endpoint {
         if acked > 0 {
             // One ACK acked a hole; the rest ate duplicate ACKs.
             self.tp.delivered += acked.saturating_sub(self.tp.sacked_out).max(1);
-            if acked - 1 >= self.tp.sacked_out {
+            if acked > self.tp.sacked_out {
                 self.tp.sacked_out = 0;
             } else {
                 self.tp.sacked_out -= acked - 1;

@@ -185,7 +185,7 @@ impl Endpoint {
             return;
         }
         // Our FIN acknowledged?
-        let fin_acked = self.fin_sent && self.snd_una >= self.data_end() + 1;
+        let fin_acked = self.fin_sent && self.snd_una > self.data_end();
         match self.state {
             State::FinWait1 if fin_acked => {
                 self.state = State::FinWait2;
@@ -260,7 +260,7 @@ impl Endpoint {
         match self.state {
             State::Established => self.state = State::CloseWait,
             State::FinWait1 => {
-                if self.fin_sent && self.snd_una >= self.data_end() + 1 {
+                if self.fin_sent && self.snd_una > self.data_end() {
                     self.enter_time_wait(now);
                 } else {
                     self.state = State::Closing;

@@ -341,6 +341,11 @@ impl Endpoint {
     pub fn sock(&self) -> &TcpSock {
         &self.tp
     }
+    /// Replaces the congestion-control module (e.g. a `CongestionControl::Custom`
+    /// written outside this crate); call before `connect`/`listen`.
+    pub fn set_congestion_control(&mut self, cc: CongestionControl) {
+        self.cc = cc;
+    }
     /// Mutable congestion state, for drivers and tests that set pacing or
     /// pin cwnd by hand (the endpoint keeps its own counters authoritative).
     pub fn sock_mut(&mut self) -> &mut TcpSock {

@@ -159,6 +159,8 @@ pub fn timer(ep: &Endpoint, k: TimerKind) -> Option<Instant> {
     ep.timer(k)
 }
 
+pub type DropFn = Box<dyn FnMut(u64, &Segment) -> bool>;
+
 /// Two endpoints joined by a wire with a fixed one-way delay. `drop` decides
 /// per segment (index in direction a->b counting data segments) whether the
 /// wire loses it.
@@ -170,7 +172,7 @@ pub struct Wire {
     /// (arrival, to_b, segment)
     pub q: VecDeque<(Instant, bool, Segment)>,
     pub a_to_b_data: u64,
-    pub drop_a_to_b: Box<dyn FnMut(u64, &Segment) -> bool>,
+    pub drop_a_to_b: DropFn,
     /// Bytes the receiver read, checked to be contiguous.
     pub b_read: u64,
     pub a_read: u64,
