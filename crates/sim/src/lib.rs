@@ -88,6 +88,29 @@ pub struct LogEvent {
 }
 
 pub struct RunOutput {
+    /// summary.json: `scenario` (resolved, with the seed used), `seed`,
+    /// `versions`, `flows[i]` and `links[i]` (per direction `ab`/`ba`:
+    /// frames_sent, bytes_sent, queue_drops, loss_drops, outage_drops,
+    /// max_frame_bytes, max_queue_packets) and `run` (events_executed,
+    /// events_by_kind, sim_duration_s, misrouted_packets, run_wall_s).
+    ///
+    /// Per flow: `goodput_bps` = bytes the receiving application read, in
+    /// order, x 8 / `goodput_time_s`, where the time is the response time for
+    /// a finished transfer and (end of run - flow start) otherwise (for a bulk
+    /// flow starting at 0: the duration, as ns-3's PacketSink figure);
+    /// `bytes_delivered`; sender counters `retransmissions`, `timeouts`,
+    /// `fast_retransmits`; `fast_recoveries` / `loss_state_entries`
+    /// (ca_state transitions into Recovery / Loss); `response_time_s`
+    /// (connection start to last byte acknowledged, null until then);
+    /// `srtt_min_s` / `srtt_mean_s` (min / mean of the sender's RTT samples,
+    /// null without samples) and `rtt_samples`; `zero_window_events`,
+    /// `window_probes`; `recv_order_errors` (reads that did not start where
+    /// the previous ended: always 0 unless TCP is broken); `closed` (both
+    /// ends reached CLOSED without abort); `client_state`/`server_state`;
+    /// and raw `sender`/`receiver` segment counters.
+    ///
+    /// `run.run_wall_s` is the only value that differs between two runs of
+    /// the same scenario and seed.
     pub summary: serde_json::Value,
     pub series: Vec<FlowSeries>,
     pub segments: Vec<SegmentLog>,
