@@ -22,12 +22,12 @@ if [ ! -x .venv/bin/python ]; then
     py="$(_pick_python)"
     echo "==> creating .venv with $py"
     "$py" -m venv .venv
+    .venv/bin/python -m pip install -q --upgrade pip
 fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
 
 echo "==> installing airtcp into .venv (builds the Rust extension, release)"
-python -m pip install -q --upgrade pip
 python -m pip install -q "maturin>=1.5,<2"
 # No build isolation: maturin is already here, and pip need not fetch it again.
 _spec="."

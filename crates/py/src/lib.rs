@@ -96,7 +96,6 @@ fn run(
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             airtcp_sim::run(&scenario, opts)
         }));
-        drop(on_progress);
         bar.finish();
         let out = match run {
             Ok(r) => r.map_err(|e| e.to_string())?,
