@@ -17,6 +17,12 @@ pub enum Recovery {
     /// Proportional Rate Reduction (RFC 6937) with NewReno's recovery point:
     /// what Linux and ns-3 (TcpPrrRecovery, the ns-3.44 default) do.
     Prr,
+    /// PRR as ns-3 3.44 runs it (TcpPrrRecovery + TcpSocketBase), modelled
+    /// for SACK off: a duplicate ACK delivers one segment and, because ns-3
+    /// computes cwnd from the pipe before the dupack is counted, releases at
+    /// least one new segment; partial ACKs retransmit the head regardless of
+    /// cwnd. Details and sources in `endpoint/ns3_prr.rs`.
+    Ns3Prr,
 }
 
 impl Recovery {
@@ -26,7 +32,8 @@ impl Recovery {
             "reno" => Ok(Recovery::Reno),
             "newreno" => Ok(Recovery::NewReno),
             "prr" => Ok(Recovery::Prr),
-            other => Err(format!("unknown recovery '{other}' (known: tahoe, reno, newreno, prr)")),
+            "ns3-prr" => Ok(Recovery::Ns3Prr),
+            other => Err(format!("unknown recovery '{other}' (known: tahoe, reno, newreno, prr, ns3-prr)")),
         }
     }
     pub fn name(self) -> &'static str {
@@ -35,6 +42,7 @@ impl Recovery {
             Recovery::Reno => "reno",
             Recovery::NewReno => "newreno",
             Recovery::Prr => "prr",
+            Recovery::Ns3Prr => "ns3-prr",
         }
     }
 }
@@ -51,6 +59,125 @@ pub enum ShrinkPolicy {
     /// RFC 9293 §3.8.6.2.2 / RFC 1122 4.2.2.16 reading: a zero window starts
     /// persist mode at once, even with data outstanding.
     Rfc,
+}
+
+/// What happens to the duplicate-ACK count without SACK (the "Reno SACKs"
+/// that stand for segments known to have left the network).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RenoSacks {
+    /// Linux (`tcp_reset_reno_sack`): cleared by every ACK that advances
+    /// SND.UNA outside recovery, at recovery exit and at an RTO; counted in
+    /// Loss once new data was sent.
+    ResetOnAdvance,
+    /// ns-3 3.44 (`TcpTxBuffer::AddRenoSack` flags): a dupack flags the
+    /// lowest unflagged segment after the head and the flag stays until that
+    /// segment is cumulatively ACKed or an RTO clears all; a flag that would
+    /// land on the head marks the head lost instead (`DiscardUpTo`). So the
+    /// pipe after recovery excludes the dupacked segments, and a dupack soon
+    /// after recovery can start the next one at once (`DupAck`: `IsLost(head)`).
+    /// Dupacks in Loss are ignored, and only a dupack can start recovery.
+    Persist,
+}
+
+impl RenoSacks {
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "reset" => Ok(RenoSacks::ResetOnAdvance),
+            "persist" => Ok(RenoSacks::Persist),
+            other => Err(format!("unknown reno_sacks '{other}' (known: reset, persist)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            RenoSacks::ResetOnAdvance => "reset",
+            RenoSacks::Persist => "persist",
+        }
+    }
+}
+
+/// How much the ACK that ends Loss (RTO recovery) may grow cwnd.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LossExitGrowth {
+    /// Linux: `cong_avoid` with everything the ACK delivered.
+    AllAcked,
+    /// ns-3 3.44 `ProcessAck` (CA_LOSS -> CA_OPEN): only the segments above
+    /// the recovery point, `(ack - m_recover) / SMSS`, usually none.
+    BeyondRecoveryPoint,
+}
+
+impl LossExitGrowth {
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "all-acked" => Ok(LossExitGrowth::AllAcked),
+            "beyond-recovery-point" => Ok(LossExitGrowth::BeyondRecoveryPoint),
+            other => Err(format!("unknown loss_exit_growth '{other}' (known: all-acked, beyond-recovery-point)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            LossExitGrowth::AllAcked => "all-acked",
+            LossExitGrowth::BeyondRecoveryPoint => "beyond-recovery-point",
+        }
+    }
+}
+
+/// When an RTO lowers ssthresh (RFC 5681 §3.1: not when the segment was
+/// already resent by the retransmission timer).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RtoSsthresh {
+    /// Linux `tcp_enter_loss`: from Open/Disorder, after the recovery point
+    /// was reached, or in Loss before any retransmission since the last ACK
+    /// of new data; an RTO during fast recovery keeps the reduced ssthresh.
+    OncePerWindow,
+    /// ns-3 3.44 `ReTxTimeout`: every RTO, from the pipe before the RTO. Its
+    /// guard `congState != CA_LOSS || !IsHeadRetransmitted ()` runs after
+    /// `SetSentListLost` has cleared every retransmitted flag, so it always
+    /// holds: an RTO during fast recovery halves ssthresh again, and
+    /// back-to-back RTOs in Loss take it to max(pipe/2, 2) each time.
+    Always,
+}
+
+impl RtoSsthresh {
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "once-per-window" => Ok(RtoSsthresh::OncePerWindow),
+            "always" => Ok(RtoSsthresh::Always),
+            other => Err(format!("unknown rto_ssthresh '{other}' (known: once-per-window, always)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            RtoSsthresh::OncePerWindow => "once-per-window",
+            RtoSsthresh::Always => "always",
+        }
+    }
+}
+
+/// Which ACKs restart the retransmission timer during fast recovery.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PartialAckRto {
+    /// Linux and RFC 6298 §5.3: every ACK of new data (RFC 6582 §4's
+    /// "Slow-but-Steady" variant).
+    Every,
+    /// RFC 6582 §3.2 step 5 ("Impatient"): only the first partial ACK of a
+    /// recovery; ns-3 3.44 `ProcessAck` calls `NewAck (ack, m_isFirstPartialAck)`.
+    FirstOnly,
+}
+
+impl PartialAckRto {
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "every" => Ok(PartialAckRto::Every),
+            "first-only" => Ok(PartialAckRto::FirstOnly),
+            other => Err(format!("unknown partial_ack_rto '{other}' (known: every, first-only)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            PartialAckRto::Every => "every",
+            PartialAckRto::FirstOnly => "first-only",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -73,8 +200,19 @@ pub struct TcpConfig {
     pub delack_count: u32,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).
     pub delack_timeout: Duration,
+    /// In-order data segments ACKed immediately once the connection is
+    /// established, before delayed ACK applies. Default 0 (RFC 1122 4.2.3.2
+    /// has no such rule). ns-3: 1 — `ProcessSynRcvd`/`ProcessSynSent` set
+    /// `m_delAckCount = m_delAckMaxCount` ("always respond to first data
+    /// packet"). Linux instead starts in quickack mode (up to 16 segments,
+    /// `tcp_incr_quickack`), which this field only approximates.
+    pub initial_quickacks: u32,
     /// RFC 6298 initial RTO (RFC 6298: 1 s; ns-3: 1 s).
     pub initial_rto: Duration,
+    /// Retransmission timeout of SYN / SYN-ACK, doubled per retry; None =
+    /// `initial_rto` (RFC 6298 §2.1 and Linux TCP_TIMEOUT_INIT: 1 s). ns-3:
+    /// `TcpSocket::ConnTimeout` = 3 s, doubled per retry (`SendEmptyPacket`).
+    pub syn_rto: Option<Duration>,
     /// Lower bound on RTO (RFC 6298: 1 s; Linux: 200 ms; ns-3: 1 s).
     pub min_rto: Duration,
     /// Upper bound on RTO (RFC 6298 allows >= 60 s; Linux TCP_RTO_MAX: 120 s).
@@ -86,6 +224,14 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit (ns-3 default: on).
     pub limited_transmit: bool,
+    /// Duplicate-ACK bookkeeping without SACK (default Linux).
+    pub reno_sacks: RenoSacks,
+    /// cwnd growth on the ACK that ends Loss (default Linux).
+    pub loss_exit_growth: LossExitGrowth,
+    /// Whether an RTO recomputes ssthresh (default Linux).
+    pub rto_ssthresh: RtoSsthresh,
+    /// Retransmission-timer restarts on partial ACKs (default Linux).
+    pub partial_ack_rto: PartialAckRto,
     /// Congestion control module name (see `cc::BUILTIN_NAMES`).
     pub cc: String,
     /// Kernel HZ for the jiffies clock the modules see (Linux default 1000).
@@ -126,14 +272,20 @@ impl Default for TcpConfig {
             window_scaling: true,
             delack_count: 2,
             delack_timeout: Duration::from_millis(200),
+            initial_quickacks: 0,
             initial_rto: Duration::from_secs(1),
+            syn_rto: None,
             min_rto: Duration::from_secs(1),
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
             recovery: Recovery::Prr,
             dupack_threshold: 3,
             limited_transmit: true,
-            cc: "newreno".to_string(),
+            reno_sacks: RenoSacks::ResetOnAdvance,
+            loss_exit_growth: LossExitGrowth::AllAcked,
+            rto_ssthresh: RtoSsthresh::OncePerWindow,
+            partial_ack_rto: PartialAckRto::Every,
+            cc: "reno".to_string(),
             hz: 1000,
             persist_min: Duration::from_millis(200),
             persist_max: Duration::from_secs(60),
@@ -147,6 +299,28 @@ impl Default for TcpConfig {
 }
 
 impl TcpConfig {
+    /// ns-3 3.44's TcpSocketBase behaviour where it differs from Linux / the
+    /// RFCs (each field documents the ns-3 source it follows); everything
+    /// else is [`TcpConfig::default`].
+    pub fn ns3() -> Self {
+        TcpConfig::default().with_ns3_behaviour()
+    }
+
+    /// This configuration with every ns-3 3.44 behaviour switch set (the
+    /// scenario parameters — MSS, buffers, timers — are left alone).
+    pub fn with_ns3_behaviour(self) -> Self {
+        TcpConfig {
+            initial_quickacks: 1,
+            recovery: Recovery::Ns3Prr,
+            reno_sacks: RenoSacks::Persist,
+            loss_exit_growth: LossExitGrowth::BeyondRecoveryPoint,
+            rto_ssthresh: RtoSsthresh::Always,
+            partial_ack_rto: PartialAckRto::FirstOnly,
+            syn_rto: Some(Duration::from_secs(3)),
+            ..self
+        }
+    }
+
     /// Checks the values a scenario file could get wrong; the message names the field.
     pub fn validate(&self) -> Result<(), String> {
         if self.mss < 1 || self.mss > 65_495 {

@@ -9,6 +9,7 @@
 pub mod bbr;
 mod cubic;
 pub mod kernel;
+mod newreno;
 mod params;
 mod reno;
 mod sock;
@@ -18,6 +19,7 @@ mod westwood;
 
 pub use bbr::{Bbr, BbrMode};
 pub use cubic::{cubic_root, Cubic};
+pub use newreno::NewReno;
 pub use params::CcParams;
 pub use reno::Reno;
 pub use sock::{AckSample, CaEvent, CaState, RateSample, TcpSock, TCP_INFINITE_SSTHRESH};
@@ -65,6 +67,7 @@ pub trait CongestionOps {
 /// for algorithms written outside this crate.
 pub enum CongestionControl {
     Reno(Reno),
+    NewReno(NewReno),
     Cubic(Cubic),
     Veno(Veno),
     Westwood(Westwood),
@@ -82,6 +85,7 @@ macro_rules! dispatch {
     ($self:expr, $c:ident => $body:expr) => {
         match $self {
             CongestionControl::Reno($c) => $body,
+            CongestionControl::NewReno($c) => $body,
             CongestionControl::Cubic($c) => $body,
             CongestionControl::Veno($c) => $body,
             CongestionControl::Westwood($c) => $body,
@@ -94,10 +98,11 @@ macro_rules! dispatch {
 
 impl CongestionControl {
     /// Build an algorithm by name with the kernel's default module
-    /// parameters. `newreno` is an alias of `reno`: Linux's Reno module *is*
-    /// NewReno once paired with NewReno/PRR loss recovery, which the endpoint
-    /// selects separately (`TcpConfig::recovery`). `westwood+` and
-    /// `westwoodplus` name Linux's `westwood` module, which is Westwood+.
+    /// parameters. `reno` is Linux's tcp_reno (per-segment growth);
+    /// `newreno` is RFC 5681's per-ACK growth as ns-3's TcpNewReno does it
+    /// (see `newreno.rs`); loss recovery is chosen separately
+    /// (`TcpConfig::recovery`). `westwood+` and `westwoodplus` name Linux's
+    /// `westwood` module, which is Westwood+.
     pub fn from_name(name: &str) -> Result<Self, String> {
         Self::from_name_with(name, &CcParams::default())
     }
@@ -106,7 +111,8 @@ impl CongestionControl {
     /// other algorithms are ignored.
     pub fn from_name_with(name: &str, params: &CcParams) -> Result<Self, String> {
         Ok(match name {
-            "reno" | "newreno" => CongestionControl::Reno(Reno),
+            "reno" => CongestionControl::Reno(Reno),
+            "newreno" => CongestionControl::NewReno(NewReno::default()),
             "cubic" => CongestionControl::Cubic(Cubic::new(params)?),
             "veno" => CongestionControl::Veno(Veno::default()),
             "westwood" | "westwood+" | "westwoodplus" => CongestionControl::Westwood(Westwood::default()),
@@ -114,6 +120,18 @@ impl CongestionControl {
             "bbr" => CongestionControl::Bbr(Bbr::new(params)),
             other => return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
         })
+    }
+}
+
+impl CongestionControl {
+    /// ssthresh in bytes: `snd_ssthresh` segments plus the sub-segment part
+    /// a byte-counting module keeps (`newreno`); for the others exactly
+    /// `snd_ssthresh · mss_cache`.
+    pub fn ssthresh_bytes(&self, tp: &TcpSock) -> u64 {
+        match self {
+            CongestionControl::NewReno(c) => c.ssthresh_bytes(tp),
+            _ => tp.snd_ssthresh as u64 * tp.mss_cache as u64,
+        }
     }
 }
 
@@ -161,7 +179,7 @@ mod tests {
     fn every_builtin_name_builds_its_kernel_module() {
         let expect = [
             ("reno", "reno"),
-            ("newreno", "reno"),
+            ("newreno", "newreno"),
             ("cubic", "cubic"),
             ("veno", "veno"),
             ("westwood", "westwood"),

@@ -29,7 +29,7 @@ use airtcp_core::{Duration, Instant, Segment};
 use super::scoreboard::{TxSeg, EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::{Endpoint, State, TimerKind};
 use crate::cc::{AckSample, CaEvent, CaState, CongestionOps, RateSample, CA_ACK_SLOWPATH, CA_ACK_WIN_UPDATE};
-use crate::config::{Recovery, ShrinkPolicy};
+use crate::config::{LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, ShrinkPolicy};
 use crate::event::Event;
 
 // `flag` bits handed to `cong_control`, values as in net/ipv4/tcp_input.c.
@@ -58,6 +58,8 @@ pub(super) struct RateAcc {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
     Prr,
+    /// ns-3 3.44's PRR (see `ns3_prr.rs`).
+    Ns3Prr,
     /// RFC 5681/6582 with window inflation (SACK off).
     Classic,
     /// RFC 6675 (SACK on, Reno/NewReno).
@@ -70,6 +72,7 @@ impl Endpoint {
         match (self.cfg.recovery, self.sack_ok) {
             (Recovery::Tahoe, _) => Mode::Tahoe,
             (Recovery::Prr, _) => Mode::Prr,
+            (Recovery::Ns3Prr, _) => Mode::Ns3Prr,
             (_, false) => Mode::Classic,
             (_, true) => Mode::Sack6675,
         }
@@ -147,6 +150,7 @@ impl Endpoint {
 
         // ---- tcp_clean_rtx_queue ----
         let mut pkts_acked = 0u32;
+        let mut retrans_acked = false;
         let mut first_ackt: Option<Instant> = None;
         let mut last_ackt: Option<Instant> = None;
         while let Some(front) = self.rtx.front().copied() {
@@ -175,6 +179,7 @@ impl Endpoint {
             }
             if s.has(RETRANS) {
                 self.tp.retrans_out -= 1;
+                retrans_acked = true;
             }
             if s.has(EVER_RETRANS) {
                 flag |= FLAG_RETRANS_DATA_ACKED;
@@ -214,6 +219,11 @@ impl Endpoint {
 
         if !self.sack_ok && flag & FLAG_DATA_ACKED != 0 {
             self.remove_reno_sacks(pkts_acked);
+            if self.cfg.reno_sacks == RenoSacks::Persist && self.tp.sacked_out > 0 {
+                // ns-3 TcpTxBuffer::DiscardUpTo: a dupack's SACK flag may
+                // not sit on the head, so it moves on and the head is lost.
+                self.mark_head_lost_ns3();
+            }
         }
         if pkts_acked > 0 || newly_sacked > 0 {
             let sample = AckSample { pkts_acked, rtt_us, in_flight: prior_in_flight };
@@ -225,11 +235,19 @@ impl Endpoint {
         self.stats.dup_acks_received += num_dupack as u64;
         let dubious = num_dupack > 0 || flag & FLAG_DATA_SACKED != 0 || self.tp.ca_state != CaState::Open;
         if dubious {
-            self.fastretrans_alert(num_dupack, pkts_acked, flag, prior_snd_una);
+            let delivered = pkts_acked + newly_sacked;
+            self.fastretrans_alert(num_dupack, pkts_acked, flag, prior_snd_una, delivered, retrans_acked);
         }
 
-        // RFC 6298 §5.2/§5.3: stop when all is acked, restart on new data acked.
-        if flag & FLAG_ACKED != 0 {
+        // RFC 6298 §5.2/§5.3: stop when all is acked, restart on new data acked
+        // (RFC 6582 §3.2 step 5: in recovery, only on the first partial ACK).
+        let partial = self.tp.ca_state == CaState::Recovery && flag & FLAG_SND_UNA_ADVANCED != 0;
+        let mut restart = true;
+        if partial && self.cfg.partial_ack_rto == PartialAckRto::FirstOnly {
+            restart = self.first_partial_ack;
+            self.first_partial_ack = false;
+        }
+        if flag & FLAG_ACKED != 0 && restart {
             if self.tp.packets_out == 0 {
                 self.timers.stop(TimerKind::Rto);
             } else {
@@ -336,6 +354,20 @@ impl Endpoint {
         }
     }
 
+    /// ns-3 `TcpTxBuffer::MarkHeadAsLost`: the head becomes lost *and* loses
+    /// its retransmitted flag, so it is sent again even if a retransmission
+    /// is already in flight (e.g. a head retransmitted at recovery exit is
+    /// retransmitted once more when the next recovery starts).
+    fn mark_head_lost_ns3(&mut self) {
+        if let Some(h) = self.rtx.front_mut() {
+            if h.has(RETRANS) {
+                h.flags &= !RETRANS;
+                self.tp.retrans_out -= 1;
+            }
+            self.mark_lost(0);
+        }
+    }
+
     /// RFC 6675 IsLost: DupThresh segments SACKed above an un-SACKed one.
     fn sack_mark_lost(&mut self) {
         let thresh = self.cfg.dupack_threshold;
@@ -378,20 +410,39 @@ impl Endpoint {
         }
     }
 
-    fn fastretrans_alert(&mut self, num_dupack: u32, pkts_acked: u32, flag: u32, prior_snd_una: u64) {
+    fn fastretrans_alert(
+        &mut self,
+        num_dupack: u32,
+        pkts_acked: u32,
+        flag: u32,
+        prior_snd_una: u64,
+        delivered: u32,
+        retrans_acked: bool,
+    ) {
         let _ = prior_snd_una;
+        // The pipe before this ACK's duplicate / loss accounting (what ns-3's
+        // PRR sees, `ns3_prr.rs` item 3).
+        let pipe = self.tp.packets_in_flight();
         let advanced = flag & FLAG_SND_UNA_ADVANCED != 0;
         let mode = self.mode();
         // D. Exit conditions: the recovery point is acknowledged.
         if matches!(self.tp.ca_state, CaState::Recovery | CaState::Loss | CaState::Cwr) && self.snd_una >= self.high_seq {
             match self.tp.ca_state {
                 CaState::Recovery | CaState::Cwr => {
-                    if !self.sack_ok {
+                    if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
                         self.reset_reno_sack();
                     }
                     self.end_recovery();
                 }
-                _ => self.set_ca_state(CaState::Open),
+                _ => {
+                    if self.cfg.loss_exit_growth == LossExitGrowth::BeyondRecoveryPoint {
+                        // ns-3 ProcessAck (CA_LOSS -> CA_OPEN): only the
+                        // segments above the recovery point grow cwnd.
+                        let beyond = (self.snd_una - self.high_seq) / self.send_mss.max(1) as u64;
+                        self.acked_for_growth = Some(beyond.min(u32::MAX as u64) as u32);
+                    }
+                    self.set_ca_state(CaState::Open)
+                }
             }
         }
         match self.tp.ca_state {
@@ -404,6 +455,18 @@ impl Endpoint {
                         // RFC 5681 §3.2 step 4: inflate by one per dupack.
                         self.tp.snd_cwnd += num_dupack;
                     }
+                    if mode == Mode::Ns3Prr && (num_dupack > 0 || flag & FLAG_DATA_SACKED != 0) {
+                        self.ns3_prr_step(pipe, delivered, true, retrans_acked);
+                    }
+                } else if mode == Mode::Ns3Prr {
+                    // ns-3 ProcessAck, partial ACK: head lost, PRR if a whole
+                    // segment was acked, retransmit the head regardless of cwnd.
+                    self.mark_head_lost_ns3();
+                    if pkts_acked >= 1 {
+                        self.ns3_prr_step(pipe, delivered, false, retrans_acked);
+                    }
+                    self.force_retx = true;
+                    return;
                 } else if mode == Mode::Classic || (mode == Mode::Sack6675 && self.cfg.recovery == Recovery::Reno) {
                     if self.cfg.recovery == Recovery::Reno {
                         // RFC 5681 §3.2 step 6: the first ACK of new data ends recovery.
@@ -428,7 +491,8 @@ impl Endpoint {
                 }
             }
             CaState::Loss => {
-                if !self.sack_ok {
+                // ns-3 DupAck ignores duplicate ACKs in Loss altogether.
+                if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
                     if self.snd_nxt > self.high_seq && num_dupack > 0 {
                         self.add_reno_sack(num_dupack);
                     } else if advanced {
@@ -437,23 +501,29 @@ impl Endpoint {
                 }
             }
             _ => {
+                let persist = self.cfg.reno_sacks == RenoSacks::Persist;
                 if !self.sack_ok {
-                    if advanced {
+                    if advanced && !persist {
                         self.reset_reno_sack();
                     }
                     self.add_reno_sack(num_dupack);
+                }
+                if persist && !self.sack_ok && num_dupack == 0 {
+                    // ns-3 looks for loss only in DupAck.
+                    self.try_to_open();
+                    return;
                 }
                 self.identify_loss(advanced);
                 if !self.time_to_recover() {
                     self.try_to_open();
                     return;
                 }
-                self.enter_recovery();
+                self.enter_recovery(delivered);
             }
         }
     }
 
-    fn enter_recovery(&mut self) {
+    fn enter_recovery(&mut self, delivered: u32) {
         let head = self.seq_of(self.snd_una);
         self.stats.fast_retransmits += 1;
         self.events.push_back(Event::FastRetransmit { seq: head });
@@ -476,9 +546,14 @@ impl Endpoint {
         self.tp.prior_cwnd = self.tp.snd_cwnd;
         self.prr_delivered = 0;
         self.prr_out = 0;
-        self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
+        self.tp.snd_ssthresh = self.recovery_ssthresh();
+        self.first_partial_ack = true;
         self.set_ca_state(CaState::Recovery);
-        self.mark_head_lost();
+        if self.mode() == Mode::Ns3Prr {
+            self.mark_head_lost_ns3();
+        } else {
+            self.mark_head_lost();
+        }
         match self.mode() {
             Mode::Classic => {
                 // RFC 5681 §3.2 step 2-3: cwnd = ssthresh + 3·SMSS, retransmit.
@@ -490,8 +565,26 @@ impl Endpoint {
                 self.tp.snd_cwnd = self.tp.snd_ssthresh;
                 self.force_retx = true;
             }
+            Mode::Ns3Prr => {
+                // ns-3 EnterRecovery sends the head itself (RFC 6675 step 4.3).
+                self.ns3_prr_enter(delivered);
+                self.force_retx = true;
+            }
             _ => {}
         }
+    }
+
+    /// The `ssthresh` hook on the third duplicate ACK. RFC 5681 eq. 4 takes
+    /// FlightSize as the dupack arrives, when the head still counts as
+    /// outstanding; `identify_loss` has just marked it lost, so it is
+    /// counted back for the call (ns-3: `BytesInFlight () + SMSS`). Modules
+    /// that use cwnd (all Linux ones) do not notice.
+    fn recovery_ssthresh(&mut self) -> u32 {
+        let head_lost = self.rtx.front().is_some_and(|h| h.has(LOST) && !h.has(RETRANS));
+        self.tp.lost_out -= head_lost as u32;
+        let ssthresh = self.cc.ssthresh(&mut self.tp);
+        self.tp.lost_out += head_lost as u32;
+        ssthresh
     }
 
     /// Leaves Recovery/CWR: `tcp_end_cwnd_reduction` + CA_EVENT_COMPLETE_CWR.
@@ -528,7 +621,15 @@ impl Endpoint {
     /// Linux `tcp_enter_loss` (RTO).
     fn enter_loss(&mut self) {
         let st = self.tp.ca_state;
-        if st <= CaState::Disorder || self.high_seq <= self.snd_una || (st == CaState::Loss && self.retries == 0) {
+        let reduce = match self.cfg.rto_ssthresh {
+            // Linux tcp_enter_loss: once per window of data.
+            RtoSsthresh::OncePerWindow => {
+                st <= CaState::Disorder || self.high_seq <= self.snd_una || (st == CaState::Loss && self.retries == 0)
+            }
+            // ns-3 ReTxTimeout: every time (see RtoSsthresh::Always).
+            RtoSsthresh::Always => true,
+        };
+        if reduce {
             self.tp.prior_ssthresh = self.tp.snd_ssthresh;
             self.tp.prior_cwnd = self.tp.snd_cwnd;
             self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
@@ -554,8 +655,10 @@ impl Endpoint {
                 self.cwnd_reduction(delivered, lost, flag);
             }
         } else if flag & FLAG_DATA_ACKED != 0 && !self.shrunk_ack {
-            self.cc.cong_avoid(&mut self.tp, ack32, delivered);
+            let acked = self.acked_for_growth.take().unwrap_or(delivered);
+            self.cc.cong_avoid(&mut self.tp, ack32, acked);
         }
+        self.acked_for_growth = None;
     }
 
     /// `tcp_cwnd_reduction`: PRR (RFC 6937) with SSRB, in packets.
@@ -772,8 +875,21 @@ impl Endpoint {
         }
     }
 
+    /// The retransmission timeout in force: for SYN / SYN-ACK
+    /// `TcpConfig::syn_rto` (ns-3 ConnTimeout) with the same doubling,
+    /// otherwise the RFC 6298 RTO.
+    pub(super) fn rto_now(&self) -> Duration {
+        match (self.state, self.cfg.syn_rto) {
+            (State::SynSent | State::SynReceived, Some(base)) => {
+                let b = self.rtt.backoff.min(62);
+                Duration(base.0.saturating_mul(1u64 << b).min(self.cfg.max_rto.0))
+            }
+            _ => self.rtt.rto(),
+        }
+    }
+
     fn on_rto(&mut self, now: Instant) {
-        let fired = self.rtt.rto();
+        let fired = self.rto_now();
         match self.state {
             State::SynSent | State::SynReceived => {
                 if self.retries >= self.cfg.syn_retries {
@@ -804,7 +920,7 @@ impl Endpoint {
         self.rtt.backoff = (self.rtt.backoff + 1).min(MAX_BACKOFF);
         self.stats.timeouts += 1;
         self.events.push_back(Event::Timeout { rto: fired, backoff: self.rtt.backoff });
-        self.timers.set(TimerKind::Rto, now + self.rtt.rto());
+        self.timers.set(TimerKind::Rto, now + self.rto_now());
     }
 
     fn on_persist(&mut self, now: Instant) {

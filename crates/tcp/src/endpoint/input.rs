@@ -106,6 +106,7 @@ impl Endpoint {
         self.state = State::Established;
         self.sync_seq();
         self.tp.snd_cwnd = self.cfg.initial_cwnd;
+        self.quickacks = self.cfg.initial_quickacks;
         self.cc.init(&mut self.tp);
         self.events.push_back(Event::Connected);
     }
@@ -235,6 +236,9 @@ impl Endpoint {
         if r.out_of_order || r.filled_hole || !self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for out-of-order data and for data
             // that fills (part of) a hole.
+            self.ack_now = true;
+        } else if self.quickacks > 0 {
+            self.quickacks -= 1;
             self.ack_now = true;
         } else {
             self.delack_segs += 1;

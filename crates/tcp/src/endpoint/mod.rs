@@ -15,6 +15,7 @@
 
 mod ack;
 mod input;
+mod ns3_prr;
 mod output;
 mod rtt;
 mod rx;
@@ -122,6 +123,13 @@ pub struct Endpoint {
     high_seq: u64,
     prr_delivered: u32,
     prr_out: u32,
+    /// RecoverFS of `Recovery::Ns3Prr` (packets).
+    prr_recover_fs: u32,
+    /// Packets the current ACK may grow cwnd by, when not all it delivered
+    /// (`LossExitGrowth::BeyondRecoveryPoint`).
+    acked_for_growth: Option<u32>,
+    /// No partial ACK seen yet in this recovery (`PartialAckRto::FirstOnly`).
+    first_partial_ack: bool,
     /// Classic Reno/NewReno: retransmit the head once regardless of cwnd.
     force_retx: bool,
     /// Consecutive retransmission timeouts without progress (`icsk_retransmits`).
@@ -168,6 +176,8 @@ pub struct Endpoint {
     peer_closed_pending: bool,
     ack_now: bool,
     delack_segs: u32,
+    /// In-order segments still to be ACKed at once (`TcpConfig::initial_quickacks`).
+    quickacks: u32,
 }
 
 impl Endpoint {
@@ -213,6 +223,9 @@ impl Endpoint {
             high_seq: 0,
             prr_delivered: 0,
             prr_out: 0,
+            prr_recover_fs: 0,
+            acked_for_growth: None,
+            first_partial_ack: true,
             force_retx: false,
             retries: 0,
             syn_tx_time: Instant::ZERO,
@@ -241,6 +254,7 @@ impl Endpoint {
             peer_closed_pending: false,
             ack_now: false,
             delack_segs: 0,
+            quickacks: 0,
             cfg,
         })
     }

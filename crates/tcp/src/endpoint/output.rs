@@ -115,7 +115,7 @@ impl Endpoint {
         self.snd_max = self.snd_max.max(1);
         self.sync_seq();
         if !self.timers.armed(TimerKind::Rto) {
-            self.timers.set(TimerKind::Rto, now + self.rtt.rto());
+            self.timers.set(TimerKind::Rto, now + self.rto_now());
         }
         self.stats.segs_sent += 1;
         seg
