@@ -2,11 +2,14 @@
 
     airtcp run SCENARIO.toml --out DIR [--seed N] [--set path=value ...] [--pcap] [--quiet]
     airtcp plot DIR
+    airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...]
     airtcp --version
 
 Start-up is kept lean on purpose (the whole ``airtcp run`` process is
-benchmarked): only argparse and the package itself are imported before the
-simulator; matplotlib is imported by ``plot`` alone.
+benchmarked): a plain ``airtcp run`` command line is read by a small exact
+parser (:func:`_fast_run_args`), so only the package itself is imported
+before the simulator; argparse is loaded for everything else (help, errors,
+the other commands), and matplotlib by ``plot`` alone.
 
 Exit status: 0 success, 1 runtime failure, 2 bad usage or invalid scenario
 (the one-line ``file:line: key: message`` goes to stderr, nothing is written).
@@ -14,7 +17,6 @@ Exit status: 0 success, 1 runtime failure, 2 bad usage or invalid scenario
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from . import __version__
@@ -22,6 +24,8 @@ from ._errors import ScenarioError, SimError
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="airtcp", description="Deterministic packet-level simulator for TCP over wireless links."
     )
@@ -46,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("plot", help="draw PNG plots of a run's outputs into DIR/plots")
     pl.add_argument("dir", metavar="DIR", help="output directory of `airtcp run`")
+
+    rp = sub.add_parser("reproduce", help="reproduce a seed study (table, report, plots)")
+    from .studies import add_arguments as _study_arguments
+
+    _study_arguments(rp)
     return p
 
 
@@ -82,7 +91,7 @@ def _print_summary(result, scenario: str) -> None:
         print(line)
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
+def _cmd_run(args: argparse.Namespace | _RunArgs) -> int:
     from ._api import run
 
     try:
@@ -121,10 +130,73 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+class _RunArgs:
+    """What ``_parser().parse_args`` gives for ``airtcp run``."""
+
+    command = "run"
+
+    def __init__(self, scenario: str) -> None:
+        self.scenario = scenario
+        self.out: str | None = None
+        self.seed: int | None = None
+        self.overrides: list[str] = []
+        self.pcap = False
+        self.quiet = False
+
+
+def _fast_run_args(argv: list[str]) -> _RunArgs | None:
+    """Read ``run SCENARIO --out DIR [--seed N] [--set P=V ...] [--pcap] [--quiet]``
+    without argparse (whose import and parser building are a sizeable part
+    of a short run's process time). Only the plain spellings are taken —
+    separate option values that do not start with "-", no ``--opt=value``,
+    no abbreviations, no ``--``; anything else returns None and goes through
+    argparse, which then accepts or rejects it exactly as always."""
+    if len(argv) < 2 or argv[0] != "run":
+        return None
+    scenario = None
+    args = _RunArgs("")
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--pcap",):
+            args.pcap = True
+        elif a in ("--quiet", "-q"):
+            args.quiet = True
+        elif a in ("--out", "-o", "--seed", "--set"):
+            if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                return None
+            v = argv[i + 1]
+            i += 1
+            if a == "--seed":
+                try:
+                    args.seed = int(v)
+                except ValueError:
+                    return None
+            elif a == "--set":
+                args.overrides.append(v)
+            else:
+                args.out = v
+        elif a.startswith("-") or scenario is not None:
+            return None
+        else:
+            scenario = a
+        i += 1
+    if scenario is None or args.out is None:
+        return None
+    args.scenario = scenario
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _fast_run_args(sys.argv[1:] if argv is None else list(argv))
+    if args is None:
+        args = _parser().parse_args(argv)
     if args.command == "run":
         return _cmd_run(args)
+    if args.command == "reproduce":
+        from .studies import main as _study_main
+
+        return _study_main(args)
     return _cmd_plot(args)
 
 

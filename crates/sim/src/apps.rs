@@ -10,8 +10,11 @@ pub const READ_TICK: Duration = Duration::from_millis(10);
 /// The sending application (on the TCP client).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SendApp {
-    /// Keeps the send buffer full until the run ends.
-    Bulk,
+    /// Keeps the send buffer full until the run ends, writing whole chunks
+    /// of `chunk` bytes (the flow's MSS) as ns-3's BulkSendApplication and
+    /// iperf do: a partial write into a nearly full buffer would otherwise
+    /// put a runt segment on the wire, since the endpoint has no Nagle.
+    Bulk { chunk: u64 },
     /// Writes `total` bytes, then closes.
     Transfer { total: u64, queued: u64, closed: bool },
 }
@@ -21,8 +24,8 @@ impl SendApp {
     #[inline]
     pub fn fill(&mut self, ep: &mut Endpoint) {
         match self {
-            SendApp::Bulk => {
-                let room = ep.send_capacity();
+            SendApp::Bulk { chunk } => {
+                let room = ep.send_capacity() / *chunk * *chunk;
                 if room > 0 {
                     ep.send(room);
                 }

@@ -10,6 +10,7 @@
 //! except `summary.json`'s `run.run_wall_s` (the wall time of the simulation
 //! loop), which is the only wall-clock value anywhere in the outputs.
 
+pub mod analysis;
 pub mod apps;
 pub mod engine;
 mod flow;
@@ -79,11 +80,12 @@ pub struct LogEvent {
     /// e.g. "timeout", "fast_retransmit", "ca_state", "zero_window",
     /// "window_probe", "window_opened", "window_shrunk", "connected",
     /// "peer_closed", "send_complete", "closed", "transfer_complete",
-    /// "outage_start", "outage_end".
+    /// "outage_start", "outage_end", "handoff".
     pub kind: String,
     pub flow: Option<u32>,
     pub link: Option<u32>,
-    /// Short human-readable details ("client", "rto=1000ms backoff=1", "Open->Recovery", "ab").
+    /// Short human-readable details ("client", "rto=1000ms backoff=1", "Open->Recovery", "ab";
+    /// a handoff: "<from cell>-><to cell> <dir> outage=50ms stall|drop").
     pub detail: String,
 }
 
@@ -91,7 +93,10 @@ pub struct RunOutput {
     /// summary.json: `scenario` (resolved, with the seed used), `seed`,
     /// `versions`, `flows[i]` and `links[i]` (per direction `ab`/`ba`:
     /// frames_sent, bytes_sent, queue_drops, loss_drops, outage_drops,
-    /// max_frame_bytes, max_queue_packets) and `run` (events_executed,
+    /// max_frame_bytes, max_queue_packets; a traced direction adds
+    /// `trace_ab`/`trace_ba`: kind, file, mean_capacity_bps, and for a drive
+    /// log its handoffs with times and a `series` of t_s / signal_dbm /
+    /// capacity_bps / loss_prob steps) and `run` (events_executed,
     /// events_by_kind, sim_duration_s, misrouted_packets, run_wall_s).
     ///
     /// Per flow: `goodput_bps` = bytes the receiving application read, in

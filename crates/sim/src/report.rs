@@ -2,10 +2,11 @@
 
 use serde_json::{json, Value};
 
+use airtcp_core::Instant;
 use airtcp_tcp::Event;
 
 use crate::link::DirStats;
-use crate::scenario::{AppSpec, DIR_NAMES};
+use crate::scenario::{AppSpec, TraceModel, TraceSpec, DIR_NAMES};
 use crate::sim::{Finished, Raw};
 use crate::{LogEvent, RunOutput};
 
@@ -89,13 +90,19 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         .iter()
         .zip(&fin.links)
         .map(|(l, dirs)| {
-            json!({
+            let mut v = json!({
                 "name": l.name,
                 "a": sc.nodes[l.a].name,
                 "b": sc.nodes[l.b].name,
                 "ab": dir_json(&dirs[0].stats),
                 "ba": dir_json(&dirs[1].stats),
-            })
+            });
+            for (d, name) in DIR_NAMES.iter().enumerate() {
+                if let Some(t) = &l.trace[d] {
+                    v[format!("trace_{name}")] = trace_report(t, fin.end);
+                }
+            }
+            v
         })
         .collect();
     let mut scenario = sc.to_json();
@@ -122,6 +129,50 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         events,
         events_executed: fin.events_executed,
         run_wall_s,
+    }
+}
+
+/// What a traced direction looked like during the run. For a drive log: its
+/// handoffs and a step series of signal and capacity (one point per change of
+/// the log's state, each holding until the next), so plots can draw the
+/// signal and the handoff markers without re-reading the log.
+fn trace_report(t: &TraceSpec, end: Instant) -> Value {
+    match &t.model {
+        TraceModel::Mahimahi(m) => json!({
+            "kind": "mahimahi",
+            "file": t.file,
+            "mean_capacity_bps": m.capacity_bps(),
+            "period_s": m.period_ms() as f64 / 1000.0,
+            "opportunities": m.opportunities(),
+        }),
+        TraceModel::Drive(d) => {
+            let link = &d.link;
+            let times: Vec<Instant> = d.change_times.iter().copied().filter(|&x| x <= end).collect();
+            let handoffs: Vec<Value> = link
+                .handoffs()
+                .iter()
+                .filter(|h| h.t <= end)
+                .map(|h| json!({ "t_s": crate::secs(h.t.0), "from": h.from, "to": h.to }))
+                .collect();
+            json!({
+                "kind": "drive",
+                "file": t.file,
+                "format": d.format.name(),
+                "handoffs": handoffs.len(),
+                "handoff_times": handoffs,
+                "handoff_outage_s": crate::secs(d.config.handoff_outage.0),
+                "handoff_drops": d.handoff_drops,
+                "mean_capacity_bps": link.mean_capacity_bps(Instant::ZERO, end.max(Instant(1))),
+                "series": {
+                    "t_s": times.iter().map(|x| crate::secs(x.0)).collect::<Vec<f64>>(),
+                    "signal_dbm": times.iter().map(|&x| link.signal_at(x)).collect::<Vec<f64>>(),
+                    // With handoff_drops the rate stays up during outages; the
+                    // series shows what frames can use either way.
+                    "capacity_bps": times.iter().map(|&x| if d.drop_windows.iter().any(|w| w.0 <= x && x < w.1) { 0 } else { link.capacity_at(x) }).collect::<Vec<u64>>(),
+                    "loss_prob": times.iter().map(|&x| link.loss_prob(x)).collect::<Vec<f64>>(),
+                },
+            })
+        }
     }
 }
 
@@ -156,6 +207,23 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
                 link: Some(link),
                 detail: format!("{} {}->{}", DIR_NAMES[dir as usize], sc.nodes[from].name, sc.nodes[to].name),
             }
+        }
+        Raw::Handoff { link, dir, idx } => {
+            let detail = match &sc.links[link as usize].trace[dir as usize] {
+                Some(TraceSpec { model: TraceModel::Drive(d), .. }) => {
+                    let h = &d.link.handoffs()[idx as usize];
+                    let mode = if d.handoff_drops { "drop" } else { "stall" };
+                    format!(
+                        "{}->{} {} outage={} {mode}",
+                        h.from,
+                        h.to,
+                        DIR_NAMES[dir as usize],
+                        crate::scenario::units::format_duration(d.config.handoff_outage)
+                    )
+                }
+                _ => String::new(),
+            };
+            LogEvent { t_s, kind: "handoff".to_string(), flow: None, link: Some(link), detail }
         }
         Raw::TransferComplete { flow, response } => LogEvent {
             t_s,

@@ -9,10 +9,10 @@ use airtcp_tcp::{CaState, Endpoint, Event};
 use crate::apps::{RecvApp, SendApp};
 use crate::engine::{class, EventQueue};
 use crate::flow::FlowState;
-use crate::link::{LinkDir, LossProcess, RateModel, Reorder, Verdict};
+use crate::link::{LinkDir, LossModel, LossProcess, RateModel, Reorder, Verdict};
 use crate::network::{addr_node, node_addr, Routes};
 use crate::pcap_out::PcapOut;
-use crate::scenario::{AppSpec, Scenario, DIR_NAMES};
+use crate::scenario::{AppSpec, Scenario, TraceModel, TraceSpec, DIR_NAMES};
 use crate::slab::Slab;
 use crate::{report, RunOptions, RunOutput, SimError};
 
@@ -36,6 +36,9 @@ pub(crate) enum Ev {
     Read { flow: u32 },
     /// Log only: the loss process itself knows its windows.
     Outage { link: u32, dir: u8, start: bool },
+    /// Log only: handoff `idx` of the drive trace on link `link`, direction
+    /// `dir` (the rate model and loss windows already contain its outage).
+    Handoff { link: u32, dir: u8, idx: u32 },
 }
 
 /// What goes into the event log, kept compact during the run and formatted after.
@@ -44,6 +47,7 @@ pub(crate) enum Raw {
     /// `aux`: stream offset of a fast retransmit's segment, else 0.
     Tcp { flow: u32, client: bool, ev: Event, aux: u64 },
     Outage { link: u32, dir: u8, start: bool },
+    Handoff { link: u32, dir: u8, idx: u32 },
     TransferComplete { flow: u32, response: Duration },
 }
 
@@ -77,7 +81,7 @@ pub(crate) struct Sim<'s> {
     pub misrouted: u64,
     interval: Duration,
     /// Events executed per kind (`EVENT_KINDS` order).
-    by_kind: [u64; 5],
+    by_kind: [u64; 6],
     /// Per link direction (`2 * link + dir`): frames on the wire or in
     /// flight, in arrival order, as `(arrival, slab index)`. Only the head has
     /// an event in the queue, which keeps the heap small: a direction's
@@ -90,7 +94,7 @@ pub(crate) struct Sim<'s> {
 }
 
 /// Names of the event kinds counted in `summary.run.events_by_kind`.
-pub(crate) const EVENT_KINDS: [&str; 5] = ["packet", "timer", "flow_start", "read", "outage"];
+pub(crate) const EVENT_KINDS: [&str; 6] = ["packet", "timer", "flow_start", "read", "outage", "handoff"];
 
 impl<'s> Sim<'s> {
     fn new(sc: &'s Scenario, seed: u64, pcap: Option<PcapOut>) -> Result<Sim<'s>, SimError> {
@@ -99,11 +103,15 @@ impl<'s> Sim<'s> {
         let mut links = Vec::with_capacity(sc.links.len());
         for (li, l) in sc.links.iter().enumerate() {
             let mk = |d: usize| {
-                let mut dir = LinkDir::new(RateModel::Constant { bps: l.rate_bps[d] }, l.delay[d], l.queue, l.overhead_bytes);
+                let (rate, trace_loss, drops) = trace_models(l.trace[d].as_ref(), l.rate_bps[d]);
+                let mut dir = LinkDir::new(rate, l.delay[d], l.queue, l.overhead_bytes);
                 let spec = &l.loss[d];
                 let rng = RngStream::new(seed, &format!("link.{}.{}.loss", l.name, DIR_NAMES[d]));
-                let windows = spec.outages.iter().map(|&(s, e)| (Instant::ZERO + s, Instant::ZERO + e)).collect();
-                dir.loss = LossProcess::new(spec.model.clone(), windows, rng);
+                let mut windows: Vec<(Instant, Instant)> =
+                    spec.outages.iter().map(|&(s, e)| (Instant::ZERO + s, Instant::ZERO + e)).collect();
+                windows.extend_from_slice(drops);
+                let model = trace_loss.unwrap_or_else(|| spec.model.clone());
+                dir.loss = LossProcess::new(model, merge_windows(windows), rng);
                 if let Some(r) = &l.reorder[d] {
                     let rng = RngStream::new(seed, &format!("link.{}.{}.reorder", l.name, DIR_NAMES[d]));
                     dir.reorder = Some(Reorder::new(r.p, r.delay, rng));
@@ -115,6 +123,13 @@ impl<'s> Sim<'s> {
                 for &(s, e) in &l.loss[d].outages {
                     q.push(Instant::ZERO + s, class::LINK_STATE, Ev::Outage { link: li as u32, dir: d as u8, start: true });
                     q.push(Instant::ZERO + e, class::LINK_STATE, Ev::Outage { link: li as u32, dir: d as u8, start: false });
+                }
+                if let Some(TraceSpec { model: TraceModel::Drive(ds), .. }) = &l.trace[d] {
+                    for (idx, h) in ds.link.handoffs().iter().enumerate() {
+                        if h.t <= end {
+                            q.push(h.t, class::LINK_STATE, Ev::Handoff { link: li as u32, dir: d as u8, idx: idx as u32 });
+                        }
+                    }
                 }
             }
         }
@@ -141,7 +156,7 @@ impl<'s> Sim<'s> {
             eps.push(server);
             meta.push(EpMeta { flow: i as u32, client: false, node: f.to as u32, addr: sa, peer: ca, timer: None });
             let send = match f.app {
-                AppSpec::Bulk => SendApp::Bulk,
+                AppSpec::Bulk => SendApp::Bulk { chunk: u64::from(f.tcp.mss.max(1)) },
                 AppSpec::Transfer { bytes } => SendApp::Transfer { total: bytes, queued: 0, closed: false },
             };
             let start = Instant::ZERO + f.start;
@@ -169,7 +184,7 @@ impl<'s> Sim<'s> {
             pcap,
             misrouted: 0,
             interval,
-            by_kind: [0; 5],
+            by_kind: [0; 6],
             fifos: (0..2 * sc.links.len()).map(|_| VecDeque::with_capacity(64)).collect(),
             sample_next: sc
                 .flows
@@ -204,6 +219,7 @@ impl<'s> Sim<'s> {
                 Ev::FlowStart { .. } => 2,
                 Ev::Read { .. } => 3,
                 Ev::Outage { .. } => 4,
+                Ev::Handoff { .. } => 5,
             };
             self.by_kind[kind] += 1;
             match ev {
@@ -234,6 +250,7 @@ impl<'s> Sim<'s> {
                     self.q.push(next, class::APP, Ev::Read { flow });
                 }
                 Ev::Outage { link, dir, start } => self.log.push((now, Raw::Outage { link, dir, start })),
+                Ev::Handoff { link, dir, idx } => self.log.push((now, Raw::Handoff { link, dir, idx })),
             }
         }
         self.take_samples(self.end.0 + 1);
@@ -441,6 +458,36 @@ impl<'s> Sim<'s> {
     }
 }
 
+/// A direction's rate model, the loss model its trace imposes (a drive log's
+/// loss curve), and the windows in which its handoffs drop frames.
+fn trace_models(trace: Option<&TraceSpec>, bps: u64) -> (RateModel, Option<LossModel>, &[(Instant, Instant)]) {
+    match trace.map(|t| &t.model) {
+        None => (RateModel::Constant { bps }, None, &[]),
+        Some(TraceModel::Mahimahi(m)) => {
+            let mut m = m.clone();
+            m.reset();
+            (RateModel::Mahimahi(m), None, &[])
+        }
+        Some(TraceModel::Drive(d)) => {
+            let loss = d.has_loss().then(|| LossModel::Schedule(d.link.loss_schedule()));
+            (RateModel::Drive(Box::new(d.link.clone())), loss, &d.drop_windows)
+        }
+    }
+}
+
+/// Sorted, non-overlapping union of `[start, end)` windows.
+fn merge_windows(mut w: Vec<(Instant, Instant)>) -> Vec<(Instant, Instant)> {
+    w.sort_unstable();
+    let mut out: Vec<(Instant, Instant)> = Vec::with_capacity(w.len());
+    for (s, e) in w {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
 /// Run a scenario. The simulation loop itself is timed (`run_wall_s`);
 /// building and reporting are not.
 pub fn run(s: &Scenario, mut opts: RunOptions) -> Result<RunOutput, SimError> {
@@ -478,7 +525,7 @@ pub(crate) struct Finished<'s> {
     pub flows: Vec<FlowState>,
     pub log: Vec<(Instant, Raw)>,
     pub misrouted: u64,
-    pub by_kind: [u64; 5],
+    pub by_kind: [u64; 6],
 }
 
 impl<'s> Sim<'s> {

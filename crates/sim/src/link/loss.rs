@@ -6,6 +6,8 @@
 
 use airtcp_core::{Instant, RngStream};
 
+use crate::trace::LossSchedule;
+
 /// Per-frame loss process without memory of time.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LossModel {
@@ -17,6 +19,10 @@ pub enum LossModel {
     /// Two-state Markov chain advanced once per frame (Gilbert 1960, Elliott 1963):
     /// `p_gb` good->bad, `p_bg` bad->good, per-state loss probabilities.
     GilbertElliott { p_gb: f64, p_bg: f64, loss_good: f64, loss_bad: f64 },
+    /// Probability that follows time (a drive log's signal through its loss
+    /// curve): the frame ending at `finish` is lost with `prob_at(finish)`.
+    /// Built by the simulator from a `[links.trace]`, never by a loss table.
+    Schedule(LossSchedule),
 }
 
 /// Why a frame did not arrive.
@@ -72,10 +78,10 @@ impl LossProcess {
                 return Fate::Outage;
             }
         }
-        let lost = match self.model {
+        let lost = match &mut self.model {
             LossModel::None => false,
-            LossModel::Uniform { p } => p > 0.0 && self.rng.bernoulli(p),
-            LossModel::BitErrorRate { ber } => {
+            &mut LossModel::Uniform { p } => p > 0.0 && self.rng.bernoulli(p),
+            &mut LossModel::BitErrorRate { ber } => {
                 if self.ber_cache.0 != frame_bytes {
                     let bits = frame_bytes as f64 * 8.0;
                     // 1 - (1-ber)^bits, computed without cancellation for tiny ber.
@@ -85,7 +91,7 @@ impl LossProcess {
                 let p = self.ber_cache.1;
                 p > 0.0 && self.rng.bernoulli(p)
             }
-            LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
+            &mut LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
                 // Loss in the current state, then one step of the chain.
                 let p = if self.bad { loss_bad } else { loss_good };
                 let lost = self.rng.bernoulli(p);
@@ -94,6 +100,11 @@ impl LossProcess {
                     self.bad = !self.bad;
                 }
                 lost
+            }
+            LossModel::Schedule(s) => {
+                // No draw at p = 0, so good coverage consumes no randomness.
+                let p = s.prob_at(finish);
+                p > 0.0 && self.rng.bernoulli(p)
             }
         };
         if lost {

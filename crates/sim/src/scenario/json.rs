@@ -10,24 +10,28 @@ use crate::link::{LossModel, QueueLimit};
 
 fn loss_json(l: &LossSpec) -> Value {
     let mut m = Map::new();
-    match l.model {
+    match &l.model {
         LossModel::None => {
             m.insert("model".into(), json!("none"));
         }
-        LossModel::Uniform { p } => {
+        &LossModel::Uniform { p } => {
             m.insert("model".into(), json!("uniform"));
             m.insert("p".into(), json!(p));
         }
-        LossModel::BitErrorRate { ber } => {
+        &LossModel::BitErrorRate { ber } => {
             m.insert("model".into(), json!("ber"));
             m.insert("ber".into(), json!(ber));
         }
-        LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
+        &LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad } => {
             m.insert("model".into(), json!("gilbert"));
             m.insert("p_gb".into(), json!(p_gb));
             m.insert("p_bg".into(), json!(p_bg));
             m.insert("loss_good".into(), json!(loss_good));
             m.insert("loss_bad".into(), json!(loss_bad));
+        }
+        // Only the simulator builds it (from a drive trace); specs never hold one.
+        LossModel::Schedule(_) => {
+            m.insert("model".into(), json!("none"));
         }
     }
     if !l.outages.is_empty() {
@@ -48,7 +52,10 @@ pub fn scenario_json(s: &Scenario) -> Value {
             m.insert("a".into(), json!(s.nodes[l.a].name));
             m.insert("b".into(), json!(s.nodes[l.b].name));
             for (i, d) in DIR_NAMES.iter().enumerate() {
-                m.insert(format!("rate_{d}"), json!(format_rate(l.rate_bps[i])));
+                match &l.trace[i] {
+                    Some(t) => m.insert(format!("trace_{d}"), super::trace::trace_json(t)),
+                    None => m.insert(format!("rate_{d}"), json!(format_rate(l.rate_bps[i]))),
+                };
                 m.insert(format!("delay_{d}"), json!(format_duration(l.delay[i])));
                 m.insert(format!("loss_{d}"), loss_json(&l.loss[i]));
                 if let Some(r) = &l.reorder[i] {

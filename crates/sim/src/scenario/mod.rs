@@ -33,6 +33,26 @@
 //! [links.reorder]           # or reorder_ab / reorder_ba
 //! p = 0.01                  # with probability p a frame gets `delay` extra
 //! delay = "5ms"
+//! [links.trace]             # or trace_ab / trace_ba: the direction's rate
+//!                           # follows a trace instead of `rate` (see scenario::trace)
+//! kind = "drive"            # mahimahi (keys: kind, file) | drive
+//! file = "logs/B_2019.csv"  # relative to this scenario file
+//! format = "auto"           # auto | ucc | imc23 | feup (auto sniffs the content)
+//! feup_link = "ap2->m1"     # FEUP: one measured AP->client link, or instead
+//! feup_hysteresis = 5.0     # FEUP: roaming client, dB (default 5)
+//! offset = "0s"             # log time that is run time 0
+//! handoff_outage = "50ms"   # link down after each serving-cell change
+//!                           # (default 50ms cellular, 200ms FEUP Wi-Fi)
+//! handoff_drops = false     # false: the queue stalls during the outage;
+//!                           # true: frames ending in it are lost
+//! min_rate = 0              # capacity clamp after the mapping
+//! max_rate = "10Gbps"
+//! [links.trace.capacity]    # signal -> capacity (trace::SignalMapping);
+//! kind = "shannon"          # shannon | linear | reported, with their fields
+//! bandwidth_hz = 5e6
+//! [links.trace.loss]        # signal -> loss probability (trace::LossCurve):
+//! midpoint_dbm = -130.7     # midpoint_dbm, slope_per_db, max_loss (0 = none);
+//!                           # unset fields keep the log kind's default curve
 //!
 //! [[flows]]
 //! name = "flow0"            # default "flow<i>"
@@ -57,6 +77,7 @@ mod doc;
 mod json;
 mod schema;
 pub mod tcp;
+pub mod trace;
 pub mod units;
 mod value;
 
@@ -66,6 +87,7 @@ use airtcp_core::Duration;
 use airtcp_tcp::TcpConfig;
 
 pub use doc::ScenarioError;
+pub use trace::{DriveSpec, TraceModel, TraceSpec};
 
 use crate::link::{LossModel, QueueLimit};
 
@@ -98,12 +120,15 @@ pub struct LinkSpec {
     pub name: String,
     pub a: usize,
     pub b: usize,
+    /// Constant rate, or for a traced direction its mean capacity (reports only).
     pub rate_bps: [u64; 2],
     pub delay: [Duration; 2],
     pub queue: QueueLimit,
     pub overhead_bytes: u32,
     pub loss: [LossSpec; 2],
     pub reorder: [Option<ReorderSpec>; 2],
+    /// A trace replaces the direction's constant rate.
+    pub trace: [Option<TraceSpec>; 2],
 }
 
 #[derive(Clone, Debug, PartialEq)]

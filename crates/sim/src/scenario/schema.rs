@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::doc::{Doc, KeyPath};
 use super::value::{Field, Table, R};
+use super::trace::{TraceModel, TraceSpec};
 use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
 use crate::link::{LossModel, QueueLimit};
 use crate::network::Routes;
@@ -110,7 +111,8 @@ fn per_dir<T: Copy>(t: &Table, key: &str, read: impl Fn(&Field) -> R<T>, default
 
 const LINK_KEYS: &[&str] = &[
     "name", "a", "b", "rate", "rate_ab", "rate_ba", "delay", "delay_ab", "delay_ba", "queue_packets", "queue_bytes",
-    "overhead_bytes", "loss", "loss_ab", "loss_ba", "reorder", "reorder_ab", "reorder_ba",
+    "overhead_bytes", "loss", "loss_ab", "loss_ba", "reorder", "reorder_ab", "reorder_ba", "trace", "trace_ab",
+    "trace_ba",
 ];
 
 fn links(root: &Table, nodes: &[NodeSpec]) -> R<Vec<LinkSpec>> {
@@ -131,7 +133,8 @@ fn links(root: &Table, nodes: &[NodeSpec]) -> R<Vec<LinkSpec>> {
             let at = t.opt("name").map(|f| f.path).unwrap_or_else(|| t.path.clone());
             return Err(t.doc.err(&at, format!("duplicate link name \"{name}\" (also links[{j}]; set `name` to tell them apart)")));
         }
-        let rate_bps = per_dir(&t, "rate", |f| f.rate(), None)?;
+        let trace = directional(&t, "trace", super::trace::trace_spec)?;
+        let rate_bps = rates(&t, &trace)?;
         let delay = per_dir(&t, "delay", |f| f.duration(), Some(Duration::ZERO))?;
         let queue = match (t.opt("queue_packets"), t.opt("queue_bytes")) {
             (Some(_), Some(f)) => return Err(f.err("set queue_packets or queue_bytes, not both")),
@@ -162,10 +165,54 @@ fn links(root: &Table, nodes: &[NodeSpec]) -> R<Vec<LinkSpec>> {
             None => DEFAULT_OVERHEAD_BYTES,
         };
         let loss = directional(&t, "loss", loss_spec)?.map(|l| l.unwrap_or_else(LossSpec::none));
+        check_trace_loss(&t, &trace, &loss)?;
         let reorder = directional(&t, "reorder", reorder_spec)?;
-        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder });
+        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace });
     }
     Ok(out)
+}
+
+/// `rate` / `rate_ab` / `rate_ba`, except for a direction with a trace, whose
+/// reported rate is the trace's mean capacity.
+fn rates(t: &Table, trace: &[Option<TraceSpec>; 2]) -> R<[u64; 2]> {
+    let both = t.opt("rate").map(|f| f.rate()).transpose()?;
+    let mut out = [0u64; 2];
+    for (i, suffix) in ["ab", "ba"].iter().enumerate() {
+        let own = t.opt(&format!("rate_{suffix}"));
+        match (&trace[i], own) {
+            (Some(_), Some(f)) => {
+                return Err(f.err(format!(
+                    "conflicts with the trace of direction {suffix}; a trace sets the rate (drop rate_{suffix})"
+                )))
+            }
+            (Some(tr), None) => out[i] = tr.nominal_bps(),
+            (None, Some(f)) => out[i] = f.rate()?,
+            (None, None) => match both {
+                Some(r) => out[i] = r,
+                None => return Err(t.doc.err(&t.path.key("rate"), "missing required key")),
+            },
+        }
+    }
+    Ok(out)
+}
+
+/// A drive trace sets its direction's loss; a loss model beside it would
+/// double-count (outage windows are fine and add up).
+fn check_trace_loss(t: &Table, trace: &[Option<TraceSpec>; 2], loss: &[LossSpec; 2]) -> R<()> {
+    for (i, suffix) in ["ab", "ba"].iter().enumerate() {
+        let Some(TraceSpec { model: TraceModel::Drive(d), .. }) = &trace[i] else { continue };
+        if d.has_loss() && loss[i].model != LossModel::None {
+            let key = if t.opt("loss").is_some() { "loss".to_string() } else { format!("loss_{suffix}") };
+            return Err(t.doc.err(
+                &t.path.key(&key).key("model"),
+                format!(
+                    "conflicts with the drive trace of direction {suffix}, whose loss curve sets the loss \
+                     (set [links.trace.loss] max_loss = 0 to use a loss model instead)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `<key>` for both directions, or `<key>_ab` / `<key>_ba` for one; not both forms.

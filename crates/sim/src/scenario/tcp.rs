@@ -2,7 +2,7 @@
 //! `TcpConfig::default()` (documented in the tcp crate); both ends of a flow
 //! use the same configuration.
 
-use airtcp_tcp::config::{Recovery, ShrinkPolicy};
+use airtcp_tcp::config::{LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, ShrinkPolicy};
 use airtcp_tcp::TcpConfig;
 use serde_json::{json, Value};
 
@@ -36,6 +36,12 @@ pub const TCP_KEYS: &[&str] = &[
     "syn_retries",
     "ts_granularity",
     "msl",
+    "initial_quickacks",
+    "syn_rto",
+    "reno_sacks",
+    "loss_exit_growth",
+    "rto_ssthresh",
+    "partial_ack_rto",
 ];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
@@ -85,6 +91,12 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "syn_retries" => c.syn_retries = f.u32()?,
             "ts_granularity" => c.ts_granularity = f.duration()?,
             "msl" => c.msl = f.duration()?,
+            "initial_quickacks" => c.initial_quickacks = f.u32()?,
+            "syn_rto" => c.syn_rto = Some(f.duration()?),
+            "reno_sacks" => c.reno_sacks = RenoSacks::from_name(f.str()?).map_err(|m| f.err(m))?,
+            "loss_exit_growth" => c.loss_exit_growth = LossExitGrowth::from_name(f.str()?).map_err(|m| f.err(m))?,
+            "rto_ssthresh" => c.rto_ssthresh = RtoSsthresh::from_name(f.str()?).map_err(|m| f.err(m))?,
+            "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
             _ => unreachable!("checked by known()"),
         }
     }
@@ -93,6 +105,15 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
 }
 
 pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
+    let mut v = tcp_json_fixed(c);
+    // Unset means "same as initial_rto"; omitted so the JSON loads back.
+    if let (Some(d), Some(map)) = (c.syn_rto, v.as_object_mut()) {
+        map.insert("syn_rto".into(), Value::String(format_duration(d)));
+    }
+    v
+}
+
+fn tcp_json_fixed(c: &TcpConfig) -> Value {
     json!({
         "mss": c.mss,
         "initial_cwnd": c.initial_cwnd,
@@ -120,5 +141,10 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
         "syn_retries": c.syn_retries,
         "ts_granularity": format_duration(c.ts_granularity),
         "msl": format_duration(c.msl),
+        "initial_quickacks": c.initial_quickacks,
+        "reno_sacks": c.reno_sacks.name(),
+        "loss_exit_growth": c.loss_exit_growth.name(),
+        "rto_ssthresh": c.rto_ssthresh.name(),
+        "partial_ack_rto": c.partial_ack_rto.name(),
     })
 }

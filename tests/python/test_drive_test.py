@@ -1,0 +1,110 @@
+"""`airtcp reproduce drive-test --quick`: table columns, report, plots, and
+the pieces the study builds on (trace keys in a dict scenario, handoff events,
+the signal series in the summary)."""
+
+import csv
+from pathlib import Path
+
+import pytest
+
+import airtcp
+from airtcp.studies import drive_test
+
+from conftest import run_cli
+
+EXCERPT = drive_test.log_path(drive_test.LOGS["ucc-excerpt"], Path("."))
+
+TABLE_COLUMNS = [
+    "log",
+    "algorithm",
+    "seeds",
+    "goodput_kBps_mean",
+    "goodput_kBps_sd",
+    "handoffs_mean",
+    "timeouts_mean",
+    "timeouts_sd",
+    "cuts_4_5_mean",
+    "cuts_1_2_mean",
+    "queue_drops_mean",
+    "loss_drops_mean",
+    "outage_drops_mean",
+    "seed_phase1_kBps",
+    "seed_phase2_kBps",
+]
+
+
+def test_quick_study_writes_table_report_and_plots(tmp_path):
+    out = tmp_path / "dt"
+    proc = run_cli("reproduce", "drive-test", "--out", out, "--quick", "--quiet")
+    assert proc.returncode == 0
+    with open(out / "table.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert set(TABLE_COLUMNS) <= set(rows[0])
+    assert [(r["log"], r["algorithm"], r["seeds"]) for r in rows] == [
+        ("ucc-excerpt", a, "2") for a in ["cubic", "veno", "westwood", "reno", "bbr"]
+    ]
+    seed = {r["algorithm"]: (r["seed_phase1_kBps"], r["seed_phase2_kBps"]) for r in rows}
+    assert seed["cubic"] == ("49", "80") and seed["veno"] == ("59.6", "196") and seed["westwood"] == ("55", "195")
+    assert seed["bbr"] == ("", "")
+    for r in rows:
+        assert float(r["goodput_kBps_mean"]) > 0
+        # The excerpt changes cell 4 times in its first 60 s, the same for every run.
+        assert float(r["handoffs_mean"]) == 4
+    with open(out / "runs.csv") as fh:
+        assert len(list(csv.DictReader(fh))) == 10
+    report = (out / "report.md").read_text()
+    assert "Veno/Cubic goodput" in report and "seed: 1.22 in phase 1, 2.45 in phase 2" in report
+    for alg in ["cubic", "veno", "westwood", "reno", "bbr"]:
+        for kind in ["cwnd", "seq"]:
+            png = out / "plots" / f"ucc-excerpt_{alg}_{kind}.png"
+            assert png.stat().st_size > 10_000, png
+            assert f"plots/ucc-excerpt_{alg}_{kind}.png" in report
+        assert (out / "scenarios" / f"ucc-excerpt_{alg}.json").exists()
+
+
+def test_unknown_log_is_a_usage_error(tmp_path):
+    proc = run_cli("reproduce", "drive-test", "--out", tmp_path / "x", "--logs", "nowhere", check=False)
+    assert proc.returncode == 2
+    assert "unknown drive log 'nowhere'" in proc.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_study_scenario_logs_handoffs_and_signal():
+    sc = drive_test.scenario(EXCERPT.resolve(), "veno", 20.0, handoff_drops=True)
+    r = airtcp.run(sc, seed=3)
+    trace = r.summary["links"][1]["trace_ab"]
+    hand = [e for e in r.events if e["kind"] == "handoff"]
+    assert len(hand) == trace["handoffs"] == len(trace["handoff_times"]) > 0
+    assert hand[0]["link"] == 1 and hand[0]["detail"].endswith("ab outage=50ms drop")
+    assert [h["t_s"] for h in trace["handoff_times"]] == [e["t_s"] for e in hand]
+    s = trace["series"]
+    assert len(s["t_s"]) == len(s["signal_dbm"]) == len(s["capacity_bps"]) and s["t_s"][0] == 0.0
+    m = drive_test.metrics(r)
+    assert m["handoffs"] == len(hand)
+    assert m["cuts_4_5"] + m["cuts_1_2"] <= m["recoveries"]
+
+
+def test_bad_trace_line_names_the_file_and_line(tmp_path):
+    bad = tmp_path / "bad.csv"
+    lines = EXCERPT.read_text().splitlines()
+    lines[3] = lines[3].split(",", 1)[0]  # a truncated row
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(airtcp.ScenarioError) as e:
+        airtcp.run(drive_test.scenario(bad, "cubic", 5.0, handoff_drops=False))
+    assert f"{bad}:4:" in str(e.value)
+    assert e.value.key == "links[1].trace_ab.file"
+
+
+@pytest.mark.parametrize("log", ["ucc", "imc23", "feup"])
+def test_shipped_toml_matches_the_study(log):
+    """scenarios/drive-<log>.toml is the study's scenario for that log (cubic)."""
+    toml = drive_test.REPO / "scenarios" / f"drive-{log}.toml"
+    path = drive_test.log_path(drive_test.LOGS[log], drive_test.traces_dir(None))
+    if not path.exists():
+        pytest.skip(f"shared drive log {path} not present")
+    a = airtcp.run(toml, overrides={"sim.duration": "1s"}).summary["scenario"]
+    b = airtcp.run(drive_test.scenario(path, "cubic", 1.0, handoff_drops=True)).summary["scenario"]
+    for s in (a, b):
+        t = s["links"][1]["trace_ab"]
+        t["file"] = str(Path(t["file"]).resolve())
+    assert a == b
