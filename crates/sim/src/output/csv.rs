@@ -9,7 +9,7 @@ use crate::{ca_state_name, FlowSeries, SegmentLog};
 
 /// Rows are appended to a buffer of about this size, then written out: large
 /// enough that the write syscalls cost nothing next to the formatting.
-const CHUNK: usize = 128 * 1024;
+const CHUNK: usize = 64 * 1024;
 /// Room kept free for the next row: a series row of `secs` values is at
 /// most ~150 bytes. Only a flush heuristic: an odd float (`Display` of
 /// 1e-300 is 300+ digits) just makes the buffer grow.

@@ -17,7 +17,7 @@ use crate::{ca_state_name, FlowSeries, SegmentLog};
 const MAGIC: &[u8; 4] = b"PAR1";
 const CREATED_BY: &str = concat!("airtcp ", env!("CARGO_PKG_VERSION"));
 /// Values are copied into a buffer of this size before each write.
-const CHUNK: usize = 128 * 1024;
+const CHUNK: usize = 64 * 1024;
 
 // parquet.thrift enum values.
 const TYPE_BOOLEAN: i32 = 0;
