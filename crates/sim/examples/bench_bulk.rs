@@ -5,8 +5,8 @@
 //!
 //! Prints per run: events executed, the simulation loop's wall time
 //! (`run_wall_s`), events/s, goodput, and with `--out` the time
-//! `write_outputs` took; then the medians and the process's peak RSS
-//! (VmHWM). For the peak RSS of one run as the CLI does it, run with RUNS=1
+//! `write_outputs` took (into DIR/run<i>); then the medians and the
+//! process's peak RSS (VmHWM). For the peak RSS of one run as the CLI does it, run with RUNS=1
 //! (scripts/bench.sh does): later runs reuse the freed heap of earlier ones.
 //! The last line is machine-readable (`key=value`, for scripts/bench.sh).
 
@@ -60,8 +60,11 @@ fn main() {
         let o = run(&s, RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         let f = &o.summary["flows"][0];
         let write_ms = out_dir.as_ref().map(|d| {
+            // A fresh directory per run: replacing the files of an earlier
+            // run adds the kernel's work of freeing them (see scripts/bench.sh).
+            let d = d.join(format!("run{i}"));
             let t = Instant::now();
-            write_outputs(&o, d).unwrap_or_else(|e| panic!("{e}"));
+            write_outputs(&o, &d).unwrap_or_else(|e| panic!("{e}"));
             t.elapsed().as_secs_f64() * 1e3
         });
         println!(

@@ -55,7 +55,7 @@ fn bulk_lossy_is_the_ns3_anchor() {
     let t = &f.tcp;
     assert_eq!((t.mss, t.initial_cwnd, t.sack, t.timestamps, t.delack_count), (1000, 1, false, true, 2));
     assert_eq!((t.min_rto, t.delack_timeout), (Duration::from_secs(1), Duration::from_millis(200)));
-    assert_eq!((t.rcv_buf, t.snd_buf, t.recovery), (131_072, 131_072, Recovery::Prr));
+    assert_eq!((t.rcv_buf, t.snd_buf, t.recovery), (131_072, 131_072, Recovery::Ns3Prr));
     assert_eq!(t.cc, "newreno");
 }
 
@@ -70,58 +70,58 @@ fn fat_pipe_parses() {
 
 #[test]
 fn impossible_values_name_file_line_and_key() {
-    assert_eq!(err_with("delay = \"10ms\"", "delay = \"-5ms\""), "bulk.toml:34: links[0].delay: negative duration \"-5ms\"");
-    assert_eq!(err_with("p = 0.01", "p = 1.5"), "bulk.toml:49: links[1].loss_ab.p: probability 1.5 is outside [0, 1]");
-    assert_eq!(err_with("p = 0.01", "p = -0.1"), "bulk.toml:49: links[1].loss_ab.p: probability -0.1 is outside [0, 1]");
-    assert_eq!(err_with("rate = \"2Mbps\"", "rate = \"0Mbps\""), "bulk.toml:41: links[1].rate: zero rate \"0Mbps\"");
-    assert_eq!(err_with("rate = \"2Mbps\"", "rate = 0"), "bulk.toml:41: links[1].rate: zero rate 0");
-    assert_eq!(err_with("duration = \"60s\"", "duration = \"0s\""), "bulk.toml:17: sim.duration: duration must be positive");
-    assert_eq!(err_with("queue_packets = 50", "queue_packets = 0"), "bulk.toml:35: links[0].queue_packets: queue_packets must be at least 1");
+    assert_eq!(err_with("delay = \"10ms\"", "delay = \"-5ms\""), "bulk.toml:40: links[0].delay: negative duration \"-5ms\"");
+    assert_eq!(err_with("p = 0.01", "p = 1.5"), "bulk.toml:55: links[1].loss_ab.p: probability 1.5 is outside [0, 1]");
+    assert_eq!(err_with("p = 0.01", "p = -0.1"), "bulk.toml:55: links[1].loss_ab.p: probability -0.1 is outside [0, 1]");
+    assert_eq!(err_with("rate = \"2Mbps\"", "rate = \"0Mbps\""), "bulk.toml:47: links[1].rate: zero rate \"0Mbps\"");
+    assert_eq!(err_with("rate = \"2Mbps\"", "rate = 0"), "bulk.toml:47: links[1].rate: zero rate 0");
+    assert_eq!(err_with("duration = \"60s\"", "duration = \"0s\""), "bulk.toml:23: sim.duration: duration must be positive");
+    assert_eq!(err_with("queue_packets = 50", "queue_packets = 0"), "bulk.toml:41: links[0].queue_packets: queue_packets must be at least 1");
 }
 
 #[test]
 fn unknown_keys_and_wrong_types_are_rejected() {
     let e = err_with("rate = \"2Mbps\"", "rat = \"2Mbps\"");
-    assert!(e.starts_with("bulk.toml:41: links[1].rat: unknown key (known: name, a, b, rate,"), "{e}");
-    assert_eq!(err_with("sack = false", "sack = \"no\""), "bulk.toml:63: flows[0].tcp.sack: expected true or false, got string \"no\"");
-    assert_eq!(err_with("mss = 1000", "mss = \"big\""), "bulk.toml:61: flows[0].tcp.mss: expected an integer, got string \"big\"");
-    assert_eq!(err_with("delay = \"10ms\"", "delay = true"), "bulk.toml:34: links[0].delay: expected a duration like \"10ms\", got boolean true");
-    assert_eq!(err_with("delay = \"10ms\"", "delay = \"10 parsecs\""), "bulk.toml:34: links[0].delay: unknown duration unit in \"10 parsecs\" (use ns, us, ms, s, min, h)");
+    assert!(e.starts_with("bulk.toml:47: links[1].rat: unknown key (known: name, a, b, rate,"), "{e}");
+    assert_eq!(err_with("sack = false", "sack = \"no\""), "bulk.toml:68: flows[0].tcp.sack: expected true or false, got string \"no\"");
+    assert_eq!(err_with("mss = 1000", "mss = \"big\""), "bulk.toml:66: flows[0].tcp.mss: expected an integer, got string \"big\"");
+    assert_eq!(err_with("delay = \"10ms\"", "delay = true"), "bulk.toml:40: links[0].delay: expected a duration like \"10ms\", got boolean true");
+    assert_eq!(err_with("delay = \"10ms\"", "delay = \"10 parsecs\""), "bulk.toml:40: links[0].delay: unknown duration unit in \"10 parsecs\" (use ns, us, ms, s, min, h)");
     let e = err_with("[sim]", "[simulation]");
-    assert_eq!(e, "bulk.toml:16: simulation: unknown key (known: sim, nodes, links, flows)");
-    assert_eq!(err_with("rate = \"2Mbps\"\n", ""), "bulk.toml:38: links[1].rate: missing required key");
+    assert_eq!(e, "bulk.toml:22: simulation: unknown key (known: sim, nodes, links, flows)");
+    assert_eq!(err_with("rate = \"2Mbps\"\n", ""), "bulk.toml:44: links[1].rate: missing required key");
 }
 
 #[test]
 fn bad_references_are_rejected() {
-    assert_eq!(err_with("name = \"rcv\"", "name = \"rtr\""), "bulk.toml:28: nodes[2].name: duplicate node name \"rtr\" (also nodes[1])");
-    assert_eq!(err_with("to = \"rcv\"", "to = \"nowhere\""), "bulk.toml:53: flows[0].to: unknown node \"nowhere\" (nodes: snd, rtr, rcv)");
+    assert_eq!(err_with("name = \"rcv\"", "name = \"rtr\""), "bulk.toml:34: nodes[2].name: duplicate node name \"rtr\" (also nodes[1])");
+    assert_eq!(err_with("to = \"rcv\"", "to = \"nowhere\""), "bulk.toml:59: flows[0].to: unknown node \"nowhere\" (nodes: snd, rtr, rcv)");
     assert_eq!(err_with("cc = \"newreno\"", "cc = \"hybla\""), {
         let known = airtcp_tcp::cc::BUILTIN_NAMES.join(", ");
-        format!("bulk.toml:59: flows[0].tcp.cc: unknown congestion control 'hybla' (known: {known})")
+        format!("bulk.toml:65: flows[0].tcp.cc: unknown congestion control 'hybla' (known: {known})")
     });
     assert_eq!(
-        err_with("recovery = \"prr\"", "recovery = \"fast\""),
-        "bulk.toml:60: flows[0].tcp.recovery: unknown recovery 'fast' (known: tahoe, reno, newreno, prr)"
+        err_with("recovery = \"ns3-prr\"", "recovery = \"fast\""),
+        "bulk.toml:82: flows[0].tcp.recovery: unknown recovery 'fast' (known: tahoe, reno, newreno, prr, ns3-prr)"
     );
     // Second link now joins rtr and snd: rcv is an island.
     assert_eq!(
         err_with("b = \"rcv\"", "b = \"snd\""),
-        "bulk.toml:53: flows[0].to: no route from \"snd\" to \"rcv\" (the nodes are not connected by links)"
+        "bulk.toml:59: flows[0].to: no route from \"snd\" to \"rcv\" (the nodes are not connected by links)"
     );
-    assert_eq!(err_with("app = \"bulk\"", "app = \"video\""), "bulk.toml:55: flows[0].app: unknown app \"video\" (known: bulk, transfer)");
-    assert_eq!(err_with("app = \"bulk\"", "app = \"transfer\""), "bulk.toml:51: flows[0].bytes: missing required key");
+    assert_eq!(err_with("app = \"bulk\"", "app = \"video\""), "bulk.toml:61: flows[0].app: unknown app \"video\" (known: bulk, transfer)");
+    assert_eq!(err_with("app = \"bulk\"", "app = \"transfer\""), "bulk.toml:57: flows[0].bytes: missing required key");
 }
 
 #[test]
 fn cross_field_tcp_errors_point_at_the_tcp_table() {
-    assert_eq!(err_with("min_rto = \"1s\"", "min_rto = \"90s\""), "bulk.toml:58: flows[0].tcp: min_rto 90000ms exceeds max_rto 60000ms");
+    assert_eq!(err_with("min_rto = \"1s\"", "min_rto = \"90s\""), "bulk.toml:64: flows[0].tcp: min_rto 90000ms exceeds max_rto 60000ms");
 }
 
 #[test]
 fn toml_syntax_errors_have_a_line() {
     let e = err_with("queue_packets = 50\noverhead_bytes = 2\n\n[[links]]", "queue_packets = [50\n");
-    assert!(e.starts_with("bulk.toml:3"), "{e}");
+    assert!(e.starts_with("bulk.toml:4"), "{e}");
     assert!(e.contains("TOML syntax error"), "{e}");
 }
 
@@ -129,23 +129,23 @@ fn toml_syntax_errors_have_a_line() {
 fn loss_table_errors() {
     assert_eq!(
         err_with("model = \"uniform\"", "model = \"rayleigh\""),
-        "bulk.toml:48: links[1].loss_ab.model: unknown loss model \"rayleigh\" (known: none, uniform, ber, gilbert)"
+        "bulk.toml:54: links[1].loss_ab.model: unknown loss model \"rayleigh\" (known: none, uniform, ber, gilbert)"
     );
     assert_eq!(
         err_with("p = 0.01", "p = 0.01\nouttages = []"),
-        "bulk.toml:50: links[1].loss_ab.outtages: unknown key (known: model, p, outages)"
+        "bulk.toml:56: links[1].loss_ab.outtages: unknown key (known: model, p, outages)"
     );
     assert_eq!(
         err_with("p = 0.01", "p = 0.01\noutages = [[\"5s\", \"7s\"], [\"6s\", \"8s\"]]"),
-        "bulk.toml:50: links[1].loss_ab.outages: outages overlap ([5s, 7s) and [6s, 8s))"
+        "bulk.toml:56: links[1].loss_ab.outages: outages overlap ([5s, 7s) and [6s, 8s))"
     );
     assert_eq!(
         err_with("p = 0.01", "p = 0.01\noutages = [[\"7s\", \"5s\"]]"),
-        "bulk.toml:50: links[1].loss_ab.outages[0]: outage ends (5s) before it starts (7s)"
+        "bulk.toml:56: links[1].loss_ab.outages[0]: outage ends (5s) before it starts (7s)"
     );
     assert_eq!(
         err_with("[links.loss_ab]", "[links.loss]\nmodel = \"none\"\n[links.loss_ab]"),
-        "bulk.toml:49: links[1].loss_ab: conflicts with links[1].loss; use either loss or loss_ab/loss_ba"
+        "bulk.toml:55: links[1].loss_ab: conflicts with links[1].loss; use either loss or loss_ab/loss_ba"
     );
 }
 
