@@ -26,7 +26,7 @@ fn opt_f64(x: Option<f64>) -> Value {
     x.map_or(Value::Null, |v| json!(v))
 }
 
-pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
+pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
     let sc = fin.sc;
     let mut flows_json = Vec::with_capacity(fin.flows.len());
     for (i, f) in fin.flows.iter().enumerate() {
@@ -122,10 +122,14 @@ pub(crate) fn output(fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         },
     });
     let events = fin.log.iter().map(|&(t, raw)| log_event(&fin, crate::secs(t.0), raw)).collect();
+    // Moved, not cloned: the series and segment logs are the largest data of
+    // a run, and a copy would double the peak memory.
+    let series = fin.flows.iter_mut().map(|f| std::mem::take(&mut f.series)).collect();
+    let segments = fin.flows.iter_mut().map(|f| std::mem::take(&mut f.segments)).collect();
     RunOutput {
         summary,
-        series: fin.flows.iter().map(|f| f.series.clone()).collect(),
-        segments: fin.flows.iter().map(|f| f.segments.clone()).collect(),
+        series,
+        segments,
         events,
         events_executed: fin.events_executed,
         run_wall_s,

@@ -90,10 +90,13 @@ pub fn write_outputs(out: &RunOutput, dir: &Path) -> Result<(), SimError> {
     result
 }
 
+/// Writes one file's content.
+type Fill<'a> = Box<dyn Fn(&mut fs::File) -> std::io::Result<()> + Sync + 'a>;
+
 /// One output file: its name and what writes it.
 struct Job<'a> {
     name: String,
-    fill: Box<dyn Fn(&mut fs::File) -> std::io::Result<()> + Sync + 'a>,
+    fill: Fill<'a>,
 }
 
 fn job<'a>(name: String, fill: impl Fn(&mut fs::File) -> std::io::Result<()> + Sync + 'a) -> Job<'a> {
@@ -132,7 +135,7 @@ fn write_all(out: &RunOutput, dir: &Path) -> Result<Vec<String>, SimError> {
         }
         done
     };
-    let two = std::thread::available_parallelism().map_or(false, |n| n.get() > 1);
+    let two = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
     let mut results = std::thread::scope(|sc| {
         let helper = if two { std::thread::Builder::new().name("airtcp-write".into()).spawn_scoped(sc, work).ok() } else { None };
         let mut mine = work();
