@@ -180,6 +180,38 @@ impl PartialAckRto {
     }
 }
 
+/// How the retransmission timer is computed and armed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RtoTimer {
+    /// RFC 6298 §2: RTO = max(SRTT + max(G, 4·RTTVAR), min_rto), restarted
+    /// only by ACKs of new data (§5.3). ns-3 3.44 `TcpSocketBase` does this.
+    Rfc6298,
+    /// Linux `tcp_rtt_estimator` / `tcp_set_rto`: RTO = SRTT + RTTVAR where
+    /// RTTVAR is the per-RTT maximum of 4·mdev but never below `min_rto`
+    /// (TCP_RTO_MIN), so RTO >= SRTT + 200 ms; and the timer restarts when
+    /// the head of the retransmission queue is retransmitted
+    /// (`tcp_xmit_retransmit_queue`). Behind a full buffer SRTT is steady,
+    /// RTTVAR shrinks and the RFC timer expires before a fast retransmission
+    /// can come back; the Linux one does not.
+    Linux,
+}
+
+impl RtoTimer {
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "rfc6298" => Ok(RtoTimer::Rfc6298),
+            "linux" => Ok(RtoTimer::Linux),
+            other => Err(format!("unknown rto_timer '{other}' (known: rfc6298, linux)")),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            RtoTimer::Rfc6298 => "rfc6298",
+            RtoTimer::Linux => "linux",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TcpConfig {
     /// Sender maximum segment size in payload bytes.
@@ -232,6 +264,9 @@ pub struct TcpConfig {
     pub rto_ssthresh: RtoSsthresh,
     /// Retransmission-timer restarts on partial ACKs (default Linux).
     pub partial_ack_rto: PartialAckRto,
+    /// RTO formula and restarts (default RFC 6298, as ns-3; `Linux` for a
+    /// Linux sender).
+    pub rto_timer: RtoTimer,
     /// Congestion control module name (see `cc::BUILTIN_NAMES`).
     pub cc: String,
     /// Kernel HZ for the jiffies clock the modules see (Linux default 1000).
@@ -285,6 +320,7 @@ impl Default for TcpConfig {
             loss_exit_growth: LossExitGrowth::AllAcked,
             rto_ssthresh: RtoSsthresh::OncePerWindow,
             partial_ack_rto: PartialAckRto::Every,
+            rto_timer: RtoTimer::Rfc6298,
             cc: "reno".to_string(),
             hz: 1000,
             persist_min: Duration::from_millis(200),

@@ -2,7 +2,7 @@
 //! `TcpConfig::default()` (documented in the tcp crate); both ends of a flow
 //! use the same configuration.
 
-use airtcp_tcp::config::{LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, ShrinkPolicy};
+use airtcp_tcp::config::{LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
 use airtcp_tcp::TcpConfig;
 use serde_json::{json, Value};
 
@@ -42,6 +42,7 @@ pub const TCP_KEYS: &[&str] = &[
     "loss_exit_growth",
     "rto_ssthresh",
     "partial_ack_rto",
+    "rto_timer",
 ];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
@@ -97,6 +98,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "loss_exit_growth" => c.loss_exit_growth = LossExitGrowth::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rto_ssthresh" => c.rto_ssthresh = RtoSsthresh::from_name(f.str()?).map_err(|m| f.err(m))?,
             "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
+            "rto_timer" => c.rto_timer = RtoTimer::from_name(f.str()?).map_err(|m| f.err(m))?,
             _ => unreachable!("checked by known()"),
         }
     }
@@ -146,5 +148,6 @@ fn tcp_json_fixed(c: &TcpConfig) -> Value {
         "loss_exit_growth": c.loss_exit_growth.name(),
         "rto_ssthresh": c.rto_ssthresh.name(),
         "partial_ack_rto": c.partial_ack_rto.name(),
+        "rto_timer": c.rto_timer.name(),
     })
 }

@@ -50,7 +50,6 @@ impl Westwood {
     /// through two 7/8 EWMA stages (`westwood_do_filter`).
     fn filter(&mut self, delta: u32) {
         let sample = self.bk / delta.max(1);
-        if std::env::var("WWDBG").is_ok() { eprintln!("DBG filt delta={} bk={} sample={} bw={} acc={}", delta, self.bk, sample, self.bw_est, self.accounted); }
         if self.bw_ns_est == 0 && self.bw_est == 0 {
             self.bw_ns_est = sample;
             self.bw_est = self.bw_ns_est;
@@ -165,7 +164,6 @@ impl CongestionOps for Westwood {
     fn cwnd_event(&mut self, tp: &mut TcpSock, ev: CaEvent) {
         match ev {
             CaEvent::CompleteCwr => {
-                if std::env::var("WWDBG").is_ok() { eprintln!("DBG cwr j={} bw={} rttmin={} rtt={} cwnd={} -> {}", tp.jiffies, self.bw_est, self.rtt_min, self.rtt, tp.snd_cwnd, self.bw_rttmin(tp)); }
                 tp.snd_ssthresh = self.bw_rttmin(tp);
                 tp.snd_cwnd = tp.snd_ssthresh;
             }

@@ -138,6 +138,10 @@ impl Endpoint {
         } else {
             CA_ACK_SLOWPATH
         };
+        // Linux updates snd_una (tcp_snd_una_update, in both the fast path
+        // and tcp_ack_update_window) before tcp_in_ack_event: Westwood+
+        // measures the bytes this ACK covers as tp->snd_una - w->snd_una.
+        self.tp.snd_una = self.seq_of(ack).0;
         self.cc.in_ack_event(&mut self.tp, ev);
 
         if prior_packets == 0 {
@@ -702,7 +706,7 @@ impl Endpoint {
     }
 
     pub(super) fn rtt_sample(&mut self, est: Duration, ca: Duration) {
-        self.rtt.sample(est);
+        self.rtt.sample(est, self.snd_una, self.snd_nxt);
         self.tp.srtt_us = (self.rtt.srtt().as_micros() << 3).min(u32::MAX as u64) as u32;
         let ca_us = ca.as_micros().min(u32::MAX as u64) as u32;
         self.tp.min_rtt_us = self.tp.min_rtt_us.min(ca_us.max(1));

@@ -195,7 +195,7 @@ impl Endpoint {
             snd_nxt: iss.0,
             ..Default::default()
         };
-        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity);
+        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity, cfg.rto_timer);
         let rcv_wscale = if cfg.window_scaling { wscale_for(cfg.rcv_buf) } else { 0 };
         Ok(Endpoint {
             cc,
@@ -548,6 +548,10 @@ fn wscale_for(buf: u32) -> u8 {
     }
     s
 }
+
+#[cfg(test)]
+#[path = "linux_fidelity_tests.rs"]
+mod linux_fidelity_tests;
 
 #[cfg(test)]
 mod tests {

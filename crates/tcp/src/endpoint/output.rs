@@ -7,6 +7,7 @@ use airtcp_core::{Instant, Segment, TcpFlags};
 use super::scoreboard::{TxSeg, EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::{Endpoint, State, TimerKind};
 use crate::cc::{CaEvent, CaState, CongestionOps};
+use crate::config::RtoTimer;
 
 impl Endpoint {
     /// Next segment to put on the wire, if any is allowed now.
@@ -254,6 +255,11 @@ impl Endpoint {
         self.tp.retrans_out += 1;
         if s.len > 0 {
             self.stats.retransmissions += 1;
+        }
+        if i == 0 && self.cfg.rto_timer == RtoTimer::Linux {
+            // tcp_xmit_retransmit_queue: retransmitting the head restarts
+            // the timer, so the retransmission gets a full RTO to return.
+            self.timers.set(TimerKind::Rto, now + self.rtt.rto());
         }
         self.on_data_sent(now, &s)
     }
