@@ -113,6 +113,12 @@ DEFAULTS = {
     # ../shared/traces/cellular_handover_logs_imc23/SOURCES.md).
     "wired_rate": "100Mbps",
     "wired_delay": "40ms",
+    # The server's own interface queue: Linux's default txqueuelen of 1000
+    # packets. A shallower first hop drops the line-rate burst Westwood+
+    # sends when it raises cwnd to BWE x RTTmin at the end of a recovery
+    # (tcp_westwood.c, CA_EVENT_COMPLETE_CWR), a loss the radio-only drop
+    # counts would hide (crates/sim/tests/cc_sanity.rs shows the effect).
+    "wired_queue_packets": 1000,
     "radio_delay": "20ms",
     # The uplink carries only ACKs; 2 Mb/s (HSUPA-class) never limits them.
     "uplink_rate": "2Mbps",
@@ -126,6 +132,10 @@ DEFAULTS = {
     # tcp_rmem maxima of Linux 3.16 (4 MiB / 6 MiB, the seed's kernel).
     "mss": 1448,
     "min_rto": "200ms",
+    # Linux's RTO estimator (tcp_rtt_estimator: RTO >= SRTT + 200 ms, timer
+    # restarted when the head is retransmitted), not RFC 6298's: behind a
+    # full 200-packet buffer the RFC timer fires spuriously.
+    "rto_timer": "linux",
     "snd_buf": 4 * 1024 * 1024,
     "rcv_buf": 6 * 1024 * 1024,
     # 10 ms sampling of cwnd/ssthresh (an RTT is >= 120 ms).
@@ -207,7 +217,14 @@ def scenario(
         "sim": {"duration": f"{duration_s:g}s", "series_interval": d["series_interval"]},
         "nodes": [{"name": "server"}, {"name": "bs"}, {"name": "mobile"}],
         "links": [
-            {"name": "internet", "a": "server", "b": "bs", "rate": d["wired_rate"], "delay": d["wired_delay"]},
+            {
+                "name": "internet",
+                "a": "server",
+                "b": "bs",
+                "rate": d["wired_rate"],
+                "delay": d["wired_delay"],
+                "queue_packets": d["wired_queue_packets"],
+            },
             {
                 "name": "radio",
                 "a": "bs",
@@ -228,6 +245,7 @@ def scenario(
                     "cc": cc,
                     "mss": d["mss"],
                     "min_rto": d["min_rto"],
+                    "rto_timer": d["rto_timer"],
                     "snd_buf": d["snd_buf"],
                     "rcv_buf": d["rcv_buf"],
                 },
@@ -239,7 +257,9 @@ def scenario(
 def classify_recoveries(ts) -> dict:
     """Entries into Recovery (ca_state 3) with ssthresh / cwnd just before:
     ~4/5 is Veno's "random loss" cut, ~1/2 the Reno/"congestive" cut (Cubic's
-    is 717/1024 = 0.70; tcp_veno.c, tcp_cubic.c)."""
+    is 717/1024 = 0.70; tcp_veno.c, tcp_cubic.c). Westwood+ takes Reno's
+    ssthresh on entry and applies its real cut (BWE x RTTmin) when recovery
+    completes, so its entries always read as 1/2 here."""
     # The column holds names ("Recovery") or codes (3, Linux TCP_CA_Recovery).
     st = [x in (3, "Recovery") for x in ts["ca_state"].tolist()]
     cw = ts["cwnd"].to_numpy()
@@ -267,6 +287,7 @@ def metrics(result) -> dict:
         "retransmissions": f["retransmissions"],
         "fast_recoveries": f["fast_recoveries"],
         "queue_drops": ab["queue_drops"],
+        "wired_queue_drops": result.summary["links"][0]["ab"]["queue_drops"],
         "loss_drops": ab["loss_drops"],
         "outage_drops": ab["outage_drops"],
         "capacity_kBps": tr["mean_capacity_bps"] / 8 / KB,
@@ -293,6 +314,7 @@ TABLE_METRICS = [
     "cuts_4_5",
     "cuts_1_2",
     "queue_drops",
+    "wired_queue_drops",
     "loss_drops",
     "outage_drops",
     "capacity_kBps",

@@ -214,7 +214,7 @@ def write_report(
     L.append("## Results (mean ± sd over seeds; KB = 1024 bytes, as iperf)\n")
     L.append(
         "| log | algorithm | goodput KB/s | handoffs | timeouts | retransmissions | fast recoveries (4/5 · 1/2 cuts) "
-        "| drops queue · random · handoff | seed phase 1 KB/s (handoffs) | seed phase 2 KB/s (handoffs) |"
+        "| drops: radio queue · random · handoff · wired queue | seed phase 1 KB/s (handoffs) | seed phase 2 KB/s (handoffs) |"
     )
     L.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in table:
@@ -226,6 +226,7 @@ def write_report(
             f"| {_pm(r, 'timeouts')} | {_f(r['retransmissions_mean'], '{:.0f}')} "
             f"| {_f(r['fast_recoveries_mean'], '{:.1f}')} ({_f(r['cuts_4_5_mean'], '{:.1f}')} · {_f(r['cuts_1_2_mean'], '{:.1f}')}) "
             f"| {_f(r['queue_drops_mean'], '{:.0f}')} · {_f(r['loss_drops_mean'], '{:.0f}')} · {_f(r['outage_drops_mean'], '{:.0f}')} "
+            f"· {_f(r.get('wired_queue_drops_mean', float('nan')), '{:.0f}')} "
             f"| {p1} | {p2} |"
         )
     L.append("")
