@@ -142,11 +142,13 @@ fn westwood_sets_cwnd_to_bw_times_rtt_min_after_each_overflow() {
     let r = Run::new(&Net { cc: "westwood", queue: 83, ..NET });
     eprintln!("westwood q=83: {} exits {:?}", r.brief(), r.recovery_exits());
     let exits = r.recovery_exits();
-    // The first two come out of slow start, when the two-stage 7/8 filter
-    // has not caught up with the doubling rate (Linux alike): 14 and 24.
-    assert_eq!(exits.iter().map(|e| e.1).take(2).collect::<Vec<_>>(), vec![14, 24]);
-    let steady: Vec<_> = exits[2..].iter().map(|e| (e.1, e.2)).collect();
-    assert_eq!(steady, vec![(83, 83); 3]);
+    // The first comes out of slow start, when the two-stage 7/8 filter has
+    // not caught up with the doubling rate (Linux alike): 14. (Without RACK,
+    // `tcp.rack = false`, losses found only after that recovery start a
+    // second one ending at 24; RACK repairs them inside the first.)
+    assert_eq!(exits[0].1, 14);
+    let steady: Vec<_> = exits[1..].iter().map(|e| (e.1, e.2)).collect();
+    assert_eq!(steady, vec![(84, 84), (83, 83), (83, 83)]);
     assert_eq!(r.flow("timeouts"), 0.0);
     assert_eq!(r.flow("fast_recoveries"), exits.len() as f64);
     assert_eq!(r.flow("retransmissions"), r.link(1, "queue_drops") as f64);
@@ -160,7 +162,7 @@ fn westwood_sets_cwnd_to_bw_times_rtt_min_after_each_overflow() {
 /// segments at each overflow, so the loss is congestive).
 #[test]
 fn loss_based_modules_one_recovery_per_overflow_at_200_packets() {
-    for (cc, expect_ssthresh) in [("reno", 142..=143), ("cubic", 201..=205), ("westwood", 84..=84), ("veno", 142..=142)] {
+    for (cc, expect_ssthresh) in [("reno", 142..=143), ("cubic", 200..=205), ("westwood", 84..=84), ("veno", 142..=142)] {
         let r = Run::new(&Net { cc, ..NET });
         let exits = r.recovery_exits();
         eprintln!("{cc} q=200: {} exits {:?}", r.brief(), exits);

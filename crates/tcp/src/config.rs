@@ -256,6 +256,13 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit (ns-3 default: on).
     pub limited_transmit: bool,
+    /// RACK-TLP loss detection (RFC 8985) without TLP, for SACK
+    /// connections: a segment is lost once one sent after it was delivered
+    /// and a reordering window (min_rtt/4) has passed, which also finds
+    /// lost retransmissions. Default on: Linux since 4.18
+    /// (net.ipv4.tcp_recovery = 1). Inactive without SACK and with
+    /// `Recovery::Ns3Prr` (ns-3 3.44 has no RACK).
+    pub rack: bool,
     /// Duplicate-ACK bookkeeping without SACK (default Linux).
     pub reno_sacks: RenoSacks,
     /// cwnd growth on the ACK that ends Loss (default Linux).
@@ -316,6 +323,7 @@ impl Default for TcpConfig {
             recovery: Recovery::Prr,
             dupack_threshold: 3,
             limited_transmit: true,
+            rack: true,
             reno_sacks: RenoSacks::ResetOnAdvance,
             loss_exit_growth: LossExitGrowth::AllAcked,
             rto_ssthresh: RtoSsthresh::OncePerWindow,

@@ -9,6 +9,8 @@ pub struct TcpStats {
     pub retransmissions: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// Retransmissions found lost again by RACK (Linux TCPLostRetransmit).
+    pub lost_retransmits: u64,
     /// Bytes of application data acknowledged by the peer.
     pub bytes_acked: u64,
     /// Bytes of application data delivered in order to our application.

@@ -43,6 +43,7 @@ pub const TCP_KEYS: &[&str] = &[
     "rto_ssthresh",
     "partial_ack_rto",
     "rto_timer",
+    "rack",
 ];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
@@ -99,6 +100,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "rto_ssthresh" => c.rto_ssthresh = RtoSsthresh::from_name(f.str()?).map_err(|m| f.err(m))?,
             "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rto_timer" => c.rto_timer = RtoTimer::from_name(f.str()?).map_err(|m| f.err(m))?,
+            "rack" => c.rack = f.bool()?,
             _ => unreachable!("checked by known()"),
         }
     }
@@ -149,5 +151,6 @@ fn tcp_json_fixed(c: &TcpConfig) -> Value {
         "rto_ssthresh": c.rto_ssthresh.name(),
         "partial_ack_rto": c.partial_ack_rto.name(),
         "rto_timer": c.rto_timer.name(),
+        "rack": c.rack,
     })
 }

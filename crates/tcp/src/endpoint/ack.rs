@@ -125,7 +125,7 @@ impl Endpoint {
         let mut ra = RateAcc::default();
         let mut newly_sacked = 0;
         if self.sack_ok && seg.sack_len > 0 {
-            newly_sacked = self.sacktag(seg, &mut ra);
+            newly_sacked = self.sacktag(now, seg, &mut ra);
             if newly_sacked > 0 {
                 flag |= FLAG_DATA_SACKED;
             }
@@ -177,6 +177,7 @@ impl Endpoint {
                     self.tp.delivered += 1;
                 }
                 self.rate_skb_delivered(&s, &mut ra);
+                self.rack_advance(now, &s, seg);
             }
             if s.has(LOST) {
                 self.tp.lost_out -= 1;
@@ -240,7 +241,7 @@ impl Endpoint {
         let dubious = num_dupack > 0 || flag & FLAG_DATA_SACKED != 0 || self.tp.ca_state != CaState::Open;
         if dubious {
             let delivered = pkts_acked + newly_sacked;
-            self.fastretrans_alert(num_dupack, pkts_acked, flag, prior_snd_una, delivered, retrans_acked);
+            self.fastretrans_alert(now, num_dupack, pkts_acked, flag, prior_snd_una, delivered, retrans_acked);
         }
 
         // RFC 6298 §5.2/§5.3: stop when all is acked, restart on new data acked
@@ -268,7 +269,7 @@ impl Endpoint {
 
     /// RFC 2018 / RFC 6675 scoreboard update from the SACK blocks; returns
     /// the number of newly SACKed segments.
-    fn sacktag(&mut self, seg: &Segment, ra: &mut RateAcc) -> u32 {
+    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc) -> u32 {
         let mut newly = 0;
         for &(l, r) in seg.sacks() {
             let (l, r) = (self.snd_off(l), self.snd_off(r));
@@ -298,6 +299,7 @@ impl Endpoint {
                 self.tp.sacked_out += 1;
                 self.tp.delivered += 1;
                 self.rate_skb_delivered(&s, ra);
+                self.rack_advance(now, &s, seg);
                 newly += 1;
             }
         }
@@ -341,7 +343,7 @@ impl Endpoint {
 
     // ---- loss marking ----
 
-    fn mark_lost(&mut self, i: usize) {
+    pub(super) fn mark_lost(&mut self, i: usize) {
         let s = &mut self.rtx[i];
         if s.has(SACKED) || s.has(LOST) {
             return;
@@ -385,9 +387,14 @@ impl Endpoint {
         }
     }
 
-    fn identify_loss(&mut self, advanced: bool) {
+    /// `tcp_identify_packet_loss`. With RACK, Linux drops DupThresh marking
+    /// and relies on reo_wnd = 0 once DupThresh segments are SACKed (RFC 8985
+    /// §6.2 step 4); here RFC 6675 IsLost stays and RACK adds to it, so
+    /// turning RACK on only ever marks more.
+    fn identify_loss(&mut self, now: Instant, advanced: bool) {
         if self.sack_ok {
             self.sack_mark_lost();
+            self.rack_detect_loss(now);
         } else if (self.tp.ca_state < CaState::Recovery && self.tp.sacked_out >= self.cfg.dupack_threshold)
             || (self.tp.ca_state == CaState::Recovery && advanced)
         {
@@ -414,8 +421,10 @@ impl Endpoint {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn fastretrans_alert(
         &mut self,
+        now: Instant,
         num_dupack: u32,
         pkts_acked: u32,
         flag: u32,
@@ -491,7 +500,7 @@ impl Endpoint {
                     return;
                 }
                 if mode != Mode::Classic {
-                    self.identify_loss(advanced);
+                    self.identify_loss(now, advanced);
                 }
             }
             CaState::Loss => {
@@ -517,7 +526,7 @@ impl Endpoint {
                     self.try_to_open();
                     return;
                 }
-                self.identify_loss(advanced);
+                self.identify_loss(now, advanced);
                 if !self.time_to_recover() {
                     self.try_to_open();
                     return;

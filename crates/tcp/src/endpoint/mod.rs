@@ -17,6 +17,7 @@ mod ack;
 mod input;
 mod ns3_prr;
 mod output;
+mod rack;
 mod rtt;
 mod rx;
 mod scoreboard;
@@ -154,6 +155,8 @@ pub struct Endpoint {
     shrunk_ack: bool,
     /// Running count of segments marked LOST (rate sample `losses`).
     lost_marks: u32,
+    /// RACK (RFC 8985) state.
+    rack: rack::RackState,
 
     // ---- timestamps / SACK negotiation ----
     ts_ok: bool,
@@ -240,6 +243,7 @@ impl Endpoint {
             probe_pending: false,
             shrunk_ack: false,
             lost_marks: 0,
+            rack: rack::RackState::default(),
             ws_ok: false,
             ts_ok: false,
             ts_recent: 0,
