@@ -251,3 +251,65 @@ fn lossy_transfer_delivers_every_byte_once_in_order() {
         assert!(w.a.stats().retransmissions >= 20, "{recovery:?}: {:?}", w.a.stats());
     }
 }
+
+#[test]
+fn closed_endpoint_answers_with_reset() {
+    // RFC 9293 §3.10.7.1: ACK set -> <SEQ=SEG.ACK><CTL=RST>;
+    // ACK off -> <SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>; a RST is ignored.
+    let mut ep = airtcp_tcp::Endpoint::new(plain(), 80, 5000, SeqNum(7)).unwrap();
+    assert_eq!(ep.state(), State::Closed);
+    let fin = airtcp_core::Segment {
+        src_port: 5000,
+        dst_port: 80,
+        seq: SeqNum(4000),
+        ack: SeqNum(1234),
+        flags: TcpFlags::FIN | TcpFlags::ACK,
+        ..Default::default()
+    };
+    ep.handle_segment(ms(1), &fin);
+    let rst = ep.poll_transmit(ms(1)).unwrap();
+    assert_eq!((rst.flags, rst.seq, rst.src_port, rst.dst_port), (TcpFlags::RST, SeqNum(1234), 80, 5000));
+    assert!(ep.poll_transmit(ms(1)).is_none());
+
+    let data = airtcp_core::Segment { flags: TcpFlags::NONE, payload_len: 100, ..fin };
+    ep.handle_segment(ms(2), &data);
+    let rst = ep.poll_transmit(ms(2)).unwrap();
+    assert_eq!((rst.flags, rst.seq, rst.ack), (TcpFlags::RST | TcpFlags::ACK, SeqNum(0), SeqNum(4100)));
+
+    let reset = airtcp_core::Segment { flags: TcpFlags::RST, ..fin };
+    ep.handle_segment(ms(3), &reset);
+    assert!(ep.poll_transmit(ms(3)).is_none());
+    assert_eq!(ep.state(), State::Closed);
+}
+
+#[test]
+fn time_wait_rst_closes_without_reporting_a_reset() {
+    // RFC 9293 §3.10.7.4: in TIME-WAIT a reset closes the connection; the
+    // exchange had completed, so it is not an abort. A delayed duplicate
+    // that reaches a peer already CLOSED draws exactly such a reset.
+    let cfg = TcpConfig { msl: dms(500), ..plain() };
+    let mut w = pair(cfg.clone(), cfg, 10, 20, dms(10));
+    w.a.send(1_000);
+    w.run_until(ms(100));
+    w.a.close();
+    w.run_until(ms(200));
+    w.b.close();
+    w.run_until(ms(250));
+    assert_eq!((w.a.state(), w.b.state()), (State::TimeWait, State::Closed));
+    // A stale ACK from a (say, delayed by reordering) reaches the closed b.
+    let stray = airtcp_core::Segment {
+        src_port: LOCAL,
+        dst_port: REMOTE,
+        seq: SeqNum(10 + 1 + 1_000 + 1),
+        ack: SeqNum(20 + 1 + 1),
+        flags: TcpFlags::ACK,
+        ..Default::default()
+    };
+    w.b.handle_segment(ms(255), &stray);
+    let reset = w.b.poll_transmit(ms(255)).unwrap();
+    assert_eq!((reset.flags, reset.seq), (TcpFlags::RST, SeqNum(22)));
+    events(&mut w.a);
+    w.a.handle_segment(ms(265), &reset);
+    assert_eq!(w.a.state(), State::Closed);
+    assert_eq!(events(&mut w.a), vec![Event::Closed { aborted: false }]);
+}

@@ -1,7 +1,7 @@
 //! Segment arrival (RFC 9293 §3.10.7): handshake, acceptability, RST, the
 //! ACK (delegated to `ack.rs`), data into the reassembly buffer, FIN.
 
-use airtcp_core::{Instant, Segment};
+use airtcp_core::{Instant, Segment, SeqNum};
 
 use super::{Endpoint, State, TimerKind, DEFAULT_PEER_MSS, RTO_AFTER_SYN_LOSS};
 use crate::cc::CongestionOps;
@@ -15,12 +15,27 @@ impl Endpoint {
             return;
         }
         match self.state {
-            State::Closed => {}
+            State::Closed => self.on_closed(seg),
             State::Listen => self.on_listen(now, seg),
             State::SynSent => self.on_syn_sent(now, seg),
             _ => self.on_synchronized(now, seg),
         }
         self.update_persist(now);
+    }
+
+    /// RFC 9293 §3.10.7.1: a segment for a closed connection is discarded
+    /// and answered with a reset (unless it is one), so a peer still
+    /// retransmitting its FIN after our TIME-WAIT ended learns the connection
+    /// is gone instead of retrying until it aborts.
+    fn on_closed(&mut self, seg: &Segment) {
+        if seg.flags.rst() {
+            return;
+        }
+        self.closed_reply = Some(if seg.flags.ack() {
+            (seg.ack, None)
+        } else {
+            (SeqNum(0), Some(seg.seq + seg.seq_len()))
+        });
     }
 
     fn on_listen(&mut self, now: Instant, seg: &Segment) {
@@ -151,7 +166,11 @@ impl Endpoint {
             return;
         }
         if seg.flags.rst() {
-            self.enter_closed(true);
+            // RFC 9293 §3.10.7.4: in CLOSING, LAST-ACK and TIME-WAIT a reset
+            // just closes (both sides had finished); elsewhere the user
+            // is told the connection was reset.
+            let finished = matches!(self.state, State::Closing | State::LastAck | State::TimeWait);
+            self.enter_closed(!finished);
             return;
         }
         if seg.flags.syn() {

@@ -140,6 +140,9 @@ pub struct Endpoint {
     /// Whether a SYN / SYN-ACK must be (re)sent.
     send_syn: bool,
     send_rst: bool,
+    /// RST owed to a segment that arrived in CLOSED (RFC 9293 §3.10.7.1):
+    /// `(seq, ack)`; `ack` present means RST+ACK.
+    closed_reply: Option<(SeqNum, Option<SeqNum>)>,
     /// `tp->cwnd_usage_seq` of tcp_cwnd_validate.
     cwnd_usage_seq: u64,
     /// `tp->first_tx_mstamp` of tcp_rate.c.
@@ -235,6 +238,7 @@ impl Endpoint {
             syn_retransmitted: false,
             send_syn: false,
             send_rst: false,
+            closed_reply: None,
             cwnd_usage_seq: 0,
             first_tx_mstamp: 0,
             pacing_next: Instant::ZERO,

@@ -21,6 +21,18 @@ impl Endpoint {
             self.stats.segs_sent += 1;
             return Some(seg);
         }
+        if let Some((seq, ack)) = self.closed_reply.take() {
+            let flags = if ack.is_some() { TcpFlags::RST | TcpFlags::ACK } else { TcpFlags::RST };
+            self.stats.segs_sent += 1;
+            return Some(Segment {
+                src_port: self.local_port,
+                dst_port: self.remote_port,
+                seq,
+                ack: ack.unwrap_or_default(),
+                flags,
+                ..Default::default()
+            });
+        }
         match self.state {
             State::Closed | State::Listen => return None,
             State::SynSent | State::SynReceived => {
