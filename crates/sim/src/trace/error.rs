@@ -44,3 +44,33 @@ pub(crate) fn read_to_string(path: &std::path::Path) -> Result<(String, String),
         Err(e) => Err(TraceError::whole(&name, format!("cannot read: {e}"))),
     }
 }
+
+/// Split one CSV data line into `fields` (reused, so no allocation per line).
+/// Returns `Ok(false)` for a blank line; a line whose field count differs
+/// from the header's `n_cols` is an error naming the file and line (the
+/// usual sign of a truncated log).
+pub(crate) fn split_csv_row<'a>(
+    file: &str,
+    line_no: usize,
+    raw: &'a str,
+    n_cols: usize,
+    fields: &mut Vec<&'a str>,
+) -> Result<bool, TraceError> {
+    let raw = raw.trim_end_matches('\r');
+    if raw.is_empty() {
+        return Ok(false);
+    }
+    fields.clear();
+    fields.extend(raw.split(','));
+    if fields.len() != n_cols {
+        return Err(TraceError::at(
+            file,
+            line_no,
+            format!(
+                "expected {n_cols} comma-separated fields as in the header, found {} (truncated line?)",
+                fields.len()
+            ),
+        ));
+    }
+    Ok(true)
+}

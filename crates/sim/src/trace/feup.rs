@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use airtcp_core::Instant;
 
 use super::drive::{parse_f64, DriveLogKind, DriveSample, DriveTimeline};
-use super::error::TraceError;
+use super::error::{split_csv_row, TraceError};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FeupSelect {
@@ -78,22 +78,8 @@ pub fn parse_feup(name: &str, text: &str, select: &FeupSelect) -> Result<DriveTi
     let mut fields: Vec<&str> = Vec::with_capacity(cols.len());
     for (i, raw) in lines {
         let line_no = i + 1;
-        let raw = raw.trim_end_matches('\r');
-        if raw.is_empty() {
+        if !split_csv_row(name, line_no, raw, cols.len(), &mut fields)? {
             continue;
-        }
-        fields.clear();
-        fields.extend(raw.split(','));
-        if fields.len() != cols.len() {
-            return Err(TraceError::at(
-                name,
-                line_no,
-                format!(
-                    "expected {} comma-separated fields as in the header, found {} (truncated line?)",
-                    cols.len(),
-                    fields.len()
-                ),
-            ));
         }
         let key = (fields[c_snd].trim().to_string(), fields[c_rcv].trim().to_string());
         if key.0.is_empty() || key.1.is_empty() {

@@ -20,7 +20,7 @@
 use airtcp_core::Instant;
 
 use super::drive::{days_from_civil, hold_and_backfill, parse_f64, DriveLogKind, DriveSample, DriveTimeline};
-use super::error::TraceError;
+use super::error::{split_csv_row, TraceError};
 
 /// RSRP value G-NetTrack writes when it has no reading.
 const RSRP_SENTINEL: f64 = -200.0;
@@ -47,22 +47,8 @@ pub fn parse_ucc(name: &str, text: &str) -> Result<DriveTimeline, TraceError> {
     let mut fields: Vec<&str> = Vec::with_capacity(cols.len());
     for (i, raw) in lines {
         let line_no = i + 1;
-        let raw = raw.trim_end_matches('\r');
-        if raw.is_empty() {
+        if !split_csv_row(name, line_no, raw, cols.len(), &mut fields)? {
             continue;
-        }
-        fields.clear();
-        fields.extend(raw.split(','));
-        if fields.len() != cols.len() {
-            return Err(TraceError::at(
-                name,
-                line_no,
-                format!(
-                    "expected {} comma-separated fields as in the header, found {} (truncated line?)",
-                    cols.len(),
-                    fields.len()
-                ),
-            ));
         }
         let secs = parse_timestamp(fields[c_ts]).ok_or_else(|| {
             TraceError::at(
