@@ -3,6 +3,7 @@
     airtcp run SCENARIO.toml --out DIR [--seed N] [--set path=value ...] [--pcap] [--quiet]
     airtcp plot DIR
     airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...]
+    airtcp reproduce snoop --out DIR [--quick] [--seeds N] [--rates 0,0.05,...] [--jobs N]
     airtcp --version
 
 Start-up is kept lean on purpose (the whole ``airtcp run`` process is

@@ -5,6 +5,7 @@
 //! on the wire, and randomness comes from named, seeded streams so that a run is
 //! reproducible byte for byte.
 
+pub mod packet;
 pub mod pcap;
 pub mod rng;
 pub mod segment;
@@ -13,6 +14,7 @@ pub mod time;
 pub mod wire;
 
 pub use rng::RngStream;
-pub use segment::{Packet, Segment, TcpFlags, MAX_SACK_BLOCKS};
+pub use packet::{ConnKey, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg};
+pub use segment::{Segment, TcpFlags, MAX_SACK_BLOCKS};
 pub use seq::SeqNum;
 pub use time::{Duration, Instant};

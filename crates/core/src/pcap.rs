@@ -6,14 +6,16 @@
 //! any machine and nothing is lost from integer-nanosecond time:
 //! - always little-endian (not the writer's native order);
 //! - nanosecond timestamps: magic `0xa1b23c4d`, version 2.4;
-//! - link type `LINKTYPE_RAW` (101): each record is a bare IPv4 datagram,
-//!   with no link-layer header to invent;
+//! - link type `LINKTYPE_RAW` (101) by default: each record is a bare IPv4
+//!   datagram, with no link-layer header to invent; or `LINKTYPE_ETHERNET`
+//!   (1) when the scenario has link-layer addresses worth seeing, each record
+//!   then an Ethernet II frame;
 //! - timestamps are simulated time since the run began (the epoch in
 //!   Wireshark's absolute-time view is 1970-01-01).
 
 use std::io::{self, Read, Write};
 
-use crate::segment::Packet;
+use crate::packet::{Frame, Packet};
 use crate::time::Instant;
 use crate::wire;
 
@@ -23,19 +25,41 @@ pub const MAGIC_NANOS: u32 = 0xa1b2_3c4d;
 pub const MAGIC_MICROS: u32 = 0xa1b2_c3d4;
 /// `LINKTYPE_RAW`: raw IPv4/IPv6, version from the first nibble (tcpdump.org link types).
 pub const LINKTYPE_RAW: u32 = 101;
+/// `LINKTYPE_ETHERNET`: IEEE 802.3 / Ethernet II frames without FCS (tcpdump.org link types).
+pub const LINKTYPE_ETHERNET: u32 = 1;
 /// Largest IPv4 datagram: nothing is ever cut short by default.
 pub const DEFAULT_SNAPLEN: u32 = 65_535;
+
+/// What each record of a capture starts with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LinkType {
+    /// The IPv4 datagram itself ([`LINKTYPE_RAW`]).
+    Raw,
+    /// An Ethernet II header, then the datagram ([`LINKTYPE_ETHERNET`]).
+    Ethernet,
+}
+
+impl LinkType {
+    /// The number the file header carries.
+    pub fn number(self) -> u32 {
+        match self {
+            LinkType::Raw => LINKTYPE_RAW,
+            LinkType::Ethernet => LINKTYPE_ETHERNET,
+        }
+    }
+}
 
 /// Writes a pcap file one packet at a time. Reuses one encoding buffer, so
 /// steady-state writes allocate nothing; wrap `W` in a `BufWriter` for files.
 pub struct PcapWriter<W: Write> {
     w: W,
     snaplen: u32,
+    link: LinkType,
     buf: Vec<u8>,
 }
 
 impl<W: Write> PcapWriter<W> {
-    /// Write the file header; packets are kept whole.
+    /// Write the header of a raw-IP capture; packets are kept whole.
     pub fn new(w: W) -> io::Result<Self> {
         Self::with_snaplen(w, DEFAULT_SNAPLEN)
     }
@@ -43,28 +67,69 @@ impl<W: Write> PcapWriter<W> {
     /// Keep at most `snaplen` bytes of each packet (e.g. 120 for headers
     /// only: long runs then make small files, but tshark cannot verify the
     /// TCP checksum of a cut packet).
-    pub fn with_snaplen(mut w: W, snaplen: u32) -> io::Result<Self> {
+    pub fn with_snaplen(w: W, snaplen: u32) -> io::Result<Self> {
+        Self::with_link(w, LinkType::Raw, snaplen)
+    }
+
+    /// Write the header of an Ethernet capture, for [`PcapWriter::write_frame`].
+    pub fn ethernet(w: W) -> io::Result<Self> {
+        Self::with_link(w, LinkType::Ethernet, DEFAULT_SNAPLEN)
+    }
+
+    /// Write the header of a capture of `link` frames, each cut to `snaplen`.
+    pub fn with_link(mut w: W, link: LinkType, snaplen: u32) -> io::Result<Self> {
         let mut h = [0u8; 24];
         h[0..4].copy_from_slice(&MAGIC_NANOS.to_le_bytes());
         h[4..6].copy_from_slice(&2u16.to_le_bytes());
         h[6..8].copy_from_slice(&4u16.to_le_bytes());
         // thiszone = 0, sigfigs = 0
         h[16..20].copy_from_slice(&snaplen.to_le_bytes());
-        h[20..24].copy_from_slice(&LINKTYPE_RAW.to_le_bytes());
+        h[20..24].copy_from_slice(&link.number().to_le_bytes());
         w.write_all(&h)?;
         Ok(PcapWriter {
             w,
             snaplen,
+            link,
             buf: Vec::with_capacity(1600),
         })
     }
 
-    /// Append `pkt` as seen at simulated time `t`. A packet that cannot be
-    /// encoded (options over 40 bytes, datagram over 64 KiB) is an
-    /// `InvalidInput` error and nothing is written.
+    pub fn link(&self) -> LinkType {
+        self.link
+    }
+
+    /// Append `pkt` (any payload kind, tunnelled or not) as seen at simulated
+    /// time `t`. Only raw-IP captures take bare packets: an Ethernet capture
+    /// needs the addresses of [`PcapWriter::write_frame`]. A packet that cannot
+    /// be encoded (options over 40 bytes, datagram over 64 KiB), or a packet
+    /// given to an Ethernet capture, is an `InvalidInput` error and nothing is
+    /// written.
     pub fn write(&mut self, t: Instant, pkt: &Packet) -> io::Result<()> {
+        if self.link != LinkType::Raw {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "an Ethernet capture records frames: use write_frame",
+            ));
+        }
         wire::encode(pkt, &mut self.buf)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        self.write_record(t)
+    }
+
+    /// Append `frame` at simulated time `t`: the whole Ethernet frame in an
+    /// Ethernet capture, its datagram alone in a raw-IP one (which has no
+    /// place for link-layer addresses). Errors as [`PcapWriter::write`].
+    pub fn write_frame(&mut self, t: Instant, frame: &Frame) -> io::Result<()> {
+        match self.link {
+            LinkType::Raw => wire::encode(&frame.pkt, &mut self.buf),
+            LinkType::Ethernet => wire::encode_ethernet(frame, &mut self.buf),
+        }
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        self.write_record(t)
+    }
+
+    /// The record header and the (possibly cut) bytes in `self.buf`.
+    fn write_record(&mut self, t: Instant) -> io::Result<()> {
         let ns = t.as_nanos();
         let secs = u32::try_from(ns / 1_000_000_000).map_err(|_| {
             io::Error::new(
@@ -199,26 +264,33 @@ impl<R: Read> PcapReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::{Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Udp, UdpMsg};
     use crate::segment::{Segment, TcpFlags};
     use crate::seq::SeqNum;
 
     fn pkt(seq: u32, len: u32) -> Packet {
-        Packet {
-            src: [10, 0, 0, 1],
-            dst: [10, 0, 0, 2],
-            ttl: 64,
-            ip_id: seq as u16,
-            seg: Segment {
-                src_port: 1234,
-                dst_port: 80,
-                seq: SeqNum(seq),
-                ack: SeqNum(1),
-                flags: TcpFlags::ACK,
-                window: 1000,
-                timestamps: Some((5, 6)),
-                payload_len: len,
-                ..Default::default()
+        let seg = Segment {
+            src_port: 1234,
+            dst_port: 80,
+            seq: SeqNum(seq),
+            ack: SeqNum(1),
+            flags: TcpFlags::ACK,
+            window: 1000,
+            timestamps: Some((5, 6)),
+            payload_len: len,
+            ..Default::default()
+        };
+        Packet::tcp([10, 0, 0, 1], [10, 0, 0, 2], 64, seq as u16, seg)
+    }
+
+    fn frame(pkt: Packet) -> Frame {
+        Frame {
+            l2: L2Header {
+                src: MacAddr::local(1),
+                dst: MacAddr::local(2),
+                kind: L2Kind::Data,
             },
+            pkt,
         }
     }
 
@@ -274,10 +346,98 @@ mod tests {
             assert_eq!(a.t.as_nanos() as u128, b.timestamp.as_nanos());
             assert_eq!(a.t, Instant(i as u64 * 4_216_000 + 7));
             assert_eq!(&a.data[..], &b.data[..]);
-            assert_eq!(wire::decode(&a.data).unwrap().seg.seq, SeqNum(1 + i * 1000));
+            assert_eq!(
+                wire::decode(&a.data).unwrap().segment().unwrap().seq,
+                SeqNum(1 + i * 1000)
+            );
         }
         assert!(ours.next_record().unwrap().is_none());
         assert!(theirs.next_packet().is_none());
+    }
+
+    #[test]
+    fn raw_capture_holds_every_packet_kind() {
+        let udp = IpPayload::Udp(Udp {
+            src_port: 434,
+            dst_port: 434,
+            msg: UdpMsg::Opaque { len: 24 },
+        });
+        let icmp = IpPayload::Icmp(Icmp::EchoRequest {
+            id: 1,
+            seq: 2,
+            len: 56,
+        });
+        let mut tunnelled = pkt(7, 10);
+        tunnelled.outer = Some(Ipv4Header {
+            src: [1, 1, 1, 1],
+            dst: [2, 2, 2, 2],
+            ttl: 9,
+            ip_id: 3,
+        });
+        let pkts = [
+            pkt(1, 10),
+            Packet {
+                payload: udp,
+                ..pkt(2, 0)
+            },
+            Packet {
+                payload: icmp,
+                ..pkt(3, 0)
+            },
+            tunnelled,
+        ];
+        let mut w = PcapWriter::new(Vec::new()).unwrap();
+        for (i, p) in pkts.iter().enumerate() {
+            w.write(Instant(i as u64), p).unwrap();
+        }
+        let bytes = w.finish().unwrap();
+        let mut r = PcapReader::new(&bytes[..]).unwrap();
+        assert_eq!(r.linktype, LINKTYPE_RAW);
+        for p in &pkts {
+            let rec = r.next_record().unwrap().unwrap();
+            assert_eq!(rec.orig_len, p.ip_len());
+            assert_eq!(&wire::decode(&rec.data).unwrap(), p);
+        }
+        assert!(r.next_record().unwrap().is_none());
+    }
+
+    #[test]
+    fn ethernet_capture_records_frames() {
+        let mut w = PcapWriter::ethernet(Vec::new()).unwrap();
+        assert_eq!(w.link(), LinkType::Ethernet);
+        let f = frame(pkt(1, 100));
+        w.write_frame(Instant(5), &f).unwrap();
+        let e = w.write(Instant(6), &f.pkt).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        let bytes = w.finish().unwrap();
+        assert_eq!(&bytes[20..24], &[1, 0, 0, 0], "LINKTYPE_ETHERNET");
+        assert_eq!(
+            bytes.len(),
+            24 + 16 + 14 + 152,
+            "the refused packet wrote nothing"
+        );
+
+        let mut ours = PcapReader::new(&bytes[..]).unwrap();
+        let mut theirs = pcap_file::pcap::PcapReader::new(&bytes[..]).unwrap();
+        assert_eq!(theirs.header().datalink, pcap_file::DataLink::ETHERNET);
+        let a = ours.next_record().unwrap().unwrap();
+        let b = theirs.next_packet().unwrap().unwrap();
+        assert_eq!((ours.linktype, a.orig_len), (LINKTYPE_ETHERNET, 166));
+        assert_eq!(&a.data[..], &b.data[..]);
+        assert_eq!(wire::decode_ethernet(&a.data).unwrap(), f);
+    }
+
+    #[test]
+    fn raw_capture_of_frames_keeps_the_datagram() {
+        let mut w = PcapWriter::new(Vec::new()).unwrap();
+        w.write_frame(Instant(0), &frame(pkt(1, 0))).unwrap();
+        let bytes = w.finish().unwrap();
+        let rec = PcapReader::new(&bytes[..])
+            .unwrap()
+            .next_record()
+            .unwrap()
+            .unwrap();
+        assert_eq!(wire::decode(&rec.data).unwrap(), pkt(1, 0));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The simulator's view of a TCP/IPv4 packet: every header field that TCP
 //! behaviour depends on, and the payload's length but not its bytes.
-//! [`crate::wire`] turns one into real IPv4/TCP bytes for captures.
+//! [`crate::packet::Packet`] carries it inside IPv4; [`crate::wire`] turns
+//! one into real bytes for captures.
 
 use crate::seq::SeqNum;
 
@@ -155,36 +156,9 @@ impl Segment {
     }
 }
 
-/// An IPv4 packet carrying one TCP segment.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Packet {
-    pub src: [u8; 4],
-    pub dst: [u8; 4],
-    pub ttl: u8,
-    pub ip_id: u16,
-    pub seg: Segment,
-}
-
-impl Packet {
-    pub const IPV4_HEADER_LEN: u32 = 20;
-
-    /// IP datagram length: IPv4 header + TCP header + payload.
-    pub fn ip_len(&self) -> u32 {
-        Self::IPV4_HEADER_LEN + self.seg.header_len() + self.seg.payload_len
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn data_segment_with_timestamps_is_1052_bytes_of_ip() {
-        // ns-3 anchor: 1000-byte payload = 1054-byte PPP frame = 1052 IP + 2 PPP.
-        let seg = Segment { payload_len: 1000, timestamps: Some((1, 2)), flags: TcpFlags::ACK, ..Default::default() };
-        let pkt = Packet { seg, ..Default::default() };
-        assert_eq!(pkt.ip_len(), 1052);
-    }
 
     #[test]
     fn sack_blocks_limited_by_timestamps() {

@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod apps;
 pub mod engine;
+mod events;
 mod flow;
 pub mod link;
 pub mod network;
@@ -29,7 +30,7 @@ use std::path::PathBuf;
 
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
-pub use sim::run;
+pub use sim::{run, GaugeSeries};
 
 /// Options of one run that are not part of the scenario.
 #[derive(Default)]

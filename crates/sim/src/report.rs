@@ -7,7 +7,8 @@ use airtcp_tcp::Event;
 
 use crate::link::DirStats;
 use crate::scenario::{AppSpec, TraceModel, TraceSpec, DIR_NAMES};
-use crate::sim::{Finished, Raw};
+use crate::events::{Raw, EVENT_KINDS};
+use crate::sim::Finished;
 use crate::{LogEvent, RunOutput};
 
 fn dir_json(s: &DirStats) -> Value {
@@ -113,11 +114,16 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "versions": { "airtcp": env!("CARGO_PKG_VERSION") },
         "flows": flows_json,
         "links": links_json,
+        "agents": agents_json(&fin),
         "run": {
             "events_executed": fin.events_executed,
-            "events_by_kind": crate::sim::EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
+            "events_by_kind": EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
             "sim_duration_s": crate::secs(fin.end.0),
-            "misrouted_packets": fin.misrouted,
+            "misrouted_packets": fin.net_stats.no_route + fin.net_stats.ttl_expired + fin.unmatched,
+            "no_route_drops": fin.net_stats.no_route,
+            "ttl_expired_drops": fin.net_stats.ttl_expired,
+            "unmatched_packets": fin.unmatched,
+            "echo_replies": fin.net_stats.echo_replies,
             "run_wall_s": run_wall_s,
         },
     });
@@ -180,6 +186,29 @@ fn trace_report(t: &TraceSpec, end: Instant) -> Value {
     }
 }
 
+/// Per agent: where it ran, its counters, the packets it dropped, and its
+/// gauge sampled every series interval (empty without one).
+fn agents_json(fin: &Finished<'_>) -> Value {
+    let sc = fin.sc;
+    let list: Vec<Value> = fin
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let counters: serde_json::Map<String, Value> = a.counters.iter().map(|&(k, v)| (k.to_string(), json!(v))).collect();
+            json!({
+                "name": sc.agents[i].name,
+                "node": sc.nodes[a.node].name,
+                "kind": a.kind,
+                "counters": counters,
+                "dropped_packets": a.drops,
+                "series": { "t_s": a.series.t_s, "value": a.series.value },
+            })
+        })
+        .collect();
+    Value::Array(list)
+}
+
 fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
     let sc = fin.sc;
     match raw {
@@ -229,6 +258,13 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
             };
             LogEvent { t_s, kind: "handoff".to_string(), flow: None, link: Some(link), detail }
         }
+        Raw::Agent { agent, kind, value } => LogEvent {
+            t_s,
+            kind: kind.to_string(),
+            flow: None,
+            link: None,
+            detail: format!("agent={agent} {} value={value}", sc.agents[agent as usize].name),
+        },
         Raw::TransferComplete { flow, response } => LogEvent {
             t_s,
             kind: "transfer_complete".to_string(),

@@ -48,7 +48,7 @@ impl Link {
         if self.starts.len() >= self.limit {
             return None;
         }
-        let frame = Packet { seg: *seg, ..Default::default() }.ip_len() as u64 + 2; // + PPP
+        let frame = Packet::tcp([0; 4], [0; 4], 0, 0, *seg).ip_len() as u64 + 2; // + PPP
         let start = self.free_at.max(now);
         let end = start + Duration::transmission(frame * 8, self.rate_bps);
         self.free_at = end;

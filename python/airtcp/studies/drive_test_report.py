@@ -8,7 +8,9 @@ import math
 import os
 from pathlib import Path
 
-from .drive_test import DEFAULTS, REPO, SEED
+from .drive_test_setup import DEFAULTS, REPO, SEED
+from .report import fmt as _f
+from .report import md_table, pct as _pct
 
 #: Seed 003's ratios to Cubic (phase 1, phase 2).
 SEED_RATIO = {alg: (SEED[alg]["p1"] / SEED["cubic"]["p1"], SEED[alg]["p2"] / SEED["cubic"]["p2"]) for alg in SEED}
@@ -21,21 +23,11 @@ def _pm(row: dict, k: str, fmt: str = "{:.1f}") -> str:
     return f"{fmt.format(m)} ± {fmt.format(s)}"
 
 
-def _f(x, fmt="{:.2f}") -> str:
-    if x is None or x == "" or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    return fmt.format(x)
-
-
 def _rel(p: Path) -> str:
     try:
         return os.path.relpath(p, REPO)
     except ValueError:
         return str(p)
-
-
-def _pct(part: float, whole: float) -> float:
-    return 100.0 * part / whole if whole > 0 else 0.0
 
 
 def _base_rtt_s() -> float:
@@ -207,9 +199,7 @@ def write_report(
         )
         + "\n"
     )
-    L.append("| log | file | about |\n|---|---|---|")
-    for log, p in logs:
-        L.append(f"| {log.name} | `{_rel(p)}` | {log.about} |")
+    L.extend(md_table(["log", "file", "about"], [[log.name, f"`{_rel(p)}`", log.about] for log, p in logs]))
     L.append("")
     L.append("## Results (mean ± sd over seeds; KB = 1024 bytes, as iperf)\n")
     L.append(
@@ -232,27 +222,16 @@ def write_report(
     L.append("")
     L.append("## Goodput relative to Cubic\n")
     others = [a for a in algs if a != "cubic"]
-    L.append("| log | " + " | ".join(f"{a}/cubic" for a in others) + " |")
-    L.append("|---|" + "---|" * len(others))
-    L.append(
-        "| seed phase 1 | "
-        + " | ".join(f"{SEED_RATIO[a][0]:.2f}" if a in SEED_RATIO else "-" for a in others)
-        + " |"
-    )
-    L.append(
-        "| seed phase 2 | "
-        + " | ".join(f"{SEED_RATIO[a][1]:.2f}" if a in SEED_RATIO else "-" for a in others)
-        + " |"
-    )
+    ratio_rows = [
+        [f"seed phase {k + 1}"] + [f"{SEED_RATIO[a][k]:.2f}" if a in SEED_RATIO else "-" for a in others] for k in (0, 1)
+    ]
     by_log: dict[str, dict] = {}
     for r in table:
         by_log.setdefault(r["log"], {})[r["algorithm"]] = r
     for log, rows in by_log.items():
         c = rows.get("cubic", {}).get("goodput_kBps_mean")
-        cells = [
-            f"{rows[a]['goodput_kBps_mean'] / c:.2f}" if c and a in rows else "-" for a in others
-        ]
-        L.append(f"| {log} | " + " | ".join(cells) + " |")
+        ratio_rows.append([log] + [f"{rows[a]['goodput_kBps_mean'] / c:.2f}" if c and a in rows else "-" for a in others])
+    L.extend(md_table(["log"] + [f"{a}/cubic" for a in others], ratio_rows))
     L.append("")
     L.append("## What the simulation shows, and why it differs from the seed\n")
     for log, rows in by_log.items():

@@ -1,87 +1,182 @@
-//! Static shortest-path routing by hop count. Ties are broken by link index
-//! (links are explored in the order the scenario lists them), so the chosen
-//! path never depends on anything but the scenario text.
+//! Routes toward subnets, computed on demand by hop count.
+//!
+//! A forwarding table holds its connected subnets from the start; the route
+//! toward any other subnet is computed the first time some node needs it: one
+//! breadth-first search outward from the subnet's interfaces installs the
+//! route in every node it reaches. This is ns-3's nix-vector idea at subnet
+//! granularity: building a 10,000-node topology costs nothing per pair, and
+//! memory grows with nodes × subnets actually used, not nodes².
+//!
+//! Determinism: the search visits a node's interfaces in scenario link order,
+//! so equal-cost ties always resolve to the first-listed link.
+//!
+//! Routes change at run time through [`RouteChange`] (association, flow-mod
+//! and binding-update mechanisms use it); a change of topology (an interface
+//! going down or up) flushes the computed routes, which are then recomputed
+//! on demand from the new topology.
 
 use std::collections::VecDeque;
 
-/// A first hop: which link, and which of its directions (0 = a->b, 1 = b->a).
+use airtcp_agents::{Agent, IfaceId, NodeEvent};
+use airtcp_core::Instant;
+
+use super::addr::Prefix;
+use super::fib::{Origin, Route};
+use super::{Cx, Network};
+
+/// A typed change to forwarding state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hop {
-    pub link: u32,
-    pub dir: u8,
+pub enum RouteChange {
+    /// Install (or replace) a static route at `node` toward `prefix` through
+    /// its interface `iface` (node-local index).
+    Add { node: u32, prefix: Prefix, iface: u32 },
+    /// Remove the route for exactly `prefix` at `node`.
+    Remove { node: u32, prefix: Prefix },
+    /// Take interface `iface` of `node` down or up.
+    IfaceState { node: u32, iface: u32, up: bool },
 }
 
-/// `next[src * n + dst]`: first hop from `src` towards `dst`.
-pub struct Routes {
-    n: usize,
-    next: Vec<Option<Hop>>,
-}
-
-impl Routes {
-    /// `links[i] = (a, b)` node indices of link `i`.
-    pub fn compute(n_nodes: usize, links: &[(usize, usize)]) -> Routes {
-        // Adjacency lists in link order: (neighbour, hop to it).
-        let mut adj: Vec<Vec<(usize, Hop)>> = vec![Vec::new(); n_nodes];
-        for (i, &(a, b)) in links.iter().enumerate() {
-            adj[a].push((b, Hop { link: i as u32, dir: 0 }));
-            adj[b].push((a, Hop { link: i as u32, dir: 1 }));
+impl Network {
+    /// The route from `node` toward `dst`, computing routes to `dst`'s subnet
+    /// the first time any node asks.
+    #[inline]
+    pub(crate) fn resolve(&mut self, node: usize, dst: u32) -> Option<Route> {
+        if let Some(r) = self.nodes[node].fib.lookup(dst) {
+            return Some(r);
         }
-        let mut next = vec![None; n_nodes * n_nodes];
+        let s = self.subnet_index.lookup(dst)?.iface as usize;
+        if self.resolved[s] {
+            return None;
+        }
+        self.compute_routes(s);
+        self.nodes[node].fib.lookup(dst)
+    }
+
+    /// Multi-source BFS from the interfaces of subnet `s`: each node reached
+    /// routes the subnet through the interface on which it was reached.
+    fn compute_routes(&mut self, s: usize) {
+        self.resolved[s] = true;
+        let prefix = self.subnets[s].0;
+        let n = self.nodes.len();
+        let mut seen = vec![false; n];
         let mut queue = VecDeque::new();
-        for src in 0..n_nodes {
-            // BFS from src; remember the first hop through which each node was reached.
-            let mut first: Vec<Option<Hop>> = vec![None; n_nodes];
-            let mut seen = vec![false; n_nodes];
-            seen[src] = true;
-            queue.clear();
-            queue.push_back(src);
-            while let Some(u) = queue.pop_front() {
-                for &(v, hop) in &adj[u] {
-                    if !seen[v] {
-                        seen[v] = true;
-                        first[v] = if u == src { Some(hop) } else { first[u] };
-                        queue.push_back(v);
+        for &i in &self.subnets[s].1 {
+            let ifc = &self.ifaces[i as usize];
+            if ifc.up && !seen[ifc.node as usize] {
+                seen[ifc.node as usize] = true;
+                queue.push_back(ifc.node as usize);
+            }
+        }
+        while let Some(u) = queue.pop_front() {
+            for k in 0..self.nodes[u].ifaces.len() {
+                let i = self.nodes[u].ifaces[k] as usize;
+                if !self.ifaces[i].up {
+                    continue;
+                }
+                let p = self.ifaces[i].peer as usize;
+                let v = self.ifaces[p].node as usize;
+                if seen[v] || !self.ifaces[p].up {
+                    continue;
+                }
+                seen[v] = true;
+                self.nodes[v].fib.insert(prefix, Route { iface: p as u32, origin: Origin::Computed });
+                queue.push_back(v);
+            }
+        }
+    }
+
+    /// Apply a typed route change at `now`. Errors name what does not exist.
+    pub(crate) fn apply(&mut self, cx: &mut Cx, now: Instant, ch: RouteChange) -> Result<(), String> {
+        let iface_of = |net: &Network, node: u32, iface: u32| -> Result<u32, String> {
+            let nd = net.nodes.get(node as usize).ok_or_else(|| format!("no node {node}"))?;
+            nd.ifaces.get(iface as usize).copied().ok_or_else(|| format!("node {node} has no interface {iface}"))
+        };
+        match ch {
+            RouteChange::Add { node, prefix, iface } => {
+                let g = iface_of(self, node, iface)?;
+                self.nodes[node as usize].fib.insert(prefix, Route { iface: g, origin: Origin::Static });
+            }
+            RouteChange::Remove { node, prefix } => {
+                let nd = self.nodes.get_mut(node as usize).ok_or_else(|| format!("no node {node}"))?;
+                nd.fib.remove(prefix).ok_or_else(|| format!("node {node} has no route for {prefix}"))?;
+            }
+            RouteChange::IfaceState { node, iface, up } => {
+                let g = iface_of(self, node, iface)?;
+                if self.ifaces[g as usize].up != up {
+                    self.ifaces[g as usize].up = up;
+                    self.flush_computed();
+                    let ev = if up { NodeEvent::IfaceUp(IfaceId(iface)) } else { NodeEvent::IfaceDown(IfaceId(iface)) };
+                    for pos in 0..self.nodes[node as usize].agents.len() {
+                        let a = self.nodes[node as usize].agents[pos] as usize;
+                        self.agents[a].on_node_event(now, ev);
+                        self.after_agent(cx, now, a);
                     }
                 }
             }
-            next[src * n_nodes..(src + 1) * n_nodes].copy_from_slice(&first);
         }
-        Routes { n: n_nodes, next }
+        Ok(())
     }
 
-    #[inline]
-    pub fn next_hop(&self, src: usize, dst: usize) -> Option<Hop> {
-        self.next[src * self.n + dst]
+    fn flush_computed(&mut self) {
+        for n in &mut self.nodes {
+            n.fib.flush_computed();
+        }
+        self.resolved.iter_mut().for_each(|r| *r = false);
     }
+}
 
-    pub fn reachable(&self, src: usize, dst: usize) -> bool {
-        src == dst || self.next_hop(src, dst).is_some()
+/// Connected component of each node over `links` (pairs of node indices),
+/// numbered by their smallest node: whether two nodes can reach each other
+/// at all, for scenario validation. Union-find, linear in nodes + links.
+pub fn components(n_nodes: usize, links: &[(usize, usize)]) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..n_nodes).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
     }
+    for &(a, b) in links {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            parent[hi] = lo;
+        }
+    }
+    (0..n_nodes).map(|x| find(&mut parent, x)).collect()
+}
 
-    /// Node sequence from `src` to `dst` (both included), for reports and tests.
-    pub fn path(&self, src: usize, dst: usize, links: &[(usize, usize)]) -> Option<Vec<usize>> {
-        let mut path = vec![src];
-        let mut u = src;
-        while u != dst {
-            let hop = self.next_hop(u, dst)?;
-            let (a, b) = links[hop.link as usize];
-            u = if hop.dir == 0 { b } else { a };
+impl Network {
+    /// Nodes a packet from `from` to `dst` visits (both ends included), by
+    /// the forwarding tables as they are (computing routes on demand), or
+    /// `None` without a route. For tests and reports.
+    pub fn path(&mut self, from: usize, dst: [u8; 4]) -> Option<Vec<usize>> {
+        let d = u32::from_be_bytes(dst);
+        let mut path = vec![from];
+        let mut u = from;
+        while !self.is_local(u, d) {
+            let r = self.resolve(u, d)?;
+            u = self.ifaces[self.ifaces[r.iface as usize].peer as usize].node as usize;
             path.push(u);
-            if path.len() > self.n {
+            if path.len() > self.nodes.len() {
                 return None;
             }
         }
         Some(path)
     }
-}
 
-/// IPv4 address of node `i`: 10.<hi>.<lo>.1 (10.0.<i>.1 for the first 256 nodes).
-pub fn node_addr(i: usize) -> [u8; 4] {
-    [10, (i >> 8) as u8, (i & 0xff) as u8, 1]
-}
+    /// Apply a route change outside a run (no agent sees it). Errors name
+    /// what does not exist.
+    pub fn change_routes(&mut self, ch: RouteChange) -> Result<(), String> {
+        let mut q = crate::engine::EventQueue::default();
+        let mut log = Vec::new();
+        let mut cx = Cx { q: &mut q, log: &mut log };
+        self.apply(&mut cx, Instant::ZERO, ch)
+    }
 
-/// Node index of an address made by [`node_addr`].
-#[inline]
-pub fn addr_node(a: [u8; 4]) -> usize {
-    (a[1] as usize) << 8 | a[2] as usize
+    /// Routes installed at `node` (connected, computed and static).
+    pub fn routes(&self, node: usize) -> Vec<(Prefix, Route)> {
+        self.nodes[node].fib.routes().collect()
+    }
 }

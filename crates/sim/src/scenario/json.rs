@@ -7,6 +7,7 @@ use super::tcp::tcp_json;
 use super::units::{format_duration, format_rate};
 use super::{AppSpec, LossSpec, Scenario, DIR_NAMES};
 use crate::link::{LossModel, QueueLimit};
+use crate::network::addr::fmt_addr;
 
 fn loss_json(l: &LossSpec) -> Value {
     let mut m = Map::new();
@@ -67,6 +68,9 @@ pub fn scenario_json(s: &Scenario) -> Value {
                 QueueLimit::Bytes(n) => m.insert("queue_bytes".into(), json!(n)),
             };
             m.insert("overhead_bytes".into(), json!(l.overhead_bytes));
+            m.insert("subnet".into(), json!(l.subnet.to_string()));
+            m.insert("addr_a".into(), json!(fmt_addr(l.addr[0])));
+            m.insert("addr_b".into(), json!(fmt_addr(l.addr[1])));
             Value::Object(m)
         })
         .collect();
@@ -107,5 +111,6 @@ pub fn scenario_json(s: &Scenario) -> Value {
         "nodes": nodes,
         "links": links,
         "flows": flows,
+        "agents": s.agents.iter().map(|a| super::agents::agent_json(a, &s.nodes, &s.links)).collect::<Vec<_>>(),
     })
 }

@@ -73,6 +73,7 @@
 //!                           # ts_granularity, msl
 //! ```
 
+mod agents;
 mod doc;
 mod json;
 mod schema;
@@ -86,6 +87,7 @@ use std::path::Path;
 use airtcp_core::Duration;
 use airtcp_tcp::TcpConfig;
 
+pub use agents::{local_iface, AgentDecl};
 pub use doc::ScenarioError;
 pub use trace::{DriveSpec, TraceModel, TraceSpec};
 
@@ -99,6 +101,8 @@ pub struct Scenario {
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,
+    /// In-network agents, each on a node, in declaration order.
+    pub agents: Vec<AgentDecl>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -129,6 +133,11 @@ pub struct LinkSpec {
     pub reorder: [Option<ReorderSpec>; 2],
     /// A trace replaces the direction's constant rate.
     pub trace: [Option<TraceSpec>; 2],
+    /// The link's subnet: declared, or from the automatic plan (`network::addr`).
+    pub subnet: crate::network::Prefix,
+    /// Addresses of the `a` and `b` interfaces (declared, or the subnet's
+    /// first free host addresses).
+    pub addr: [u32; 2],
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -10,7 +10,8 @@ use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
 use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
 use crate::link::{LossModel, QueueLimit};
-use crate::network::Routes;
+use crate::network::addr::{auto_link_subnet, fmt_addr, mask, parse_addr, Prefix, MAX_AUTO_LINKS};
+use crate::network::components;
 
 /// ns-3's PointToPointNetDevice default queue (DropTailQueue 100p).
 const DEFAULT_QUEUE_PACKETS: u32 = 100;
@@ -21,12 +22,14 @@ pub const MAX_FLOWS: usize = 16_384;
 
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
-    root.known(&["sim", "nodes", "links", "flows"])?;
+    root.known(&["sim", "nodes", "links", "flows", "agents"])?;
     let sim = sim_spec(&root.req("sim")?.table()?)?;
     let nodes = nodes(&root)?;
     let links = links(&root, &nodes)?;
+    unique_addresses(&root, &links)?;
     let flows = flows(&root, &nodes, &links, &sim)?;
-    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows })
+    let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &links)?;
+    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents })
 }
 
 fn sim_spec(t: &Table) -> R<SimSpec> {
@@ -112,7 +115,7 @@ fn per_dir<T: Copy>(t: &Table, key: &str, read: impl Fn(&Field) -> R<T>, default
 const LINK_KEYS: &[&str] = &[
     "name", "a", "b", "rate", "rate_ab", "rate_ba", "delay", "delay_ab", "delay_ba", "queue_packets", "queue_bytes",
     "overhead_bytes", "loss", "loss_ab", "loss_ba", "reorder", "reorder_ab", "reorder_ba", "trace", "trace_ab",
-    "trace_ba",
+    "trace_ba", "subnet", "addr_a", "addr_b",
 ];
 
 fn links(root: &Table, nodes: &[NodeSpec]) -> R<Vec<LinkSpec>> {
@@ -167,7 +170,8 @@ fn links(root: &Table, nodes: &[NodeSpec]) -> R<Vec<LinkSpec>> {
         let loss = directional(&t, "loss", loss_spec)?.map(|l| l.unwrap_or_else(LossSpec::none));
         check_trace_loss(&t, &trace, &loss)?;
         let reorder = directional(&t, "reorder", reorder_spec)?;
-        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace });
+        let (subnet, addr) = addresses(&t, out.len())?;
+        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace, subnet, addr });
     }
     Ok(out)
 }
@@ -316,7 +320,7 @@ const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "rec
 
 fn flows(root: &Table, nodes: &[NodeSpec], links: &[LinkSpec], sim: &SimSpec) -> R<Vec<FlowSpec>> {
     let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
-    let routes = Routes::compute(nodes.len(), &pairs);
+    let component = components(nodes.len(), &pairs);
     let tables = list_of_tables(root, "flows")?;
     if tables.len() > MAX_FLOWS {
         return Err(root.doc.err(&KeyPath::root().key("flows"), format!("at most {MAX_FLOWS} flows")));
@@ -340,7 +344,7 @@ fn flows(root: &Table, nodes: &[NodeSpec], links: &[LinkSpec], sim: &SimSpec) ->
         if from == to {
             return Err(tf.err(format!("a flow needs two different nodes (from = to = \"{}\")", nodes[to].name)));
         }
-        if !routes.reachable(from, to) {
+        if component[from] != component[to] {
             return Err(tf.err(format!("no route from \"{}\" to \"{}\" (the nodes are not connected by links)", nodes[from].name, nodes[to].name)));
         }
         let start = match t.opt("start") {
@@ -404,4 +408,62 @@ fn flows(root: &Table, nodes: &[NodeSpec], links: &[LinkSpec], sim: &SimSpec) ->
         out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp });
     }
     Ok(out)
+}
+
+/// A link's subnet and interface addresses, declared or from the automatic
+/// plan. Addresses must lie in the subnet, be distinct, and be neither its
+/// network nor its broadcast address; uniqueness across links is checked by
+/// [`unique_addresses`].
+fn addresses(t: &Table, li: usize) -> R<(Prefix, [u32; 2])> {
+    let subnet = match t.opt("subnet") {
+        Some(f) => {
+            let p = Prefix::parse(f.str()?).map_err(|m| f.err(m))?;
+            if p.len > 30 {
+                return Err(f.err(format!("subnet {p} has no room for two interfaces (at most /30)")));
+            }
+            p
+        }
+        None => {
+            if li >= MAX_AUTO_LINKS {
+                return Err(t.err(format!("more than {MAX_AUTO_LINKS} links need declared subnets")));
+            }
+            auto_link_subnet(li).0
+        }
+    };
+    let bcast = subnet.addr | !mask(subnet.len);
+    let mut addr = [None; 2];
+    for (i, k) in ["addr_a", "addr_b"].iter().enumerate() {
+        if let Some(f) = t.opt(k) {
+            let a = parse_addr(f.str()?).map_err(|m| f.err(m))?;
+            if !subnet.contains(a) || a == subnet.addr || a == bcast {
+                return Err(f.err(format!("{} is not a host address of the link's subnet {subnet}", fmt_addr(a))));
+            }
+            addr[i] = Some(a);
+        }
+    }
+    let a = addr[0].unwrap_or(if addr[1] == Some(subnet.addr + 1) { subnet.addr + 2 } else { subnet.addr + 1 });
+    let b = addr[1].unwrap_or(if a == subnet.addr + 2 { subnet.addr + 1 } else { subnet.addr + 2 });
+    if a == b {
+        return Err(t.opt("addr_b").expect("only a declared addr_b can collide").err(format!("addr_b equals addr_a ({})", fmt_addr(a))));
+    }
+    Ok((subnet, [a, b]))
+}
+
+/// No address may belong to two interfaces.
+fn unique_addresses(root: &Table, links: &[LinkSpec]) -> R<()> {
+    let mut all: Vec<(u32, usize, usize)> = Vec::with_capacity(2 * links.len());
+    for (li, l) in links.iter().enumerate() {
+        all.push((l.addr[0], li, 0));
+        all.push((l.addr[1], li, 1));
+    }
+    all.sort_unstable();
+    for w in all.windows(2) {
+        if w[0].0 == w[1].0 {
+            let (a, li, end) = w[1];
+            let key = KeyPath::root().key("links").index(li).key(if end == 0 { "addr_a" } else { "addr_b" });
+            let (_, lj, _) = w[0];
+            return Err(root.doc.err(&key, format!("address {} is also used by links[{lj}] ({})", fmt_addr(a), links[lj].name)));
+        }
+    }
+    Ok(())
 }

@@ -18,9 +18,12 @@ mod input;
 mod ns3_prr;
 mod output;
 mod rack;
+mod rate;
+mod recovery;
 mod rtt;
 mod rx;
 mod scoreboard;
+mod timeout;
 mod timers;
 
 use std::collections::VecDeque;

@@ -1,0 +1,109 @@
+//! In-network agents: mechanisms that sit in a node's packet path.
+//!
+//! This crate knows packets (`airtcp-core`) and TCP endpoints (`airtcp-tcp`)
+//! and nothing about the simulator: every agent is a sans-IO state machine
+//! behind [`Agent`], tested by driving it directly, and the simulator and the
+//! emulator are two drivers of the same code.
+//!
+//! Built in: seed 004's packet error generator ([`peg`]), the Snoop proxy
+//! ([`snoop`]) and the I-TCP split connection ([`itcp`]).
+
+pub mod agent;
+pub mod config;
+pub mod itcp;
+pub mod peg;
+pub mod snoop;
+
+#[cfg(test)]
+mod testwire;
+
+use airtcp_core::{Instant, Packet, RngStream};
+
+pub use agent::{Agent, AgentLog, Hook, HookMask, IfaceId, InjectAt, Injection, NodeEvent, Verdict};
+pub use config::{ItcpConfig, PegConfig, SnoopConfig, SnoopTimer};
+
+/// Any agent: the built-ins by value (static dispatch on the packet path) and
+/// an escape hatch for agents defined elsewhere.
+pub enum AnyAgent {
+    Peg(peg::Peg),
+    Snoop(snoop::Snoop),
+    Itcp(itcp::Itcp),
+    Custom(Box<dyn Agent>),
+}
+
+/// An agent as a scenario declares it.
+#[derive(Clone, Debug)]
+pub enum AgentSpec {
+    Peg(PegConfig),
+    Snoop(SnoopConfig),
+    Itcp(ItcpConfig),
+}
+
+impl AnyAgent {
+    /// Build a declared agent. `rng` is the agent's own stream (derived by the
+    /// driver from the master seed and the agent's name).
+    pub fn build(spec: &AgentSpec, rng: RngStream) -> AnyAgent {
+        match spec {
+            AgentSpec::Peg(c) => AnyAgent::Peg(peg::Peg::new(c.clone(), rng)),
+            AgentSpec::Snoop(c) => AnyAgent::Snoop(snoop::Snoop::new(c.clone())),
+            AgentSpec::Itcp(c) => AnyAgent::Itcp(itcp::Itcp::new(c.clone(), rng)),
+        }
+    }
+
+    fn inner(&self) -> &dyn Agent {
+        match self {
+            AnyAgent::Peg(a) => a,
+            AnyAgent::Snoop(a) => a,
+            AnyAgent::Itcp(a) => a,
+            AnyAgent::Custom(a) => a.as_ref(),
+        }
+    }
+
+    fn inner_mut(&mut self) -> &mut dyn Agent {
+        match self {
+            AnyAgent::Peg(a) => a,
+            AnyAgent::Snoop(a) => a,
+            AnyAgent::Itcp(a) => a,
+            AnyAgent::Custom(a) => a.as_mut(),
+        }
+    }
+}
+
+impl Agent for AnyAgent {
+    fn kind(&self) -> &'static str {
+        self.inner().kind()
+    }
+    fn hooks(&self) -> HookMask {
+        self.inner().hooks()
+    }
+    #[inline]
+    fn on_packet(&mut self, now: Instant, hook: Hook, iface: IfaceId, pkt: &mut Packet) -> Verdict {
+        match self {
+            AnyAgent::Peg(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::Snoop(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::Itcp(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::Custom(a) => a.on_packet(now, hook, iface, pkt),
+        }
+    }
+    fn poll_injection(&mut self) -> Option<Injection> {
+        self.inner_mut().poll_injection()
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.inner().poll_timeout()
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        self.inner_mut().handle_timeout(now)
+    }
+    fn on_node_event(&mut self, now: Instant, ev: NodeEvent) {
+        self.inner_mut().on_node_event(now, ev)
+    }
+    fn poll_log(&mut self) -> Option<AgentLog> {
+        self.inner_mut().poll_log()
+    }
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        self.inner().counters()
+    }
+    fn gauge(&self) -> Option<u64> {
+        self.inner().gauge()
+    }
+}

@@ -1,0 +1,315 @@
+//! Packets beyond TCP: an IPv4 header, an optional IP-in-IP outer header
+//! (RFC 2003), and a payload that is a TCP segment, a UDP datagram with a
+//! typed message, or an ICMP message; a [`Frame`] adds the link-layer header.
+//!
+//! Packets stay small `Copy` values: the simulator moves them through slabs and
+//! queues by value, and in-network agents (Snoop, Mobile IP, SDN) copy the ones
+//! they keep. Payload bytes are not carried; their length is, and
+//! [`crate::wire`] materialises them (as zeros) when a capture needs bytes.
+//! Tunnelling is a second header, not a boxed inner packet, so an encapsulated
+//! packet costs no allocation either.
+
+use crate::segment::Segment;
+
+/// IPv4 header length without options.
+pub const IPV4_HEADER_LEN: u32 = 20;
+/// UDP header length (RFC 768).
+pub const UDP_HEADER_LEN: u32 = 8;
+/// ICMP echo header length (RFC 792): type, code, checksum, id, sequence.
+pub const ICMP_ECHO_HEADER_LEN: u32 = 8;
+
+/// IANA protocol numbers carried in the IPv4 protocol field.
+pub mod proto {
+    pub const ICMP: u8 = 1;
+    /// IP in IP (RFC 2003).
+    pub const IPIP: u8 = 4;
+    pub const TCP: u8 = 6;
+    pub const UDP: u8 = 17;
+}
+
+/// The IPv4 header fields behaviour depends on; the rest (version, IHL,
+/// DSCP, flags, checksum) are fixed or computed by [`crate::wire`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Ipv4Header {
+    pub src: [u8; 4],
+    pub dst: [u8; 4],
+    pub ttl: u8,
+    pub ip_id: u16,
+}
+
+/// A UDP message whose meaning the simulator knows. Control protocols that
+/// travel over UDP (Mobile IP registration on port 434, ...) add variants here
+/// with their fields, so agents match on types instead of parsing bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UdpMsg {
+    /// Application data of `len` bytes with no meaning to the network.
+    Opaque { len: u32 },
+}
+
+impl UdpMsg {
+    /// Bytes after the UDP header.
+    pub fn len(&self) -> u32 {
+        match *self {
+            UdpMsg::Opaque { len } => len,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Udp {
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub msg: UdpMsg,
+}
+
+/// ICMP messages (RFC 792). Router advertisements with the Mobile IP
+/// extension join this enum with the Mobile IP work.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Icmp {
+    /// Echo request with `len` data bytes after the 8-byte header.
+    EchoRequest { id: u16, seq: u16, len: u32 },
+    EchoReply { id: u16, seq: u16, len: u32 },
+}
+
+impl Icmp {
+    /// ICMP message length, header included.
+    pub fn len(&self) -> u32 {
+        match *self {
+            Icmp::EchoRequest { len, .. } | Icmp::EchoReply { len, .. } => ICMP_ECHO_HEADER_LEN + len,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// What an IPv4 packet carries. Network-coded packets join this enum with the
+/// mesh work; matching code must therefore keep a wildcard arm.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum IpPayload {
+    Tcp(Segment),
+    Udp(Udp),
+    Icmp(Icmp),
+}
+
+impl Default for IpPayload {
+    /// An empty TCP segment: what a recycled slot of a packet arena holds.
+    fn default() -> Self {
+        IpPayload::Tcp(Segment::default())
+    }
+}
+
+impl IpPayload {
+    /// IPv4 protocol number of this payload.
+    pub fn protocol(&self) -> u8 {
+        match self {
+            IpPayload::Tcp(_) => proto::TCP,
+            IpPayload::Udp(_) => proto::UDP,
+            IpPayload::Icmp(_) => proto::ICMP,
+        }
+    }
+
+    /// Bytes after the IPv4 header.
+    pub fn len(&self) -> u32 {
+        match self {
+            IpPayload::Tcp(seg) => seg.header_len() + seg.payload_len,
+            IpPayload::Udp(u) => UDP_HEADER_LEN + u.msg.len(),
+            IpPayload::Icmp(m) => m.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// An IPv4 packet. With `outer` set it is an IP-in-IP packet (RFC 2003): the
+/// outer header is the one routers see and the one whose TTL they decrement;
+/// `ip` and `payload` are the inner packet, untouched until decapsulation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Packet {
+    pub ip: Ipv4Header,
+    pub outer: Option<Ipv4Header>,
+    pub payload: IpPayload,
+}
+
+impl Packet {
+    /// A packet carrying one TCP segment.
+    pub fn tcp(src: [u8; 4], dst: [u8; 4], ttl: u8, ip_id: u16, seg: Segment) -> Packet {
+        Packet { ip: Ipv4Header { src, dst, ttl, ip_id }, outer: None, payload: IpPayload::Tcp(seg) }
+    }
+
+    /// The TCP segment, if this (inner) packet carries one.
+    #[inline]
+    pub fn segment(&self) -> Option<&Segment> {
+        match &self.payload {
+            IpPayload::Tcp(seg) => Some(seg),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn segment_mut(&mut self) -> Option<&mut Segment> {
+        match &mut self.payload {
+            IpPayload::Tcp(seg) => Some(seg),
+            _ => None,
+        }
+    }
+
+    /// Length of the (inner) datagram: IPv4 header + payload.
+    #[inline]
+    pub fn inner_len(&self) -> u32 {
+        IPV4_HEADER_LEN + self.payload.len()
+    }
+
+    /// Length on the wire: the inner datagram plus the outer header when tunnelled.
+    #[inline]
+    pub fn ip_len(&self) -> u32 {
+        self.inner_len() + if self.outer.is_some() { IPV4_HEADER_LEN } else { 0 }
+    }
+
+    /// The header routers act on: the outer one when tunnelled.
+    #[inline]
+    pub fn net_header(&self) -> &Ipv4Header {
+        self.outer.as_ref().unwrap_or(&self.ip)
+    }
+
+    #[inline]
+    pub fn net_header_mut(&mut self) -> &mut Ipv4Header {
+        match &mut self.outer {
+            Some(o) => o,
+            None => &mut self.ip,
+        }
+    }
+
+    /// Wrap the packet in `outer` (RFC 2003 §3). Fails if it is already
+    /// tunnelled: nested tunnels are not modelled.
+    pub fn encapsulate(&mut self, outer: Ipv4Header) -> Result<(), Ipv4Header> {
+        match self.outer {
+            Some(o) => Err(o),
+            None => {
+                self.outer = Some(outer);
+                Ok(())
+            }
+        }
+    }
+
+    /// Remove and return the outer header, leaving the inner packet.
+    pub fn decapsulate(&mut self) -> Option<Ipv4Header> {
+        self.outer.take()
+    }
+
+    /// The TCP connection this packet belongs to, as seen from its sender.
+    pub fn conn_key(&self) -> Option<ConnKey> {
+        self.segment().map(|s| ConnKey { src: self.ip.src, dst: self.ip.dst, src_port: s.src_port, dst_port: s.dst_port })
+    }
+}
+
+/// A TCP connection's 4-tuple in one direction.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ConnKey {
+    pub src: [u8; 4],
+    pub dst: [u8; 4],
+    pub src_port: u16,
+    pub dst_port: u16,
+}
+
+impl ConnKey {
+    /// The same connection seen from the other end.
+    pub fn reversed(&self) -> ConnKey {
+        ConnKey { src: self.dst, dst: self.src, src_port: self.dst_port, dst_port: self.src_port }
+    }
+}
+
+/// A link-layer (IEEE 802 / Ethernet-style) address.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct MacAddr(pub [u8; 6]);
+
+impl MacAddr {
+    pub const BROADCAST: MacAddr = MacAddr([0xff; 6]);
+
+    /// A locally administered unicast address (IEEE 802 U/L bit set, I/G
+    /// clear) numbered by `n`, for interfaces the scenario does not name.
+    pub fn local(n: u32) -> MacAddr {
+        let b = n.to_be_bytes();
+        MacAddr([0x02, 0x00, b[0], b[1], b[2], b[3]])
+    }
+}
+
+/// What a frame is at the link layer. 802.11 management and control frames
+/// join this enum with the WLAN work.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum L2Kind {
+    /// A data frame carrying an IPv4 packet.
+    #[default]
+    Data,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct L2Header {
+    pub src: MacAddr,
+    pub dst: MacAddr,
+    pub kind: L2Kind,
+}
+
+/// A link-layer frame and the packet it carries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Frame {
+    pub l2: L2Header,
+    pub pkt: Packet,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segment::TcpFlags;
+
+    fn data(len: u32) -> Packet {
+        let seg = Segment { payload_len: len, timestamps: Some((1, 2)), flags: TcpFlags::ACK, ..Default::default() };
+        Packet::tcp([10, 0, 0, 1], [10, 0, 0, 2], 64, 7, seg)
+    }
+
+    #[test]
+    fn data_segment_with_timestamps_is_1052_bytes_of_ip() {
+        // ns-3 anchor: 1000-byte payload = 1054-byte PPP frame = 1052 IP + 2 PPP.
+        assert_eq!(data(1000).ip_len(), 1052);
+    }
+
+    #[test]
+    fn encapsulation_adds_one_header_and_routes_on_the_outer_one() {
+        let mut p = data(1000);
+        let outer = Ipv4Header { src: [192, 168, 0, 1], dst: [192, 168, 9, 9], ttl: 64, ip_id: 1 };
+        p.encapsulate(outer).unwrap();
+        assert_eq!(p.ip_len(), 1072);
+        assert_eq!(p.net_header().dst, [192, 168, 9, 9]);
+        p.net_header_mut().ttl -= 1;
+        assert_eq!(p.ip.ttl, 64, "the inner TTL is untouched in the tunnel");
+        assert_eq!(p.encapsulate(outer), Err(Ipv4Header { ttl: 63, ..outer }));
+        assert_eq!(p.decapsulate().map(|h| h.ttl), Some(63));
+        assert_eq!(p.ip_len(), 1052);
+        assert_eq!(p.net_header().dst, [10, 0, 0, 2]);
+    }
+
+    #[test]
+    fn udp_and_icmp_lengths_count_their_headers() {
+        let mut p = data(0);
+        p.payload = IpPayload::Udp(Udp { src_port: 434, dst_port: 434, msg: UdpMsg::Opaque { len: 24 } });
+        assert_eq!((p.ip_len(), p.payload.protocol()), (20 + 8 + 24, proto::UDP));
+        p.payload = IpPayload::Icmp(Icmp::EchoRequest { id: 1, seq: 2, len: 56 });
+        assert_eq!((p.ip_len(), p.payload.protocol()), (84, proto::ICMP));
+        assert_eq!(p.conn_key(), None);
+    }
+
+    #[test]
+    fn conn_key_reverses() {
+        let k = data(1).conn_key().unwrap();
+        assert_eq!(k.reversed().reversed(), k);
+        assert_eq!(k.reversed().src, [10, 0, 0, 2]);
+    }
+}

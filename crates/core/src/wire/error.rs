@@ -1,0 +1,168 @@
+//! Why bytes are not a packet, or a packet not bytes.
+//!
+//! Every decoding error names the byte offset of the field at fault, counted
+//! from the first byte handed to the decoder (the outer IPv4 header for
+//! [`super::decode`], the Ethernet header for [`super::decode_ethernet`]), so
+//! a message can be checked against a hex dump or Wireshark's byte view.
+
+use std::fmt;
+
+use super::tcp::MAX_TCP_OPTIONS_LEN;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WireError {
+    /// Input ends at `have` bytes but a field at `offset` needs `needed` bytes in all.
+    Truncated {
+        offset: usize,
+        needed: usize,
+        have: usize,
+    },
+    /// IP version nibble is not 4; `offset` is the header's first byte.
+    BadVersion { offset: usize, version: u8 },
+    /// IHL below 5 words; `offset` is the header's first byte.
+    BadIhl { offset: usize, ihl: u8 },
+    /// Total length shorter than the headers it must contain.
+    BadTotalLength {
+        offset: usize,
+        total_len: u16,
+        min: usize,
+    },
+    /// A fragment (MF set or nonzero offset): cannot hold a whole payload.
+    Fragmented { offset: usize, flags_frag: u16 },
+    BadIpChecksum {
+        offset: usize,
+        found: u16,
+        expected: u16,
+    },
+    /// An IP protocol the simulator has no payload type for.
+    UnsupportedProtocol { offset: usize, protocol: u8 },
+    /// IP-in-IP inside IP-in-IP: [`crate::packet::Packet`] holds one tunnel level.
+    NestedTunnel { offset: usize },
+    /// The inner datagram's total length is not the outer payload length
+    /// (RFC 2003 §3.1: the outer total length covers exactly the inner datagram).
+    TunnelLengthMismatch {
+        offset: usize,
+        inner_len: u16,
+        outer_payload: usize,
+    },
+    /// TCP data offset below 5 words or beyond the datagram.
+    BadDataOffset { offset: usize, data_offset: u8 },
+    /// A TCP option's length byte is missing, too short, runs past the
+    /// options, or is wrong for its kind.
+    BadOptionLength { offset: usize, kind: u8, len: u8 },
+    /// Checksum over pseudo-header, header and payload does not verify.
+    BadTcpChecksum {
+        offset: usize,
+        found: u16,
+        expected: u16,
+    },
+    /// The UDP length field disagrees with the IP payload length (RFC 768).
+    BadUdpLength {
+        offset: usize,
+        udp_len: u16,
+        ip_payload: usize,
+    },
+    BadUdpChecksum {
+        offset: usize,
+        found: u16,
+        expected: u16,
+    },
+    /// An ICMP message other than echo request/reply with code 0.
+    UnsupportedIcmp {
+        offset: usize,
+        icmp_type: u8,
+        code: u8,
+    },
+    BadIcmpChecksum {
+        offset: usize,
+        found: u16,
+        expected: u16,
+    },
+    /// An Ethernet frame that does not carry IPv4.
+    UnsupportedEtherType { offset: usize, ethertype: u16 },
+    /// Encoding: the options need more than 40 bytes.
+    OptionsTooLong { len: usize },
+    /// Encoding: the datagram (outer header included) would exceed 65535 bytes.
+    DatagramTooLong { len: u64 },
+}
+
+impl WireError {
+    /// Byte offset of the offending field (0 for encoding errors).
+    pub fn offset(&self) -> usize {
+        use WireError::*;
+        match *self {
+            Truncated { offset, .. }
+            | BadVersion { offset, .. }
+            | BadIhl { offset, .. }
+            | BadTotalLength { offset, .. }
+            | Fragmented { offset, .. }
+            | BadIpChecksum { offset, .. }
+            | UnsupportedProtocol { offset, .. }
+            | NestedTunnel { offset }
+            | TunnelLengthMismatch { offset, .. }
+            | BadDataOffset { offset, .. }
+            | BadOptionLength { offset, .. }
+            | BadTcpChecksum { offset, .. }
+            | BadUdpLength { offset, .. }
+            | BadUdpChecksum { offset, .. }
+            | UnsupportedIcmp { offset, .. }
+            | BadIcmpChecksum { offset, .. }
+            | UnsupportedEtherType { offset, .. } => offset,
+            OptionsTooLong { .. } | DatagramTooLong { .. } => 0,
+        }
+    }
+}
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use WireError::*;
+        let at = self.offset();
+        match *self {
+            Truncated { needed, have, .. } => write!(f, "byte {at}: truncated: need {needed} bytes, have {have}"),
+            BadVersion { version, .. } => write!(f, "byte {at}: IP version {version}, expected 4"),
+            BadIhl { ihl, .. } => write!(f, "byte {at}: IPv4 header length {ihl} words, minimum is 5"),
+            BadTotalLength { total_len, min, .. } => {
+                write!(f, "byte {at}: IPv4 total length {total_len} is below the {min} header bytes")
+            }
+            Fragmented { flags_frag, .. } => {
+                write!(f, "byte {at}: IPv4 fragment (flags/offset 0x{flags_frag:04x}) not supported")
+            }
+            BadIpChecksum { found, expected, .. } => {
+                write!(f, "byte {at}: bad IPv4 header checksum 0x{found:04x}, expected 0x{expected:04x}")
+            }
+            UnsupportedProtocol { protocol, .. } => write!(
+                f,
+                "byte {at}: unsupported IP protocol {protocol} (decoded: ICMP 1, IP-in-IP 4, TCP 6, UDP 17)"
+            ),
+            NestedTunnel { .. } => write!(f, "byte {at}: IP-in-IP inside IP-in-IP not supported"),
+            TunnelLengthMismatch { inner_len, outer_payload, .. } => write!(
+                f,
+                "byte {at}: inner IPv4 total length {inner_len} differs from the {outer_payload} bytes the outer datagram carries"
+            ),
+            BadDataOffset { data_offset, .. } => write!(f, "byte {at}: bad TCP data offset {data_offset} words"),
+            BadOptionLength { kind, len, .. } => write!(f, "byte {at}: bad length {len} for TCP option kind {kind}"),
+            BadTcpChecksum { found, expected, .. } => {
+                write!(f, "byte {at}: bad TCP checksum 0x{found:04x}, expected 0x{expected:04x}")
+            }
+            BadUdpLength { udp_len, ip_payload, .. } => {
+                write!(f, "byte {at}: UDP length {udp_len} differs from the {ip_payload}-byte IP payload")
+            }
+            BadUdpChecksum { found, expected, .. } => {
+                write!(f, "byte {at}: bad UDP checksum 0x{found:04x}, expected 0x{expected:04x}")
+            }
+            UnsupportedIcmp { icmp_type, code, .. } => {
+                write!(f, "byte {at}: unsupported ICMP type {icmp_type} code {code} (decoded: echo 8/0, echo reply 0/0)")
+            }
+            BadIcmpChecksum { found, expected, .. } => {
+                write!(f, "byte {at}: bad ICMP checksum 0x{found:04x}, expected 0x{expected:04x}")
+            }
+            UnsupportedEtherType { ethertype, .. } => {
+                write!(f, "byte {at}: EtherType 0x{ethertype:04x} is not IPv4 (0x0800)")
+            }
+            OptionsTooLong { len } => write!(f, "TCP options need {len} bytes, at most {MAX_TCP_OPTIONS_LEN} fit"),
+            DatagramTooLong { len } => write!(f, "IPv4 datagram of {len} bytes exceeds 65535"),
+        }
+    }
+}
+
+impl std::error::Error for WireError {}

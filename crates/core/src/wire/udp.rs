@@ -1,0 +1,166 @@
+//! UDP datagrams (RFC 768).
+//!
+//! Message bodies are zeros on the wire: [`UdpMsg::Opaque`] has no bytes to
+//! write. Typed control messages (Mobile IP registration, ...) will be
+//! serialised and recognised here when they join [`UdpMsg`].
+
+use super::checksum;
+use super::{be16, WireError};
+use crate::packet::{proto, Ipv4Header, Udp, UdpMsg, UDP_HEADER_LEN};
+
+/// Offsets of the length and checksum fields in the UDP header (RFC 768).
+const LEN_AT: usize = 4;
+const CSUM_AT: usize = 6;
+
+pub(super) fn wire_len(udp: &Udp) -> u64 {
+    UDP_HEADER_LEN as u64 + udp.msg.len() as u64
+}
+
+/// Append header and zero payload. The caller has checked that the datagram
+/// fits in 65535 bytes, so the UDP length fits its 16-bit field.
+pub(super) fn write(udp: &Udp, ip: &Ipv4Header, buf: &mut Vec<u8>) {
+    let start = buf.len();
+    let len = wire_len(udp) as usize;
+    buf.extend_from_slice(&udp.src_port.to_be_bytes());
+    buf.extend_from_slice(&udp.dst_port.to_be_bytes());
+    buf.extend_from_slice(&(len as u16).to_be_bytes());
+    buf.extend_from_slice(&[0, 0]); // checksum, filled below
+    match udp.msg {
+        UdpMsg::Opaque { .. } => buf.resize(start + len, 0),
+    }
+    let csum = transmitted(checksum::pseudo(
+        &ip.src,
+        &ip.dst,
+        proto::UDP,
+        &buf[start..],
+        CSUM_AT,
+    ));
+    buf[start + CSUM_AT..start + CSUM_AT + 2].copy_from_slice(&csum.to_be_bytes());
+}
+
+/// RFC 768: a computed checksum of zero is sent as all ones, because zero
+/// in the field means "no checksum".
+fn transmitted(csum: u16) -> u16 {
+    if csum == 0 {
+        0xffff
+    } else {
+        csum
+    }
+}
+
+/// Parse the datagram from `bytes[at]` to the end of `bytes` (the end of
+/// the IP datagram); the caller guarantees the 8-byte header. A zero
+/// checksum field (sender computed none, RFC 768) is accepted.
+pub(super) fn parse(bytes: &[u8], at: usize, ip: &Ipv4Header) -> Result<Udp, WireError> {
+    let udp = &bytes[at..];
+    let udp_len = be16(udp, LEN_AT);
+    if udp_len as usize != udp.len() {
+        return Err(WireError::BadUdpLength {
+            offset: at + LEN_AT,
+            udp_len,
+            ip_payload: udp.len(),
+        });
+    }
+    let found = be16(udp, CSUM_AT);
+    if found != 0 {
+        let expected = transmitted(checksum::pseudo(&ip.src, &ip.dst, proto::UDP, udp, CSUM_AT));
+        if found != expected {
+            return Err(WireError::BadUdpChecksum {
+                offset: at + CSUM_AT,
+                found,
+                expected,
+            });
+        }
+    }
+    let len = (udp.len() - UDP_HEADER_LEN as usize) as u32;
+    Ok(Udp {
+        src_port: be16(udp, 0),
+        dst_port: be16(udp, 2),
+        msg: UdpMsg::Opaque { len },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{encoded, fix_checksums, udp_template};
+    use super::super::{decode, WireError};
+    use crate::packet::IpPayload;
+
+    #[test]
+    fn header_fields_and_checksum_match_etherparse() {
+        let pkt = udp_template(13);
+        let b = encoded(&pkt);
+        assert_eq!(b.len(), 20 + 8 + 13);
+        assert_eq!(b[9], 17, "IP protocol UDP");
+        assert_eq!(&b[20..26], &[0x01, 0xb2, 0x01, 0xb2, 0, 21]); // ports 434, length 21
+        let (ip, rest) = etherparse::Ipv4Header::from_slice(&b).unwrap();
+        let (udp, payload) = etherparse::UdpHeader::from_slice(rest).unwrap();
+        assert_eq!(payload, &[0; 13]);
+        assert_eq!(udp.checksum, udp.calc_checksum_ipv4(&ip, payload).unwrap());
+        assert_eq!(decode(&b).unwrap(), pkt);
+    }
+
+    #[test]
+    fn zero_checksum_is_sent_as_all_ones_and_absent_is_accepted() {
+        // Pick the source port that makes the computed sum zero: with port 0
+        // the checksum is the complement c of the other words' sum S, and
+        // S + c is all ones, whose complement is zero.
+        let with_port = |port: u16| {
+            let mut pkt = udp_template(0);
+            if let IpPayload::Udp(u) = &mut pkt.payload {
+                u.src_port = port;
+            }
+            pkt
+        };
+        let b = encoded(&with_port(0));
+        let c = u16::from_be_bytes([b[26], b[27]]);
+        let pkt = with_port(c);
+        let b = encoded(&pkt);
+        assert_eq!(&b[26..28], &[0xff, 0xff]);
+        assert_eq!(decode(&b).unwrap(), pkt);
+
+        let mut v = encoded(&udp_template(5));
+        v[26..28].copy_from_slice(&[0, 0]);
+        assert_eq!(decode(&v).unwrap(), udp_template(5));
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let b = encoded(&udp_template(4));
+        let mut v = b.clone();
+        v[30] ^= 0x80;
+        let e = decode(&v).unwrap_err();
+        assert!(
+            matches!(e, WireError::BadUdpChecksum { offset: 26, .. }),
+            "{e}"
+        );
+        assert!(
+            e.to_string().starts_with("byte 26: bad UDP checksum"),
+            "{e}"
+        );
+
+        let mut v = b.clone();
+        v[25] = 11; // UDP length 11 in a 12-byte IP payload
+        fix_checksums(&mut v, 0);
+        assert_eq!(
+            decode(&v),
+            Err(WireError::BadUdpLength {
+                offset: 24,
+                udp_len: 11,
+                ip_payload: 12
+            })
+        );
+
+        let mut v = b[..27].to_vec();
+        v[3] = 27; // IP total length leaves no room for the UDP header
+        fix_checksums(&mut v, 0);
+        assert_eq!(
+            decode(&v),
+            Err(WireError::BadTotalLength {
+                offset: 2,
+                total_len: 27,
+                min: 28
+            })
+        );
+    }
+}

@@ -1,0 +1,54 @@
+//! The simulator's event kinds and event-log records, shared by the network
+//! (which schedules channel and agent timers) and the run loop.
+
+use airtcp_core::Duration;
+use airtcp_tcp::Event;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Ev {
+    /// Channel `ch` may have frames to deliver.
+    Channel { ch: u32 },
+    /// Agent `agent` may have a timer due.
+    Agent { agent: u32 },
+    /// Endpoint `ep` may have a timer due.
+    Timer { ep: u32 },
+    FlowStart { flow: u32 },
+    /// Rate-limited reader tick.
+    Read { flow: u32 },
+    /// Log only: the loss process itself knows its windows.
+    Outage { link: u32, dir: u8, start: bool },
+    /// Log only: handoff `idx` of the drive trace on link `link`, direction
+    /// `dir` (the rate model and loss windows already contain its outage).
+    Handoff { link: u32, dir: u8, idx: u32 },
+}
+
+impl Ev {
+    /// Index into [`EVENT_KINDS`].
+    #[inline]
+    pub fn kind(&self) -> usize {
+        match self {
+            Ev::Channel { .. } => 0,
+            Ev::Timer { .. } => 1,
+            Ev::FlowStart { .. } => 2,
+            Ev::Read { .. } => 3,
+            Ev::Outage { .. } => 4,
+            Ev::Handoff { .. } => 5,
+            Ev::Agent { .. } => 6,
+        }
+    }
+}
+
+/// Names of the event kinds counted in `summary.run.events_by_kind`.
+pub(crate) const EVENT_KINDS: [&str; 7] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent"];
+
+/// What goes into the event log, kept compact during the run and formatted after.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Raw {
+    /// `aux`: stream offset of a fast retransmit's segment, else 0.
+    Tcp { flow: u32, client: bool, ev: Event, aux: u64 },
+    Outage { link: u32, dir: u8, start: bool },
+    Handoff { link: u32, dir: u8, idx: u32 },
+    TransferComplete { flow: u32, response: Duration },
+    /// An agent's own log line.
+    Agent { agent: u32, kind: &'static str, value: u64 },
+}

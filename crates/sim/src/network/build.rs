@@ -1,0 +1,163 @@
+//! Building the network of a scenario: channels from links, interfaces with
+//! addresses (declared or from the automatic plan), connected routes, agents.
+
+use std::collections::VecDeque;
+
+use airtcp_agents::{Agent, AnyAgent};
+use airtcp_core::{Instant, MacAddr, RngStream};
+
+use super::addr::Prefix;
+use super::fib::{Fib, Origin, Route};
+use super::node::{Iface, Node};
+use super::path::union_hooks;
+use super::{NetStats, Network, PointToPoint};
+use crate::link::{LinkDir, LossModel, LossProcess, RateModel, Reorder};
+use crate::pcap_out::PcapOut;
+use crate::scenario::{LinkSpec, Scenario, TraceModel, TraceSpec, DIR_NAMES};
+use crate::slab::Slab;
+
+impl Network {
+    /// The network of a scenario, for tests and tools (no capture).
+    pub fn from_scenario(sc: &Scenario, seed: u64) -> Network {
+        Self::build(sc, seed, None)
+    }
+
+    pub(crate) fn build(sc: &Scenario, seed: u64, pcap: Option<PcapOut>) -> Network {
+        let end = Instant::ZERO + sc.sim.duration;
+        let mut nodes: Vec<Node> = (0..sc.nodes.len()).map(|_| Node::default()).collect();
+        let mut ifaces = Vec::with_capacity(2 * sc.links.len());
+        let mut channels = Vec::with_capacity(sc.links.len());
+        let mut channel_ends = Vec::with_capacity(sc.links.len());
+        for (li, l) in sc.links.iter().enumerate() {
+            channels.push(PointToPoint::new(link_dir(l, 0, seed), link_dir(l, 1, seed)));
+            let (subnet, addrs) = (l.subnet, l.addr);
+            let first = ifaces.len() as u32;
+            for (end, &node) in [l.a, l.b].iter().enumerate() {
+                let local = nodes[node].ifaces.len() as u32;
+                nodes[node].ifaces.push(first + end as u32);
+                nodes[node].fib.insert(subnet, Route { iface: first + end as u32, origin: Origin::Connected });
+                ifaces.push(Iface {
+                    node: node as u32,
+                    channel: li as u32,
+                    end: end as u8,
+                    peer: first + 1 - end as u32,
+                    addr: addrs[end],
+                    subnet,
+                    mac: MacAddr::local(first + end as u32 + 1),
+                    up: true,
+                    local,
+                });
+            }
+            channel_ends.push([first, first + 1]);
+        }
+        let mut addr_table: Vec<(u32, u32)> = ifaces.iter().enumerate().map(|(i, f)| (f.addr, i as u32)).collect();
+        addr_table.sort_unstable();
+        let (subnets, subnet_index) = subnet_table(&ifaces);
+        let mut agents = Vec::with_capacity(sc.agents.len());
+        let mut agent_at = Vec::with_capacity(sc.agents.len());
+        for (ai, decl) in sc.agents.iter().enumerate() {
+            let rng = RngStream::new(seed, &format!("agent.{}.{}", ai, decl.name));
+            let agent = AnyAgent::build(&decl.spec, rng);
+            let n = &mut nodes[decl.node];
+            agent_at.push((decl.node as u32, n.agents.len() as u32));
+            n.agents.push(ai as u32);
+            n.hooks = n.hooks | agent.hooks();
+            agents.push(agent);
+        }
+        debug_assert!(nodes.iter().all(|n| n.hooks == union_hooks(n.agents.iter().map(|&a| agents[a as usize].hooks()))));
+        let n_agents = agents.len();
+        Network {
+            nodes,
+            ifaces,
+            channels,
+            channel_ends,
+            ch_timer: vec![[Instant::MAX; 2]; sc.links.len()],
+            addr_table,
+            resolved: vec![false; subnets.len()],
+            subnets,
+            subnet_index,
+            frames: Slab::with_capacity(1024),
+            agents,
+            agent_at,
+            agent_timer: vec![None; n_agents],
+            agent_drops: vec![0; n_agents],
+            pcap,
+            stats: NetStats::default(),
+            local: VecDeque::with_capacity(16),
+            end,
+        }
+    }
+
+    /// Arm every agent's first timer.
+    pub(crate) fn start(&mut self, cx: &mut super::Cx, now: Instant) {
+        for a in 0..self.agents.len() {
+            self.arm_agent(cx, now, a);
+        }
+    }
+}
+
+/// Every distinct subnet with the interfaces on it, and an index from a
+/// destination address to its subnet (longest prefix first).
+fn subnet_table(ifaces: &[Iface]) -> (Vec<(Prefix, Vec<u32>)>, Fib) {
+    let mut by_prefix: Vec<(Prefix, u32)> = ifaces.iter().enumerate().map(|(i, f)| (f.subnet, i as u32)).collect();
+    by_prefix.sort_unstable();
+    let mut subnets: Vec<(Prefix, Vec<u32>)> = Vec::new();
+    for (p, i) in by_prefix {
+        match subnets.last_mut() {
+            Some((q, v)) if *q == p => v.push(i),
+            _ => subnets.push((p, vec![i])),
+        }
+    }
+    let mut index = Fib::default();
+    for (s, (p, _)) in subnets.iter().enumerate() {
+        index.insert(*p, Route { iface: s as u32, origin: Origin::Static });
+    }
+    (subnets, index)
+}
+
+/// Direction `d` of link `l`: rate (constant or trace), loss, outages, reordering.
+fn link_dir(l: &LinkSpec, d: usize, seed: u64) -> LinkDir {
+    let (rate, trace_loss, drops) = trace_models(l.trace[d].as_ref(), l.rate_bps[d]);
+    let mut dir = LinkDir::new(rate, l.delay[d], l.queue, l.overhead_bytes);
+    let spec = &l.loss[d];
+    let rng = RngStream::new(seed, &format!("link.{}.{}.loss", l.name, DIR_NAMES[d]));
+    let mut windows: Vec<(Instant, Instant)> = spec.outages.iter().map(|&(s, e)| (Instant::ZERO + s, Instant::ZERO + e)).collect();
+    windows.extend_from_slice(drops);
+    let model = trace_loss.unwrap_or_else(|| spec.model.clone());
+    dir.loss = LossProcess::new(model, merge_windows(windows), rng);
+    if let Some(r) = &l.reorder[d] {
+        let rng = RngStream::new(seed, &format!("link.{}.{}.reorder", l.name, DIR_NAMES[d]));
+        dir.reorder = Some(Reorder::new(r.p, r.delay, rng));
+    }
+    dir
+}
+
+/// A direction's rate model, the loss model its trace imposes (a drive log's
+/// loss curve), and the windows in which its handoffs drop frames.
+fn trace_models(trace: Option<&TraceSpec>, bps: u64) -> (RateModel, Option<LossModel>, &[(Instant, Instant)]) {
+    match trace.map(|t| &t.model) {
+        None => (RateModel::Constant { bps }, None, &[]),
+        Some(TraceModel::Mahimahi(m)) => {
+            let mut m = m.clone();
+            m.reset();
+            (RateModel::Mahimahi(m), None, &[])
+        }
+        Some(TraceModel::Drive(d)) => {
+            let loss = d.has_loss().then(|| LossModel::Schedule(d.link.loss_schedule()));
+            (RateModel::Drive(Box::new(d.link.clone())), loss, &d.drop_windows)
+        }
+    }
+}
+
+/// Sorted, non-overlapping union of `[start, end)` windows.
+fn merge_windows(mut w: Vec<(Instant, Instant)>) -> Vec<(Instant, Instant)> {
+    w.sort_unstable();
+    let mut out: Vec<(Instant, Instant)> = Vec::with_capacity(w.len());
+    for (s, e) in w {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}

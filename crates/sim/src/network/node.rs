@@ -1,0 +1,37 @@
+//! Nodes and their interfaces: the state a host, router or base station owns.
+
+use airtcp_agents::HookMask;
+use airtcp_core::MacAddr;
+
+use super::addr::Prefix;
+use super::fib::Fib;
+
+/// One interface: an attachment of a node to a channel, with its address.
+#[derive(Clone, Debug)]
+pub struct Iface {
+    pub node: u32,
+    pub channel: u32,
+    /// Which attachment of the channel (0 = the link's `a`, 1 = `b`).
+    pub end: u8,
+    /// The interface at the other end of a point-to-point channel.
+    pub peer: u32,
+    pub addr: u32,
+    pub subnet: Prefix,
+    pub mac: MacAddr,
+    pub up: bool,
+    /// Position among the node's interfaces (the agents' `IfaceId`).
+    pub local: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Node {
+    /// Global interface indices, in the scenario's link order.
+    pub ifaces: Vec<u32>,
+    pub fib: Fib,
+    /// Global agent indices, the stack from IP (first) down to the link (last).
+    pub agents: Vec<u32>,
+    /// Union of the agents' hooks: a node without agents skips every chain.
+    pub hooks: HookMask,
+    /// Next IPv4 identification for packets this node generates.
+    pub ip_id: u16,
+}

@@ -1,0 +1,191 @@
+//! `[[agents]]`: in-network agents on nodes, validated like everything else
+//! and resolved to the agents crate's typed configurations. A node's agents
+//! form a stack in declaration order, first = closest to IP.
+
+use airtcp_agents::{AgentSpec, IfaceId, ItcpConfig, PegConfig, SnoopConfig, SnoopTimer};
+use airtcp_core::Duration;
+use serde_json::{json, Map, Value};
+
+use super::tcp::{tcp_config, tcp_json};
+use super::units::format_duration;
+use super::value::{Field, Table, R};
+use super::{LinkSpec, NodeSpec};
+
+/// Seed 004: "Snoop Retransmission Timeout 1 sec".
+const DEFAULT_SNOOP_TIMEOUT: Duration = Duration::from_secs(1);
+/// Bounds of the adaptive Snoop timer: Linux's TCP_RTO_MIN (200 ms) keeps it
+/// above the wireless hop's delayed-ACK-free RTT noise; the upper bound is the
+/// seed's fixed 1 s, past which the end-to-end RTO takes over anyway.
+const ADAPTIVE_MIN: Duration = Duration::from_millis(200);
+const ADAPTIVE_MAX: Duration = Duration::from_secs(1);
+const ADAPTIVE_INITIAL: Duration = Duration::from_secs(1);
+/// Per-connection cache bound: 64 segments, twice the 32 KB window of the
+/// paper's era at 1 KB segments (Balakrishnan et al. 1995 §4).
+const DEFAULT_CACHE_PACKETS: u32 = 64;
+/// Relay buffer of the I-TCP proxy: 64 KiB, a classic socket buffer.
+const DEFAULT_RELAY_BYTES: u64 = 65_536;
+
+/// An agent on a node.
+#[derive(Clone, Debug)]
+pub struct AgentDecl {
+    pub name: String,
+    pub node: usize,
+    pub spec: AgentSpec,
+}
+
+const KINDS: &str = "peg, snoop, itcp";
+
+/// The node-local interface number of `node` on link `li`: the node's links
+/// in scenario order (what the network builder numbers).
+pub fn local_iface(links: &[LinkSpec], node: usize, li: usize) -> Option<u32> {
+    let mut k = 0;
+    for (i, l) in links.iter().enumerate() {
+        if l.a == node || l.b == node {
+            if i == li {
+                return Some(k);
+            }
+            k += 1;
+        }
+    }
+    None
+}
+
+/// The link behind `node`'s local interface `iface`.
+fn iface_link<'l>(links: &'l [LinkSpec], node: usize, iface: IfaceId) -> &'l LinkSpec {
+    links.iter().filter(|l| l.a == node || l.b == node).nth(iface.0 as usize).expect("validated interface")
+}
+
+fn iface_ref(f: &Field, links: &[LinkSpec], nodes: &[NodeSpec], node: usize) -> R<IfaceId> {
+    let s = f.str()?;
+    let Some(li) = links.iter().position(|l| l.name == s) else {
+        let mine: Vec<&str> = links.iter().filter(|l| l.a == node || l.b == node).map(|l| l.name.as_str()).collect();
+        return Err(f.err(format!("unknown link \"{s}\" (links of \"{}\": {})", nodes[node].name, mine.join(", "))));
+    };
+    match local_iface(links, node, li) {
+        Some(k) => Ok(IfaceId(k)),
+        None => Err(f.err(format!("link \"{s}\" does not attach to node \"{}\"", nodes[node].name))),
+    }
+}
+
+pub fn agents(list: Vec<Table>, nodes: &[NodeSpec], links: &[LinkSpec]) -> R<Vec<AgentDecl>> {
+    let mut out = Vec::with_capacity(list.len());
+    for (i, t) in list.iter().enumerate() {
+        let nf = t.req("node")?;
+        let s = nf.str()?;
+        let node = nodes.iter().position(|n| n.name == s).ok_or_else(|| nf.err(format!("unknown node \"{s}\"")))?;
+        let kf = t.req("kind")?;
+        let spec = match kf.str()? {
+            "peg" => peg(t, nodes, links, node)?,
+            "snoop" => snoop(t, nodes, links, node)?,
+            "itcp" => itcp(t, nodes, links, node)?,
+            other => return Err(kf.err(format!("unknown agent kind \"{other}\" (known: {KINDS})"))),
+        };
+        let name = match t.opt("name") {
+            Some(f) => f.str()?.to_string(),
+            None => format!("{}.{}{i}", nodes[node].name, kf.str()?),
+        };
+        out.push(AgentDecl { name, node, spec });
+    }
+    Ok(out)
+}
+
+fn peg(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
+    t.known(&["node", "kind", "name", "send_data_drop_rate", "recv_data_drop_rate", "data_only", "iface"])?;
+    let rate = |k: &str| t.opt(k).map(|f| f.prob()).transpose().map(|p| p.unwrap_or(0.0));
+    Ok(AgentSpec::Peg(PegConfig {
+        send_drop_rate: rate("send_data_drop_rate")?,
+        recv_drop_rate: rate("recv_data_drop_rate")?,
+        data_only: t.opt("data_only").map(|f| f.bool()).transpose()?.unwrap_or(true),
+        iface: t.opt("iface").map(|f| iface_ref(&f, links, nodes, node)).transpose()?,
+    }))
+}
+
+fn snoop(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
+    t.known(&["node", "kind", "name", "wireless", "timer", "cache_packets"])?;
+    let wireless = iface_ref(&t.req("wireless")?, links, nodes, node)?;
+    let timer = match t.opt("timer") {
+        None => SnoopTimer::Fixed(DEFAULT_SNOOP_TIMEOUT),
+        Some(f) if f.v.as_str() == Some("adaptive") => {
+            SnoopTimer::Adaptive { initial: ADAPTIVE_INITIAL, min: ADAPTIVE_MIN, max: ADAPTIVE_MAX }
+        }
+        Some(f) => {
+            let d = f.duration()?;
+            if d == Duration::ZERO {
+                return Err(f.err("timer must be positive (or \"adaptive\")"));
+            }
+            SnoopTimer::Fixed(d)
+        }
+    };
+    let cache_packets = match t.opt("cache_packets") {
+        Some(f) => {
+            let n = f.u32()?;
+            if n == 0 {
+                return Err(f.err("cache_packets must be at least 1"));
+            }
+            n
+        }
+        None => DEFAULT_CACHE_PACKETS,
+    };
+    Ok(AgentSpec::Snoop(SnoopConfig { wireless, timer, cache_packets }))
+}
+
+fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
+    t.known(&["node", "kind", "name", "wireless", "relay_bytes", "tcp", "wireless_tcp"])?;
+    let wireless = iface_ref(&t.req("wireless")?, links, nodes, node)?;
+    let relay_bytes = match t.opt("relay_bytes") {
+        Some(f) => {
+            let n = f.size()?;
+            if n == 0 {
+                return Err(f.err("relay_bytes must be positive"));
+            }
+            n
+        }
+        None => DEFAULT_RELAY_BYTES,
+    };
+    let fixed_tcp = match t.opt("tcp") {
+        Some(f) => tcp_config(&f.table()?)?,
+        None => airtcp_tcp::TcpConfig::default(),
+    };
+    let wireless_tcp = match t.opt("wireless_tcp") {
+        Some(f) => tcp_config(&f.table()?)?,
+        None => fixed_tcp.clone(),
+    };
+    Ok(AgentSpec::Itcp(ItcpConfig { wireless, relay_bytes, fixed_tcp, wireless_tcp }))
+}
+
+/// The declaration as scenario JSON (it loads back to the same agent).
+pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), json!(a.name));
+    m.insert("node".into(), json!(nodes[a.node].name));
+    let link = |i: IfaceId| json!(iface_link(links, a.node, i).name);
+    match &a.spec {
+        AgentSpec::Peg(c) => {
+            m.insert("kind".into(), json!("peg"));
+            m.insert("send_data_drop_rate".into(), json!(c.send_drop_rate));
+            m.insert("recv_data_drop_rate".into(), json!(c.recv_drop_rate));
+            m.insert("data_only".into(), json!(c.data_only));
+            if let Some(i) = c.iface {
+                m.insert("iface".into(), link(i));
+            }
+        }
+        AgentSpec::Snoop(c) => {
+            m.insert("kind".into(), json!("snoop"));
+            m.insert("wireless".into(), link(c.wireless));
+            let timer = match c.timer {
+                SnoopTimer::Fixed(d) => json!(format_duration(d)),
+                SnoopTimer::Adaptive { .. } => json!("adaptive"),
+            };
+            m.insert("timer".into(), timer);
+            m.insert("cache_packets".into(), json!(c.cache_packets));
+        }
+        AgentSpec::Itcp(c) => {
+            m.insert("kind".into(), json!("itcp"));
+            m.insert("wireless".into(), link(c.wireless));
+            m.insert("relay_bytes".into(), json!(c.relay_bytes));
+            m.insert("tcp".into(), tcp_json(&c.fixed_tcp));
+            m.insert("wireless_tcp".into(), tcp_json(&c.wireless_tcp));
+        }
+    }
+    Value::Object(m)
+}

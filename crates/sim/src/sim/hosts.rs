@@ -1,0 +1,190 @@
+//! The TCP hosts of a run: every flow's two endpoints and applications, the
+//! socket lookup for packets delivered to a node, and endpoint timers.
+
+use airtcp_core::{Instant, Packet};
+use airtcp_tcp::{CaState, Endpoint, Event};
+
+use crate::apps::SendApp;
+use crate::engine::class;
+use crate::events::{Ev, Raw};
+use crate::flow::FlowState;
+use crate::network::{Cx, LocalDelivery, Network};
+
+/// Port of flow `i`'s client and server (see `scenario::schema::MAX_FLOWS`).
+pub(crate) const CLIENT_PORT_BASE: u16 = 49_152;
+pub(crate) const SERVER_PORT_BASE: u16 = 1_024;
+/// Initial IPv4 TTL (Linux default, net.ipv4.ip_default_ttl).
+const TTL: u8 = 64;
+
+#[derive(Clone, Copy)]
+pub(crate) struct EpMeta {
+    pub flow: u32,
+    pub client: bool,
+    pub node: u32,
+    pub addr: [u8; 4],
+    pub peer: [u8; 4],
+    /// Earliest Timer event in the queue for this endpoint, if tracked.
+    pub timer: Option<Instant>,
+}
+
+pub(crate) struct Hosts {
+    pub eps: Vec<Endpoint>,
+    pub meta: Vec<EpMeta>,
+    pub flows: Vec<FlowState>,
+    /// Packets delivered to a node with no socket for them.
+    pub unmatched: u64,
+    pub end: Instant,
+}
+
+impl Hosts {
+    /// The endpoint a packet delivered to `node` is for: ports encode the
+    /// flow (clients 49152 + i, servers 1024 + i), and the endpoint must live
+    /// on that node and own the destination address.
+    #[inline]
+    fn socket(&self, node: u32, pkt: &Packet) -> Option<usize> {
+        let seg = pkt.segment()?;
+        let port = seg.dst_port;
+        let ep = if port >= CLIENT_PORT_BASE {
+            2 * (port - CLIENT_PORT_BASE) as usize
+        } else {
+            2 * (port.wrapping_sub(SERVER_PORT_BASE)) as usize + 1
+        };
+        let m = self.meta.get(ep)?;
+        (m.node == node && m.addr == pkt.ip.dst).then_some(ep)
+    }
+
+    pub(crate) fn deliver(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, d: LocalDelivery) {
+        let pkt = net.local_packet(&d);
+        let Some(ep) = self.socket(d.node, pkt) else {
+            net.free_local(&d);
+            self.unmatched += 1;
+            return;
+        };
+        let seg = pkt.segment().expect("socket() matched a TCP segment");
+        self.eps[ep].handle_segment(now, seg);
+        net.free_local(&d);
+        self.service(cx, net, ep, now);
+    }
+
+    pub(crate) fn flow_start(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, flow: u32) {
+        let ep = self.flows[flow as usize].client as usize;
+        self.eps[ep].connect(now);
+        self.service(cx, net, ep, now);
+    }
+
+    pub(crate) fn read_tick(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let ep = f.server as usize;
+        f.recv.tick(&mut self.eps[ep]);
+        let next = now + f.recv.interval;
+        self.service(cx, net, ep, now);
+        cx.q.push(next, class::APP, Ev::Read { flow });
+    }
+
+    pub(crate) fn timer(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, ep: usize) {
+        if self.meta[ep].timer == Some(now) {
+            self.meta[ep].timer = None;
+        }
+        match self.eps[ep].poll_timeout() {
+            Some(d) if d <= now => {
+                self.eps[ep].handle_timeout(now);
+                self.service(cx, net, ep, now);
+            }
+            _ => self.schedule_timer(cx, ep, now),
+        }
+    }
+
+    /// Lazy cancellation: one queued Timer per endpoint unless the deadline
+    /// moved earlier; a Timer that fires early just re-arms for the real deadline.
+    #[inline]
+    pub(crate) fn schedule_timer(&mut self, cx: &mut Cx, ep: usize, now: Instant) {
+        if let Some(d) = self.eps[ep].poll_timeout() {
+            let d = if d < now { now } else { d };
+            if d > self.end {
+                return;
+            }
+            let m = &mut self.meta[ep];
+            if m.timer.map_or(true, |p| d < p) {
+                m.timer = Some(d);
+                cx.q.push(d, class::TIMER, Ev::Timer { ep: ep as u32 });
+            }
+        }
+    }
+
+    /// Let the endpoint and its application react until neither has anything
+    /// more to say, then re-arm its timer.
+    fn service(&mut self, cx: &mut Cx, net: &mut Network, ep: usize, now: Instant) {
+        loop {
+            let mut any = false;
+            while let Some(e) = self.eps[ep].poll_event() {
+                any = true;
+                self.on_tcp_event(cx, ep, e, now);
+            }
+            let m = self.meta[ep];
+            let f = &mut self.flows[m.flow as usize];
+            if m.client && f.connected {
+                f.send.fill(&mut self.eps[ep]);
+            }
+            while let Some(seg) = self.eps[ep].poll_transmit(now) {
+                if m.client && seg.payload_len > 0 {
+                    self.flows[m.flow as usize].on_data_sent(now, seg.seq, seg.payload_len);
+                }
+                let id = net.next_ip_id(m.node as usize);
+                net.send_from(cx, now, m.node as usize, Packet::tcp(m.addr, m.peer, TTL, id, seg));
+            }
+            if !any {
+                break;
+            }
+        }
+        let m = self.meta[ep];
+        if m.client {
+            let f = &mut self.flows[m.flow as usize];
+            if let (SendApp::Transfer { total, .. }, None) = (&f.send, f.done_at) {
+                if self.eps[ep].stats().bytes_acked >= *total {
+                    f.done_at = Some(now);
+                    let response = now.saturating_since(f.start);
+                    cx.log.push((now, Raw::TransferComplete { flow: m.flow, response }));
+                }
+            }
+        }
+        self.schedule_timer(cx, ep, now);
+    }
+
+    fn on_tcp_event(&mut self, cx: &mut Cx, ep: usize, e: Event, now: Instant) {
+        let m = self.meta[ep];
+        let f = &mut self.flows[m.flow as usize];
+        let aux_f = (f.data_base, f.high_sent);
+        match e {
+            Event::Readable => {
+                if !m.client && f.recv.rate_bps.is_none() {
+                    f.recv.read_all(&mut self.eps[ep]);
+                }
+                return;
+            }
+            Event::Connected => {
+                if m.client {
+                    f.connected = true;
+                }
+            }
+            Event::PeerClosed => {
+                if !m.client {
+                    // The server has nothing to send: close its side too.
+                    self.eps[ep].close();
+                }
+            }
+            Event::Closed { aborted } => f.closed[!m.client as usize] = Some((now, aborted)),
+            Event::CaStateChanged { to, .. } if m.client => match to {
+                CaState::Recovery => f.fast_recoveries += 1,
+                CaState::Loss => f.loss_entries += 1,
+                _ => {}
+            },
+            Event::ZeroWindow if m.client => f.zero_windows += 1,
+            _ => {}
+        }
+        let aux = match e {
+            Event::FastRetransmit { seq } => crate::flow::unwrap_seq(seq, aux_f.0, aux_f.1),
+            _ => 0,
+        };
+        cx.log.push((now, Raw::Tcp { flow: m.flow, client: m.client, ev: e, aux }));
+    }
+}

@@ -1,0 +1,151 @@
+//! The run loop: pops events and hands each to its owner — a channel or an
+//! agent of the network, an endpoint or application of the hosts — then
+//! passes what the network delivered to a node's own address to the hosts.
+
+mod build;
+mod hosts;
+mod record;
+
+use airtcp_core::Instant;
+use airtcp_tcp::Endpoint;
+
+pub use record::GaugeSeries;
+
+use crate::engine::EventQueue;
+use crate::events::{Ev, Raw, EVENT_KINDS};
+use crate::flow::FlowState;
+use crate::network::{Cx, NetStats, Network};
+use crate::pcap_out::PcapOut;
+use crate::scenario::Scenario;
+use crate::{report, RunOptions, RunOutput, SimError};
+
+use hosts::Hosts;
+use record::Recorder;
+
+pub(crate) struct Sim<'s> {
+    pub sc: &'s Scenario,
+    pub seed: u64,
+    pub end: Instant,
+    q: EventQueue<Ev>,
+    net: Network,
+    hosts: Hosts,
+    log: Vec<(Instant, Raw)>,
+    rec: Recorder,
+}
+
+impl<'s> Sim<'s> {
+    fn run_loop(&mut self, progress: &mut Option<&mut dyn FnMut(f64)>) {
+        let step = (self.end.0 / 100).max(1);
+        let mut next_report = step;
+        while let Some((now, ev)) = self.q.pop_until(self.end) {
+            if now.0 >= next_report {
+                if let Some(cb) = progress.as_mut() {
+                    cb(now.0 as f64 / self.end.0 as f64);
+                }
+                next_report = (now.0 / step + 1) * step;
+            }
+            if self.rec.due(now.0) {
+                self.rec.take(now.0, &mut self.hosts, &self.net);
+            }
+            self.rec.by_kind[ev.kind()] += 1;
+            let mut cx = Cx { q: &mut self.q, log: &mut self.log };
+            match ev {
+                Ev::Channel { ch } => self.net.on_channel_timeout(&mut cx, now, ch),
+                Ev::Agent { agent } => self.net.on_agent_timeout(&mut cx, now, agent),
+                Ev::Timer { ep } => self.hosts.timer(&mut cx, &mut self.net, now, ep as usize),
+                Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),
+                Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
+                Ev::Outage { link, dir, start } => cx.log.push((now, Raw::Outage { link, dir, start })),
+                Ev::Handoff { link, dir, idx } => cx.log.push((now, Raw::Handoff { link, dir, idx })),
+            }
+            while let Some(d) = self.net.poll_local() {
+                self.hosts.deliver(&mut cx, &mut self.net, now, d);
+            }
+        }
+        self.rec.take(self.end.0 + 1, &mut self.hosts, &self.net);
+        if let Some(cb) = progress.as_mut() {
+            cb(1.0);
+        }
+    }
+}
+
+/// Run a scenario. The simulation loop itself is timed (`run_wall_s`);
+/// building and reporting are not.
+pub fn run(s: &Scenario, mut opts: RunOptions) -> Result<RunOutput, SimError> {
+    let seed = opts.seed.unwrap_or(s.sim.seed);
+    let pcap = match &opts.pcap_dir {
+        Some(dir) => {
+            let names: Vec<String> = s
+                .links
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("link{i}_{}-{}", s.nodes[l.a].name, s.nodes[l.b].name))
+                .collect();
+            Some(PcapOut::create(dir, &names)?)
+        }
+        None => None,
+    };
+    let mut sim = Sim::new(s, seed, pcap)?;
+    let t0 = std::time::Instant::now();
+    sim.run_loop(&mut opts.progress);
+    let wall = t0.elapsed().as_secs_f64();
+    if let Some(p) = sim.net.pcap.take() {
+        p.finish()?;
+    }
+    Ok(report::output(sim.finish(), wall))
+}
+
+/// One agent's end-of-run state for the report.
+pub(crate) struct AgentReport {
+    pub node: usize,
+    pub kind: &'static str,
+    pub counters: Vec<(&'static str, u64)>,
+    pub drops: u64,
+    pub series: GaugeSeries,
+}
+
+/// Everything the report needs, moved out of the simulator.
+pub(crate) struct Finished<'s> {
+    pub sc: &'s Scenario,
+    pub seed: u64,
+    pub end: Instant,
+    pub events_executed: u64,
+    pub links: Vec<[crate::link::LinkDir; 2]>,
+    pub eps: Vec<Endpoint>,
+    pub flows: Vec<FlowState>,
+    pub log: Vec<(Instant, Raw)>,
+    pub net_stats: NetStats,
+    pub unmatched: u64,
+    pub by_kind: [u64; EVENT_KINDS.len()],
+    pub agents: Vec<AgentReport>,
+}
+
+impl<'s> Sim<'s> {
+    fn finish(self) -> Finished<'s> {
+        use airtcp_agents::Agent;
+        let mut series = self.rec.agent_series;
+        let agents = (0..self.net.agents.len())
+            .map(|a| AgentReport {
+                node: self.net.agent_at[a].0 as usize,
+                kind: self.net.agents[a].kind(),
+                counters: self.net.agents[a].counters(),
+                drops: self.net.agent_drops[a],
+                series: std::mem::take(&mut series[a]),
+            })
+            .collect();
+        Finished {
+            sc: self.sc,
+            seed: self.seed,
+            end: self.end,
+            events_executed: self.q.executed(),
+            links: self.net.channels.into_iter().map(|c| c.dirs).collect(),
+            eps: self.hosts.eps,
+            flows: self.hosts.flows,
+            log: self.log,
+            net_stats: self.net.stats,
+            unmatched: self.hosts.unmatched,
+            by_kind: self.rec.by_kind,
+            agents,
+        }
+    }
+}

@@ -1,0 +1,212 @@
+"""Setup of the drive-test study (seed 003): the drive logs, every scenario
+parameter with its source, the seed's figures, and the scenario of one run.
+Shared by the study (``drive_test``), its report and its plots.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .runner import StudyError, repo_root
+
+#: The source tree (tests/data/traces, ../shared).
+REPO = repo_root()
+
+#: Linux TCP_INFINITE_SSTHRESH (include/net/tcp.h).
+INFINITE_SSTHRESH = 0x7FFFFFFF
+#: iperf's "KBytes" are 1024 bytes (iperf -f K), the unit of the seed's table.
+KB = 1024.0
+
+
+@dataclass(frozen=True)
+class DriveLog:
+    name: str
+    #: path relative to the traces directory (or absolute)
+    rel: str
+    about: str
+    #: extra [links.trace] keys (format selection, offset)
+    keys: tuple = ()
+    #: True: the file is in this repository (tests/data/traces), not ../shared
+    in_repo: bool = False
+
+
+#: Shared drive logs with handoffs (see each folder's SOURCES.md).
+LOGS = {
+    "ucc": DriveLog(
+        "ucc",
+        "cellular_5g_ucc_driving/B_2020.02.14_12.58.17.csv",
+        "UCC 5G dataset (Raca et al., MMSys 2020), operator B, Cork: 16.6 min drive, "
+        "mostly HSPA+ (652 of 960 rows, the closest to the seed's 3G), 13 cell changes",
+    ),
+    "imc23": DriveLog(
+        "imc23",
+        "cellular_handover_logs_imc23/lv_to_slc__12041FDD4002ET_1660105596.9522562.out",
+        "IMC'23 (Ghoshal et al.), T-Mobile LTE near Salt Lake City: 11.3 min, "
+        "RSRP -117..-63 dBm (the widest range of the three phones), 21 PCI changes",
+    ),
+    "feup": DriveLog(
+        "feup",
+        "wifi_vehicular_feup/final-exp-log.csv",
+        "FEUP vehicular 802.11n (adamiaonr/wifi-vehicles, CC BY 4.0): virtual client roaming "
+        "over 4 APs by RSSI with 5 dB hysteresis (synthetic handoffs between measured APs)",
+    ),
+    # In-repo excerpt (300 rows of the UCC 2019-12-14 log) so --quick runs without ../shared.
+    "ucc-excerpt": DriveLog(
+        "ucc-excerpt",
+        "cellular_5g_ucc_driving/B_2019.12.14_10.16.30.rows450-749.csv",
+        "UCC operator B 2019-12-14, rows 450-749 (5 min, 5G/LTE/HSPA+), in tests/data/traces",
+        in_repo=True,
+    ),
+}
+FULL_LOGS = ["ucc", "imc23", "feup"]
+QUICK_LOGS = ["ucc-excerpt"]
+ALGORITHMS = ["cubic", "veno", "westwood", "reno", "bbr"]
+
+#: Scenario parameters and where they come from.
+DEFAULTS = {
+    # Seed 003 §5.1: each drive took 600-700 s.
+    "duration_s": 600.0,
+    # Internet path from the fixed server (agni.iitd.ac.in) to the operator's
+    # core: assumption. 100 Mb/s never limits; 40 ms one way plus 20 ms on
+    # the radio gives a 120 ms base RTT, inside the range of the IMC'23 logs'
+    # 200-ms pings (median RTT 75.6 / 94.7 / 111 ms for the three operators,
+    # ../shared/traces/cellular_handover_logs_imc23/SOURCES.md).
+    "wired_rate": "100Mbps",
+    "wired_delay": "40ms",
+    # The server's own interface queue: Linux's default txqueuelen of 1000
+    # packets. A shallower first hop drops the line-rate burst Westwood+
+    # sends when it raises cwnd to BWE x RTTmin at the end of a recovery
+    # (tcp_westwood.c, CA_EVENT_COMPLETE_CWR), a loss the radio-only drop
+    # counts would hide (crates/sim/tests/cc_sanity.rs shows the effect).
+    "wired_queue_packets": 1000,
+    "radio_delay": "20ms",
+    # The uplink carries only ACKs; 2 Mb/s (HSUPA-class) never limits them.
+    "uplink_rate": "2Mbps",
+    # Base-station (RNC/eNodeB) buffer, 200 packets = 300 KB. Cellular
+    # buffers are large (Jiang et al., "Tackling Bufferbloat in 3G/4G
+    # Networks", IMC 2012, measured RTTs of seconds); 200 packets is a
+    # conservative choice that still lets a bulk flow overflow it.
+    "queue_packets": 200,
+    # Sender as Linux: MSS 1448 (1500-byte MTU with timestamps), RTO floor
+    # TCP_RTO_MIN = 200 ms (include/net/tcp.h), buffers at the tcp_wmem /
+    # tcp_rmem maxima of Linux 3.16 (4 MiB / 6 MiB, the seed's kernel).
+    "mss": 1448,
+    "min_rto": "200ms",
+    # Linux's RTO estimator (tcp_rtt_estimator: RTO >= SRTT + 200 ms, timer
+    # restarted when the head is retransmitted), not RFC 6298's: behind a
+    # full 200-packet buffer the RFC timer fires spuriously.
+    "rto_timer": "linux",
+    "snd_buf": 4 * 1024 * 1024,
+    "rcv_buf": 6 * 1024 * 1024,
+    # 10 ms sampling of cwnd/ssthresh (an RTT is >= 120 ms).
+    "series_interval": "10ms",
+}
+
+#: The seed's table (KB/s and handoffs per drive), §5.1 and §5.2.
+SEED = {
+    "cubic": {"p1": 49.0, "p2": 80.0, "p1_handoffs": 6, "p2_handoffs": 15},
+    "veno": {"p1": 59.6, "p2": 196.0, "p1_handoffs": 6, "p2_handoffs": 14},
+    "westwood": {"p1": 55.0, "p2": 195.0, "p1_handoffs": 17, "p2_handoffs": 13},
+}
+
+
+def traces_dir(arg: str | None) -> Path:
+    if arg:
+        return Path(arg)
+    env = os.environ.get("AIRTCP_TRACES")
+    if env:
+        return Path(env)
+    return REPO.parent / "shared" / "traces"
+
+
+def log_path(log: DriveLog, traces: Path) -> Path:
+    p = Path(log.rel)
+    if p.is_absolute():
+        return p
+    base = REPO / "tests" / "data" / "traces" if log.in_repo else traces
+    return base / p
+
+
+def resolve_logs(names: list[str], traces: Path) -> list[tuple[DriveLog, Path]]:
+    out = []
+    for n in names:
+        if n in LOGS:
+            log = LOGS[n]
+        elif os.path.isfile(n):
+            log = DriveLog(Path(n).stem, os.path.abspath(n), f"drive log {n}")
+        else:
+            raise StudyError(f"unknown drive log {n!r} (known: {', '.join(LOGS)}, or a file path)")
+        path = log_path(log, traces)
+        if not path.is_file():
+            raise StudyError(f"drive log {n!r} not found at {path} (set --traces or AIRTCP_TRACES)")
+        out.append((log, path))
+    return out
+
+
+#: Capacity ends of the default mappings (crates/sim/src/trace/mapping.rs):
+#: Shannon over 10 MHz (cellular), 802.11n MCS 0 / MCS 7 PHY rates (Wi-Fi).
+SHANNON_BANDWIDTH_HZ = 10e6
+WIFI_CAP_LO_BPS, WIFI_CAP_HI_BPS = 6.5e6, 65e6
+
+
+def capacity_keys(log_file: Path, scale: float) -> dict:
+    """`[links.trace.capacity]` that multiplies the default mapping's
+    capacity by `scale` (both mappings are linear in these parameters)."""
+    if scale == 1.0:
+        return {}
+    with open(log_file, encoding="utf-8", errors="replace") as fh:
+        wifi = fh.readline().startswith("senderId,receiverId,systime")
+    if wifi:
+        return {"capacity": {"kind": "linear", "cap_lo_bps": WIFI_CAP_LO_BPS * scale, "cap_hi_bps": WIFI_CAP_HI_BPS * scale}}
+    return {"capacity": {"kind": "shannon", "bandwidth_hz": SHANNON_BANDWIDTH_HZ * scale}}
+
+
+def scenario(
+    log_file: Path, cc: str, duration_s: float, handoff_drops: bool, extra_keys=(), capacity_scale: float = 1.0
+) -> dict:
+    """The scenario of one run, as the dict ``airtcp.run`` takes."""
+    d = DEFAULTS
+    trace = {"kind": "drive", "file": str(log_file), "handoff_drops": handoff_drops}
+    trace.update(dict(extra_keys))
+    trace.update(capacity_keys(log_file, capacity_scale))
+    return {
+        "sim": {"duration": f"{duration_s:g}s", "series_interval": d["series_interval"]},
+        "nodes": [{"name": "server"}, {"name": "bs"}, {"name": "mobile"}],
+        "links": [
+            {
+                "name": "internet",
+                "a": "server",
+                "b": "bs",
+                "rate": d["wired_rate"],
+                "delay": d["wired_delay"],
+                "queue_packets": d["wired_queue_packets"],
+            },
+            {
+                "name": "radio",
+                "a": "bs",
+                "b": "mobile",
+                "delay": d["radio_delay"],
+                "queue_packets": d["queue_packets"],
+                "rate_ba": d["uplink_rate"],
+                "trace_ab": trace,
+            },
+        ],
+        "flows": [
+            {
+                "name": "iperf",
+                "from": "server",
+                "to": "mobile",
+                "app": "bulk",
+                "tcp": {
+                    "cc": cc,
+                    "mss": d["mss"],
+                    "min_rto": d["min_rto"],
+                    "rto_timer": d["rto_timer"],
+                    "snd_buf": d["snd_buf"],
+                    "rcv_buf": d["rcv_buf"],
+                },
+            }
+        ],
+    }

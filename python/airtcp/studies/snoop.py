@@ -1,0 +1,350 @@
+"""Study ``snoop``: seed 004 (Ng, Chow, Trajković, "Performance Evaluation
+of TCP over WLAN 802.11 with the Snoop Performance Enhancing Proxy", OPNET)
+in simulation.
+
+The seed adds two layers between IP and ARP in OPNET: a packet error
+generator (PEG) that drops data packets with a set probability on the way
+out and in, and the Snoop agent (Balakrishnan et al., MobiCom 1995) above
+it. It measures the response time of 100,000-byte transfers against the
+PEG's drop rate with and without Snoop, in three scenarios (one mobile
+uploading; two downloading with Snoop at the server; two uploading with
+Snoop on mobile 2 only), and reports a ~68-fold shorter upload at 30 %.
+
+Here the same three scenarios run on ``server --Ethernet-- ap ==802.11b== m1
+[, m2]`` (``snoop_setup``) for five arms: the seed's plain TCP, Snoop with
+its fixed 1-s timer, Snoop with the adaptive local timer (the seed's future
+work), TCP with SACK, and the I-TCP split connection; drop rates 0-40 % in
+steps of 5 %, seeds 1..20 per point, mean and 95 % interval.
+
+Outputs in ``--out``: ``table.csv`` (per scenario, arm, mobile and drop
+rate), ``runs.csv`` (one row per run and mobile), ``report.md`` (setup, the
+seed's claims beside the measured values, findings computed from the data),
+``scenarios/*.json`` and ``plots/*.png``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import runner
+from .report import present, summarize
+from .snoop_setup import ARMS, DEFAULTS, FULL_RATES, QUICK_PLAN, QUICK_RATES, SEED_S1_RATE, SETUPS, arms_for, scenario
+
+#: Seeds per point (the brief: at least 20).
+FULL_SEEDS = 20
+QUICK_SEEDS = 2
+
+
+def add_arguments(p) -> None:
+    """Arguments of ``airtcp reproduce snoop``."""
+    runner.add_common_arguments(
+        p,
+        quick="short version: drop rates 0, 0.1, 0.3, 2 seeds, scenario 1 (all arms) and scenario 2 (tcp, snoop)",
+        seeds=f"seeds 1..N per point (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
+    )
+    p.add_argument(
+        "--rates", metavar="P,P,...", help="PEG drop rates, comma-separated in [0, 1] (default 0,0.05,...,0.4)"
+    )
+    p.add_argument("--scenarios", nargs="+", choices=sorted(SETUPS), metavar="S", help="s1 s2 s3 (default all)")
+    p.add_argument("--arms", nargs="+", choices=ARMS, metavar="ARM", help=f"{' '.join(ARMS)} (default all)")
+    p.add_argument(
+        "--duration",
+        type=float,
+        metavar="S",
+        help=f"cap on simulated seconds per run (default {DEFAULTS['duration_s']:g})",
+    )
+    p.add_argument("--bytes", type=int, metavar="N", help=f"bytes per transfer (default {DEFAULTS['bytes']})")
+
+
+def parse_rates(text: str) -> list[float]:
+    """ "0,0.05,0.1" -> [0.0, 0.05, 0.1]; raises StudyError on anything else."""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            r = float(part)
+        except ValueError:
+            raise runner.StudyError(f"--rates: {part!r} is not a number") from None
+        if not 0.0 <= r <= 1.0:
+            raise runner.StudyError(f"--rates: {part} is outside [0, 1]")
+        if r not in out:
+            out.append(r)
+    return sorted(out)
+
+
+# --- one run -------------------------------------------------------------------------
+
+
+def agent_series(result, i: int) -> tuple[list, list]:
+    """(t_s, value) of agent `i`'s sampled level (Snoop: cached segments).
+    The one place that knows where the simulator puts it."""
+    fn = getattr(result, "agent_series", None)
+    if fn is not None:
+        df = fn(i)
+        return list(df["t_s"]), list(df["value"])
+    got = result.summary.get("agents", [])
+    s = (got[i].get("series") if i < len(got) else None) or {}
+    return list(s.get("t_s", [])), list(s.get("value", []))
+
+
+def agent_index(decl: list[dict], kind: str, mobile: str) -> tuple[int | None, str]:
+    """Index of the declared agent of `kind` that serves `mobile`'s flow, and
+    whether it is the mobile's own ("own") or serves every flow ("shared")."""
+    for i, a in enumerate(decl):
+        if a["kind"] != kind:
+            continue
+        if a["node"] == mobile or (kind == "itcp" and a.get("wireless") == f"ap-{mobile}"):
+            return i, "own"
+    for i, a in enumerate(decl):  # an agent at the server sees every flow
+        if a["kind"] == kind and a["node"] == "server":
+            return i, "shared"
+    return None, ""
+
+
+def agent_counters(result, decl: list[dict], i: int | None) -> dict:
+    """Counters of declared agent `i` in the run's summary (matched by node
+    and kind, so a reordering on the simulator's side is caught)."""
+    if i is None:
+        return {}
+    got = result.summary.get("agents", [])
+    if i < len(got) and got[i].get("node") == decl[i]["node"] and got[i].get("kind") == decl[i]["kind"]:
+        return got[i].get("counters", {})
+    same = [j for j, a in enumerate(decl) if a["node"] == decl[i]["node"] and a["kind"] == decl[i]["kind"]]
+    found = [g for g in got if g.get("node") == decl[i]["node"] and g.get("kind") == decl[i]["kind"]]
+    k = same.index(i)
+    return found[k].get("counters", {}) if k < len(found) else {}
+
+
+SNOOP_COUNTERS = ["local_retransmissions", "local_timeouts", "dupacks_suppressed", "cache_full_bypass", "max_cached"]
+
+
+def measure(task, result) -> list[dict]:
+    """One row per mobile: response time (None if the transfer did not
+    finish), the sender's timeouts and retransmissions, and the counters of
+    the agents on the flow's path."""
+    setup = SETUPS[task.labels["scenario"]]
+    decl = task.scenario["agents"]
+    rows = []
+    for m, f in zip(setup.mobiles, result.flows):
+        rt = f.get("response_time_s")
+        row = {
+            "mobile": m,
+            "finished": rt is not None,
+            "response_time_s": rt,
+            "timeouts": f.get("timeouts"),
+            "retransmissions": f.get("retransmissions"),
+            "fast_retransmits": f.get("fast_retransmits"),
+            "srtt_mean_s": f.get("srtt_mean_s"),
+        }
+        si, scope = agent_index(decl, "snoop", m)
+        sc = agent_counters(result, decl, si)
+        for k in SNOOP_COUNTERS:
+            row[f"snoop_{k}"] = sc.get(k) if si is not None else None
+        row["snoop_scope"] = scope if si is not None else ""
+        pi, _ = agent_index(decl, "peg", m)
+        pc = agent_counters(result, decl, pi)
+        row["peg_dropped"] = (pc.get("send_dropped", 0) + pc.get("recv_dropped", 0)) if pc else None
+        ii, _ = agent_index(decl, "itcp", m)
+        ic = agent_counters(result, decl, ii)
+        row["itcp_acked_not_delivered"] = ic.get("acked_not_delivered") if ii is not None else None
+        row["itcp_relay_max_bytes"] = ic.get("relay_max_bytes") if ii is not None else None
+        row["run_wall_s"] = result.run_wall_s
+        rows.append(row)
+    return rows
+
+
+# --- aggregation -------------------------------------------------------------------------
+
+KEY = ["scenario", "arm", "mobile", "drop_rate"]
+MEAN_COLUMNS = [
+    "timeouts",
+    "retransmissions",
+    "fast_retransmits",
+    "srtt_mean_s",
+    "snoop_local_retransmissions",
+    "snoop_local_timeouts",
+    "snoop_dupacks_suppressed",
+    "peg_dropped",
+    "itcp_acked_not_delivered",
+]
+
+
+def _mean(xs) -> float | None:
+    xs = present(xs)
+    return sum(xs) / len(xs) if xs else None
+
+
+def aggregate(runs: list[dict]) -> list[dict]:
+    """table.csv: one row per (scenario, arm, mobile, drop rate), in run order.
+    The response time is summarised over the finished runs; `unfinished`
+    counts the others (the mean is then a lower bound)."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        groups.setdefault(tuple(r[k] for k in KEY), []).append(r)
+    table = []
+    for key, rs in groups.items():
+        st = summarize([r["response_time_s"] for r in rs if r["finished"]])
+        row = dict(zip(KEY, key))
+        row.update(
+            {
+                "n": len(rs),
+                "finished": sum(1 for r in rs if r["finished"]),
+                "unfinished": sum(1 for r in rs if not r["finished"]),
+                "response_time_mean": st.mean if st.n else None,
+                "response_time_sd": st.sd if st.n else None,
+                "response_time_ci95_lo": st.lo if st.n > 1 else None,
+                "response_time_ci95_hi": st.hi if st.n > 1 else None,
+            }
+        )
+        for c in MEAN_COLUMNS:
+            row[f"{c}_mean"] = _mean(r.get(c) for r in rs)
+        mx = present(r["snoop_max_cached"] for r in rs)
+        row["snoop_max_cached"] = max(mx) if mx else None
+        row["snoop_scope"] = rs[0]["snoop_scope"]
+        table.append(row)
+    return table
+
+
+# --- the study ---------------------------------------------------------------------------
+
+
+def plot_rate(rates: list[float]) -> float:
+    """The drop rate of the plotted runs: the seed's 0.3, or the nearest."""
+    return min(rates, key=lambda r: (abs(r - SEED_S1_RATE), -r))
+
+
+def build_tasks(plan: dict, rates: list[float], seeds: int, duration_s: float, nbytes: int, plots: bool) -> list:
+    tasks = []
+    prate = plot_rate(rates)
+    for sid, arms in plan.items():
+        setup = SETUPS[sid]
+        for arm in arms_for(setup, arms):
+            for rate in rates:
+                for seed in range(1, seeds + 1):
+                    keep = plots and sid == "s1" and seed == 1 and rate == prate and arm in ("tcp", "snoop")
+                    sc = scenario(setup, arm, rate, duration_s=duration_s, nbytes=nbytes, series=keep)
+                    labels = {"scenario": sid, "arm": arm, "drop_rate": rate, "seed": seed}
+                    tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    return tasks
+
+
+def keep_run(task, result, _dir) -> dict:
+    """What the plots need from the plotted runs (called in the worker)."""
+    decl = task.scenario["agents"]
+    snoop = next((i for i, a in enumerate(decl) if a["kind"] == "snoop"), None)
+    return {
+        "labels": dict(task.labels),
+        "series": result.timeseries(0),
+        "segments": result.segments(0),
+        "cache": agent_series(result, snoop) if snoop is not None else None,
+        "mss": task.scenario["flows"][0]["tcp"]["mss"],
+        "response_time_s": result.flows[0].get("response_time_s"),
+    }
+
+
+def median_rto(k: dict) -> float | None:
+    """Median of the sender's RTO over a kept run's transfer."""
+    ts, end = k["series"], k["response_time_s"]
+    if end is None or "rto_s" not in ts:
+        return None
+    rto = ts["rto_s"][ts["t_s"] <= end].dropna()
+    return float(rto.median()) if len(rto) else None
+
+
+def describe(row: dict) -> str:
+    rt = row["response_time_s"]
+    return f"{row['scenario']} {row['arm']} drop {row['drop_rate']:g} seed {row['seed']}: " + (
+        f"{rt:.2f} s" if rt is not None else "unfinished"
+    )
+
+
+def run_study(
+    out: Path,
+    plan: dict,
+    rates: list[float],
+    seeds: int,
+    *,
+    duration_s: float,
+    nbytes: int,
+    jobs: int = 1,
+    plots: bool = True,
+    quiet: bool = False,
+) -> dict:
+    import json
+
+    tasks = build_tasks(plan, rates, seeds, duration_s, nbytes, plots)
+    table: list[dict] = []
+
+    def write(d: Path, sr: runner.StudyRun) -> None:
+        from .snoop_report import write_report
+
+        (d / "scenarios").mkdir()
+        shown = SEED_S1_RATE if SEED_S1_RATE in rates else max(rates)
+        for sid, arms in plan.items():
+            for arm in arms_for(SETUPS[sid], arms):
+                sc = scenario(SETUPS[sid], arm, shown, duration_s=duration_s, nbytes=nbytes)
+                (d / "scenarios" / f"{sid}_{arm}.json").write_text(json.dumps(sc, indent=1) + "\n")
+        runner.write_csv(d / "runs.csv", sr.runs)
+        table.extend(aggregate(sr.runs))
+        runner.write_csv(d / "table.csv", table)
+        pngs = []
+        if plots:
+            from .snoop_plots import plot_all
+
+            (d / "plots").mkdir()
+            pngs = plot_all(d / "plots", table, sr.kept)
+        write_report(
+            d / "report.md",
+            table=table,
+            runs=sr.runs,
+            plan=plan,
+            rates=rates,
+            seeds=seeds,
+            duration_s=duration_s,
+            nbytes=nbytes,
+            wall_s=sr.wall_s,
+            jobs=jobs,
+            plots=[str(p.relative_to(d)) for p in pngs],
+            shown_rate=shown,
+            cache_final=next((k["cache"][1][-1] for k in sr.kept if k["cache"] and k["cache"][1]), None),
+            snoop_rto_s=next((median_rto(k) for k in sr.kept if k["labels"]["arm"] == "snoop"), None),
+        )
+
+    sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
+    return {"runs": len(tasks), "rows": len(sr.runs), "wall_s": sr.wall_s, "table": table}
+
+
+def cli(args) -> int:
+    return runner.exit_status(lambda: _cli(args))
+
+
+def _cli(args) -> int:
+    runner.check_common(args)
+    quick = bool(args.quick)
+    seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    rates = parse_rates(args.rates) if args.rates is not None else (QUICK_RATES if quick else FULL_RATES)
+    duration = args.duration if args.duration is not None else DEFAULTS["duration_s"]
+    nbytes = args.bytes if args.bytes is not None else DEFAULTS["bytes"]
+    if not duration > 0:
+        raise runner.StudyError("--duration must be positive")
+    if nbytes < 1:
+        raise runner.StudyError("--bytes must be at least 1")
+    if args.scenarios or args.arms or not quick:
+        sids = args.scenarios or sorted(SETUPS)
+        plan = {s: list(args.arms or ARMS) for s in sids}
+    else:
+        plan = {s: list(a) for s, a in QUICK_PLAN.items()}
+    s = run_study(
+        Path(args.out),
+        plan,
+        rates,
+        seeds,
+        duration_s=duration,
+        nbytes=nbytes,
+        jobs=args.jobs,
+        plots=not args.no_plots,
+        quiet=args.quiet,
+    )
+    if not args.quiet:
+        print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
+    return 0

@@ -1,0 +1,540 @@
+"""``report.md`` of the snoop study: the setup with its sources, the seed's
+claims beside what we measured, response-time tables, and findings in which
+every number is computed from the runs."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+
+from .report import NAN, Claim, Stats, claims_table, fmt, fmt_ci, is_missing, md_table, ratio_stats, summarize
+from .snoop_setup import (
+    ARM_NOTES,
+    DEFAULTS,
+    HEADERS,
+    SEED_S1_RATE,
+    SEED_S1_RATIO,
+    SETUPS,
+    TCP,
+    TCP_TABLE,
+    WLAN,
+    arms_for,
+    link_time_us,
+    wlan_difs_us,
+    wlan_exchange_us,
+    wlan_fixed_us,
+    wlan_mac_bytes,
+)
+
+
+class Table:
+    """table.csv rows indexed by (scenario, arm, mobile, drop rate)."""
+
+    def __init__(self, rows: list[dict]):
+        self.rows = rows
+        self.ix = {(r["scenario"], r["arm"], r["mobile"], r["drop_rate"]): r for r in rows}
+
+    def get(self, sid, arm, mobile, rate) -> dict | None:
+        return self.ix.get((sid, arm, mobile, rate))
+
+    def stats(self, sid, arm, mobile, rate) -> Stats:
+        r = self.get(sid, arm, mobile, rate)
+        if r is None or is_missing(r["response_time_mean"]):
+            return Stats(0, NAN, NAN, NAN, NAN)
+        lo, hi = r["response_time_ci95_lo"], r["response_time_ci95_hi"]
+        return Stats(
+            r["finished"],
+            r["response_time_mean"],
+            r["response_time_sd"],
+            NAN if lo is None else lo,
+            NAN if hi is None else hi,
+        )
+
+    def val(self, sid, arm, mobile, rate, col):
+        r = self.get(sid, arm, mobile, rate)
+        return None if r is None else r.get(col)
+
+
+def _cell(t: Table, sid, arm, mobile, rate) -> str:
+    r = t.get(sid, arm, mobile, rate)
+    if r is None:
+        return "-"
+    s = fmt_ci(t.stats(sid, arm, mobile, rate), "{:.3g}")
+    if r["unfinished"]:
+        s += f" ({r['unfinished']}/{r['n']} unfinished)"
+    return s
+
+
+def _x(v, spec="{:.1f}") -> str:
+    return fmt(v, spec)
+
+
+def _verdict(r: Stats) -> str:
+    """Whether a ratio's 95 % interval excludes 1."""
+    if is_missing(r.lo):
+        return "no interval"
+    if r.lo > 1 or r.hi < 1:
+        return f"95 % CI [{r.lo:.2f}, {r.hi:.2f}] excludes 1"
+    return f"95 % CI [{r.lo:.2f}, {r.hi:.2f}] includes 1: no clear difference with {r.n} seeds"
+
+
+def _setup_section(nbytes: int, duration_s: float) -> list[str]:
+    d, w = DEFAULTS, WLAN
+    seg_ip = TCP["mss"] + HEADERS
+    ov = d["wireless_overhead_bytes"]
+    L = ["## Setup\n"]
+    L.append(
+        f"`server --{d['wired_rate']}, {d['wired_delay']} (Ethernet)-- ap ==802.11b {d['wireless_rate']}, "
+        f"{d['wireless_delay']}== m1 [, m2]`: one point-to-point wireless link per mobile. Transfers of "
+        f"**{nbytes:,} bytes** (app `transfer`), response time = connection start to the last byte acknowledged; "
+        f"runs are capped at {duration_s:g} s of simulated time and a transfer not done by then is counted as "
+        "**unfinished** (never dropped from the counts; the means are over finished runs and then a lower bound). "
+        "Every loss comes from the seed's PEG agent, which drops data segments (not ACKs) leaving and arriving "
+        "at its node with the scenario's drop rate; the links themselves lose nothing.\n"
+    )
+    L.append(
+        f"**Wired**: the seed's figures put the host server on the wired side of the access point (the fixed host "
+        f"- base station - mobile topology of Balakrishnan et al.'s Snoop); the slides do not give that link, so it is "
+        f"a 100BASE-TX Ethernet LAN, the usual attachment of a server to an access point: {d['wired_rate']}, "
+        f"{d['wired_delay']} one way "
+        f"(LAN, switch and host), {d['wired_overhead_bytes']} bytes per frame (IEEE 802.3 preamble + SFD 8, "
+        "header 14, FCS 4, inter-frame gap 12). It is never the bottleneck.\n"
+    )
+    L.append(
+        "**Wireless**: an 802.11b (IEEE 802.11-2016 clause 16, HR/DSSS) station sending at 11 Mb/s. The link has "
+        "no MAC of its own yet, so one exchange's whole airtime is folded into the link's per-frame "
+        "`overhead_bytes` at 11 Mb/s:\n"
+    )
+    ack_us = w["plcp_us"] + w["ack_bytes"] * 8 / (w["ack_rate_bps"] / 1e6)
+    L.extend(
+        md_table(
+            ["part of one data exchange", "802.11b value", "time"],
+            [
+                ["DIFS = SIFS + 2 slots", f"{w['sifs_us']:g} + 2 x {w['slot_us']:g} us", f"{wlan_difs_us():g} us"],
+                [
+                    "mean backoff = CWmin/2 slots",
+                    f"{w['cw_min']}/2 x {w['slot_us']:g} us",
+                    f"{w['cw_min'] / 2 * w['slot_us']:g} us",
+                ],
+                ["long PLCP preamble + header (1 Mb/s)", "144 + 48 bits", f"{w['plcp_us']:g} us"],
+                [
+                    "MAC header + LLC/SNAP + FCS (11 Mb/s)",
+                    f"{w['mac_header_bytes']} + {w['llc_snap_bytes']} + {w['fcs_bytes']} bytes",
+                    f"{wlan_mac_bytes() * 8 / 11:.1f} us",
+                ],
+                ["SIFS", "", f"{w['sifs_us']:g} us"],
+                ["ACK: PLCP + 14 bytes at 2 Mb/s", f"192 us + {w['ack_bytes']} bytes", f"{ack_us:g} us"],
+                ["**fixed part (besides the MAC framing)**", "", f"**{wlan_fixed_us():g} us**"],
+            ],
+        )
+    )
+    L.append(
+        f"\n`overhead_bytes` = {wlan_fixed_us():g} us x 11 Mb/s / 8 + {wlan_mac_bytes()} = **{ov}**. A full segment "
+        f"({TCP['mss']} + {HEADERS} = {seg_ip} bytes of IP, exactly 802.11's largest MSDU) then takes "
+        f"{link_time_us(seg_ip, ov, 11e6):.1f} us on the link against {wlan_exchange_us(seg_ip):.1f} us for the real "
+        f"exchange, a pure ACK {link_time_us(HEADERS, ov, 11e6):.1f} us against {wlan_exchange_us(HEADERS):.1f} us "
+        f"(goodput ceiling {TCP['mss'] * 8 / link_time_us(seg_ip, ov, 11e6):.2f} Mb/s). Not modelled: contention "
+        "and collisions. **There is no contention between the two mobiles of scenarios 2 and 3 (each has its own "
+        "link, and data and ACKs of one link do not share the medium either) until the 802.11 MAC lands.** "
+        f"Queues: {d['wireless_queue_packets']} packets; a flow never has more than its "
+        f"{TCP['rcv_buf']}-byte window in flight, so none overflows.\n"
+    )
+    L.append("**TCP**, the seed's parameter table:\n")
+    L.extend(md_table(["seed parameter", "seed value", "here", "note"], [list(r) for r in TCP_TABLE]))
+    L.append("")
+    L.append("**Scenarios** (the seed's; drop rate = the PEG's send and receive rates, varied together):\n")
+    L.extend(
+        md_table(
+            ["scenario", "what", "flows", "PEG at", "Snoop at (snoop arms)", "I-TCP arm"],
+            [
+                [
+                    s.id,
+                    s.title,
+                    ", ".join(f"{m} {'->' if s.direction == 'upload' else '<-'} server" for m in s.mobiles),
+                    s.peg_node,
+                    ", ".join(s.snoop_nodes),
+                    "yes" if s.itcp else "no",
+                ]
+                for s in SETUPS.values()
+            ],
+        )
+    )
+    L.append(
+        "\nIn scenario 1 the mobile only receives ACKs, so with data-only drops its receive drop rate has nothing "
+        "to act on: every loss is a data segment leaving the mobile. Scenario 2's transfer size is not given by "
+        f"the seed; {nbytes:,} bytes is our assumption (the size of its uploads). Snoop sits above the PEG in the "
+        "node's stack, as in the seed, so its local retransmissions meet the PEG again. The Snoop agent is the one "
+        "of Balakrishnan et al. (MobiCom 1995) as the seed describes it: cache data leaving towards the wireless "
+        "hop, retransmit locally on a duplicate ACK or when its timer expires, suppress the duplicate ACKs, free "
+        "the cache on a new ACK.\n"
+    )
+    L.append("**Arms**:\n")
+    for a, note in ARM_NOTES.items():
+        L.append(f"- `{a}`: {note}.")
+    L.append("")
+    return L
+
+
+def _claims(t: Table, runs: list[dict], plan: dict, rate: float, cache_final=None) -> list[Claim]:
+    out = []
+    if "s1" in plan and {"tcp", "snoop"} <= set(plan["s1"]):
+        r = ratio_stats(t.stats("s1", "tcp", "m1", rate), t.stats("s1", "snoop", "m1", rate))
+        out.append(
+            Claim(
+                f"s1: upload response time, TCP / Snoop at {rate:.0%} drop",
+                f"~{SEED_S1_RATIO:g} times (at {SEED_S1_RATE:.0%})",
+                SEED_S1_RATIO if rate == SEED_S1_RATE else None,
+                r,
+                "ratio of the mean response times over seeds; interval by the delta method",
+            )
+        )
+    if "s1" in plan and "snoop" in plan["s1"]:
+        mc = summarize(
+            r["snoop_max_cached"]
+            for r in runs
+            if r["scenario"] == "s1" and r["arm"] == "snoop" and r["drop_rate"] == rate
+        )
+        out.append(
+            Claim(
+                f"s1: most segments in Snoop's cache at {rate:.0%}",
+                "transmission window: four packets",
+                4.0,
+                mc,
+                "per-run maximum of the cache (Snoop's max_cached counter), mean over seeds",
+                "{:.1f}",
+            )
+        )
+        if cache_final is not None:
+            out.append(
+                Claim(
+                    "s1: segments cached at the end (plotted run)",
+                    "zero",
+                    None,
+                    summarize([cache_final]),
+                    "last sample of the cache series of seed 1",
+                    "{:g}",
+                )
+            )
+    if "s2" in plan and {"tcp", "snoop"} <= set(plan["s2"]):
+        for m in SETUPS["s2"].mobiles:
+            out.append(
+                Claim(
+                    f"s2: {m}'s download, TCP / Snoop at {rate:.0%}",
+                    "Snoop at the server serves both connections (no number)",
+                    None,
+                    ratio_stats(t.stats("s2", "tcp", m, rate), t.stats("s2", "snoop", m, rate)),
+                    "> 1: Snoop shortens this download",
+                )
+            )
+    if "s3" in plan and "snoop" in plan["s3"]:
+        out.append(
+            Claim(
+                f"s3: m1 (no Snoop) / m2 (Snoop) upload time at {rate:.0%}, same runs",
+                "the mobile with Snoop has the shorter upload time (no number)",
+                None,
+                ratio_stats(t.stats("s3", "snoop", "m1", rate), t.stats("s3", "snoop", "m2", rate)),
+                "> 1: the Snoop mobile is faster",
+            )
+        )
+    return out
+
+
+def _response_tables(t: Table, plan: dict, rates: list[float]) -> list[str]:
+    L = ["## Response time (s), mean [95 % CI] over finished runs\n"]
+    for sid, arms in plan.items():
+        s = SETUPS[sid]
+        arms = arms_for(s, arms)
+        for m in s.mobiles:
+            L.append(f"### {sid}, {m} ({s.title})\n")
+            L.extend(
+                md_table(["drop rate"] + arms, [[f"{r:g}"] + [_cell(t, sid, a, m, r) for a in arms] for r in rates])
+            )
+            L.append("")
+    return L
+
+
+def _counter_table(t: Table, sid: str, arms: list[str], mobile: str, rates: list[float]) -> list[str]:
+    rows = []
+    for r in rates:
+        row = [f"{r:g}"]
+        for a in arms:
+            to = t.val(sid, a, mobile, r, "timeouts_mean")
+            rx = t.val(sid, a, mobile, r, "retransmissions_mean")
+            lr = t.val(sid, a, mobile, r, "snoop_local_retransmissions_mean")
+            cell = f"{_x(to)} / {_x(rx)}"
+            if not is_missing(lr):
+                cell += f" / {_x(lr)}"
+            row.append(cell)
+        rows.append(row)
+    return md_table(["drop rate"] + arms, rows)
+
+
+def _paired_ratios(runs: list[dict], sid: str, mobile: str, rate: float, a: str, b: str) -> list[float]:
+    """Per-seed a/b response-time ratios (both finished)."""
+    by = {}
+    for r in runs:
+        if r["scenario"] == sid and r["mobile"] == mobile and r["drop_rate"] == rate and r["arm"] in (a, b):
+            by.setdefault(r["seed"], {})[r["arm"]] = r["response_time_s"]
+    return sorted(v[a] / v[b] for v in by.values() if v.get(a) and v.get(b))
+
+
+def _findings(
+    t: Table, runs: list[dict], plan: dict, rates: list[float], rate: float, nbytes: int, snoop_rto_s=None
+) -> list[str]:
+    L = []
+    nseg = math.ceil(nbytes / TCP["mss"])
+    zero = rates[0]
+    for sid, arms in plan.items():
+        arms = arms_for(SETUPS[sid], arms)
+        vals = [t.stats(sid, a, m, zero).mean for a in arms for m in SETUPS[sid].mobiles]
+        vals = [v for v in vals if not is_missing(v)]
+        if vals and zero == 0:
+            air = nseg * link_time_us(TCP["mss"] + HEADERS, DEFAULTS["wireless_overhead_bytes"], 11e6) / 1e6
+            gap = min(vals) - air
+            delack = 0.2
+            L.append(
+                f"- {sid} at drop rate {zero:g}: every arm and mobile finishes in {min(vals):.3f}-{max(vals):.3f} s "
+                f"(the airtime of its {nseg} segments alone is {air:.3f} s"
+                + (
+                    f"; most of the {gap:.3f}-s difference is the receiver's {delack * 1000:.0f}-ms delayed ACK of "
+                    f"the first segment, which an initial window of {TCP['initial_cwnd']} segment leaves alone)."
+                    if zero == 0 and TCP["initial_cwnd"] == 1 and delack * 0.8 <= gap <= delack * 1.6
+                    else ")."
+                )
+            )
+    if "s1" in plan and {"tcp", "snoop"} <= set(plan["s1"]):
+        tcp, sn = t.stats("s1", "tcp", "m1", rate), t.stats("s1", "snoop", "m1", rate)
+        r = ratio_stats(tcp, sn)
+        g = lambda arm, c: t.val("s1", arm, "m1", rate, c)  # noqa: E731
+        L.append(
+            f"- **s1 at {rate:.0%}: TCP takes {fmt(tcp.mean, '{:.2f}')} s, Snoop {fmt(sn.mean, '{:.2f}')} s: "
+            f"ratio {fmt(r.mean, '{:.2f}')} [{fmt(r.lo, '{:.2f}')}, {fmt(r.hi, '{:.2f}')}]** against the seed's ~{SEED_S1_RATIO:g}. "
+            f"Per run, plain TCP had {_x(g('tcp', 'timeouts_mean'))} retransmission timeouts and "
+            f"{_x(g('tcp', 'fast_retransmits_mean'))} fast retransmits; with Snoop the sender had "
+            f"{_x(g('snoop', 'timeouts_mean'))} timeouts and {_x(g('snoop', 'fast_retransmits_mean'))} fast retransmits while "
+            f"Snoop retransmitted {_x(g('snoop', 'snoop_local_retransmissions_mean'))} segments locally "
+            f"({_x(g('snoop', 'snoop_local_timeouts_mean'))} on its own timer) and suppressed "
+            f"{_x(g('snoop', 'snoop_dupacks_suppressed_mean'))} duplicate ACKs."
+        )
+        to, fr = g("tcp", "timeouts_mean"), g("tcp", "fast_retransmits_mean")
+        share = to / (to + fr) if not is_missing(to) and not is_missing(fr) and to + fr > 0 else NAN
+        how = (
+            f" Plain TCP repaired {fmt(share, '{:.0%}')} of its loss episodes by a timeout rather than a fast "
+            f"retransmit: a receive window of {TCP['rcv_buf'] / TCP['mss']:.2f} segments seldom leaves three "
+            "segments behind a loss to produce three duplicate ACKs, and every timeout waits at least SRTT + 0.5 s "
+            "and doubles when the retransmission is dropped again."
+        )
+        if not is_missing(r.mean):
+            if r.mean > 1.0:
+                L.append(
+                    (
+                        f"  The direction of the seed's result holds ({_verdict(r)})."
+                        if not is_missing(r.lo) and r.lo > 1
+                        else f"  Snoop is faster on average, as in the seed, but not clearly ({_verdict(r)})."
+                    )
+                    + how
+                    + " Snoop repairs a drop on the first "
+                    "duplicate ACK or after its fixed 1-s timer, which never backs off, and keeps the duplicate "
+                    "ACKs from the sender."
+                )
+            else:
+                L.append(
+                    "  **The seed's direction is not reproduced here**: Snoop did not shorten the upload."
+                    + how
+                    + " Snoop runs on the sending mobile itself, so its local retransmission travels the same path "
+                    "as the sender's own and can only save the sender's backoff and window cuts."
+                )
+        if not is_missing(g("snoop", "timeouts_mean")):
+            line = (
+                f"- Snoop does not hide every loss: with it the sender still timed out "
+                f"{_x(g('snoop', 'timeouts_mean'))} times per run."
+            )
+            if snoop_rto_s is not None:
+                shorter = snoop_rto_s < 1.0
+                line += (
+                    f" In the plotted run (seed 1) the sender's RTO (SRTT + max(G, 4 RTTVAR), G = 0.5 s; its SRTT "
+                    f"also counts Snoop's hidden local repairs) had a median of {snoop_rto_s:.2f} s during the "
+                    f"transfer, {'shorter' if shorter else 'not shorter'} than Snoop's fixed 1-s timer"
+                    + (
+                        ": when a local retransmission is itself dropped and no duplicate ACK follows, the "
+                        "sender's timer expires first and backs off."
+                        if shorter
+                        else "."
+                    )
+                )
+            if "snoop-adaptive" in plan["s1"]:
+                line += (
+                    f" The adaptive timer, which fires sooner, left {_x(g('snoop-adaptive', 'timeouts_mean'))} "
+                    "sender timeouts per run."
+                )
+            L.append(line)
+        pr = _paired_ratios(runs, "s1", "m1", rate, "tcp", "snoop")
+        if pr:
+            L.append(
+                f"- The seed's curves show one value per point (how many runs is not stated), and single runs differ "
+                f"widely: per seed, TCP / Snoop at {rate:.0%} ranged from {pr[0]:.2f} to {pr[-1]:.2f} "
+                f"(median {statistics.median(pr):.2f}, {len(pr)} seeds). "
+                + (
+                    f"The seed's {SEED_S1_RATIO:g} is "
+                    + ("inside" if pr[0] <= SEED_S1_RATIO <= pr[-1] else "outside")
+                    + " that range"
+                    + (
+                        ": a run in which TCP's exponential backoff reached tens of seconds while Snoop's timer "
+                        "stayed at 1 s produces such a factor."
+                        if pr[0] <= SEED_S1_RATIO <= pr[-1]
+                        else "; the gap is larger than the spread between seeds explains."
+                    )
+                )
+            )
+            if not (pr[0] <= SEED_S1_RATIO <= pr[-1]):
+                tmax = max(
+                    (
+                        x["response_time_s"]
+                        for x in runs
+                        if x["scenario"] == "s1"
+                        and x["arm"] == "tcp"
+                        and x["drop_rate"] == rate
+                        and x["response_time_s"]
+                    ),
+                    default=NAN,
+                )
+                L.append(
+                    f"  What would a 68-fold gap need? With Snoop at {fmt(sn.mean, '{:.2f}')} s, TCP would need "
+                    f"{fmt(SEED_S1_RATIO * sn.mean, '{:.0f}')} s, where our slowest TCP run took {fmt(tmax, '{:.1f}')} s. "
+                    "Our TCP's RTO is floored at 0.5 s plus the 0.5-s granularity term and backs off to at most 64 s; "
+                    "OPNET's tick-based timers, its retransmission-attempt limit and the seed's single run per point "
+                    "are all unknown to us, and each can change the baseline by factors. The seed's slides give "
+                    "only the ratio, not the two response times, so the baseline cannot be compared directly."
+                )
+        rr = [ratio_stats(t.stats("s1", "tcp", "m1", x), t.stats("s1", "snoop", "m1", x)).mean for x in rates]
+        L.append(
+            "- TCP / Snoop by drop rate (s1): "
+            + ", ".join(f"{x:g}: {fmt(v, '{:.2f}')}" for x, v in zip(rates, rr))
+            + "."
+        )
+    for a in ("snoop-adaptive", "sack", "itcp"):
+        for sid in ("s1", "s2"):
+            if sid not in plan or a not in arms_for(SETUPS[sid], plan[sid]) or "tcp" not in plan[sid]:
+                continue
+            for m in SETUPS[sid].mobiles:
+                base = "snoop" if a == "snoop-adaptive" and "snoop" in plan[sid] else "tcp"
+                x, b = t.stats(sid, a, m, rate), t.stats(sid, base, m, rate)
+                rs = ratio_stats(b, x)
+                line = (
+                    f"- {sid} {m} at {rate:.0%}: `{a}` {fmt_ci(x, '{:.2f}')} s vs `{base}` {fmt_ci(b, '{:.2f}')} s "
+                    f"({base} / {a} = {fmt(rs.mean, '{:.2f}')}, {_verdict(rs)})."
+                )
+                if a == "snoop-adaptive":
+                    line += (
+                        " The adaptive timer is set from the round-trip times Snoop measures between its node and "
+                        "the receiver instead of the fixed 1 s."
+                    )
+                if a == "sack":
+                    line += (
+                        f" With under {math.ceil(TCP['rcv_buf'] / TCP['mss'])} segments in flight SACK has little to "
+                        "report: the losses still end in timeouts "
+                        f"({_x(t.val(sid, a, m, rate, 'timeouts_mean'))} per run against "
+                        f"{_x(t.val(sid, 'tcp', m, rate, 'timeouts_mean'))})."
+                    )
+                if a == "itcp":
+                    anc = t.val(sid, a, m, rate, "itcp_acked_not_delivered_mean")
+                    where = (
+                        "the PEG drops on the mobile's side of the split, so the mobile's own connection to the AP "
+                        "still suffers every loss and its timeouts"
+                        if SETUPS[sid].peg_node in SETUPS[sid].mobiles
+                        else "the PEG drops at the server, on the wired half of the split, which I-TCP cannot "
+                        "shield: the server's connection to the AP sees every loss"
+                    )
+                    line += (
+                        f" Here {where}. The sender's response time ends when the proxy has acknowledged the last "
+                        f"byte; bytes acknowledged but never delivered at the end: {_x(anc)} per run."
+                    )
+                L.append(line)
+    if "s3" in plan and "snoop" in plan["s3"]:
+        m1, m2 = t.stats("s3", "snoop", "m1", rate), t.stats("s3", "snoop", "m2", rate)
+        faster = not is_missing(m1.mean) and not is_missing(m2.mean) and m2.mean < m1.mean
+        rs = ratio_stats(m1, m2)
+        clear = not is_missing(rs.lo) and rs.lo > 1
+        L.append(
+            f"- s3 at {rate:.0%} (snoop arm): m1 without Snoop {fmt_ci(m1, '{:.2f}')} s, m2 with Snoop "
+            f"{fmt_ci(m2, '{:.2f}')} s (m1 / m2: {_verdict(rs)}): "
+            + (
+                "the Snoop mobile is faster, as in the seed. "
+                if faster and clear
+                else "the Snoop mobile is faster on average, as in the seed, but not clearly at this sample size. "
+                if faster
+                else "**the Snoop mobile is not faster here**, unlike the seed. "
+            )
+            + f"The PEG drops at the server, after the wireless hop; m2's Snoop sees the server's duplicate ACKs "
+            f"and retransmitted {_x(t.val('s3', 'snoop', 'm2', rate, 'snoop_local_retransmissions_mean'))} segments "
+            "per run from its cache."
+        )
+    unf = [r for r in t.rows if r["unfinished"]]
+    if unf:
+        L.append(
+            "- Unfinished transfers (not done after the cap): "
+            + "; ".join(
+                f"{r['scenario']} {r['arm']} {r['mobile']} at {r['drop_rate']:g}: {r['unfinished']}/{r['n']}"
+                for r in unf
+            )
+            + ". Their means are over the finished runs only and so understate the response time."
+        )
+    else:
+        L.append("- Every transfer finished within the cap.")
+    return L
+
+
+def write_report(
+    path: Path,
+    *,
+    table: list[dict],
+    runs: list[dict],
+    plan: dict,
+    rates: list[float],
+    seeds: int,
+    duration_s: float,
+    nbytes: int,
+    wall_s: float,
+    jobs: int,
+    plots: list[str],
+    shown_rate: float,
+    cache_final: float | None = None,
+    snoop_rto_s: float | None = None,
+) -> None:
+    t = Table(table)
+    nruns = len({(r["scenario"], r["arm"], r["drop_rate"], r["seed"]) for r in runs})
+    L = ["# snoop: seed 004 (TCP over 802.11 WLAN with the Snoop proxy) in simulation\n"]
+    L.append(
+        f"{nruns} runs: scenarios {', '.join(plan)}, drop rates {', '.join(f'{r:g}' for r in rates)}, "
+        f"{seeds} seed(s) per point. Wall time {wall_s:.1f} s with {jobs} job(s).\n"
+    )
+    L.extend(_setup_section(nbytes, duration_s))
+    L.append("## The seed's claims beside what we measured\n")
+    claims = _claims(t, runs, plan, shown_rate, cache_final)
+    if claims:
+        L.extend(claims_table(claims))
+    else:
+        L.append("No scenario with both TCP and Snoop was run.")
+    L.append("")
+    L.append("## What the simulation shows, and why it differs from the seed\n")
+    L.extend(_findings(t, runs, plan, rates, shown_rate, nbytes, snoop_rto_s))
+    L.append("")
+    L.extend(_response_tables(t, plan, rates))
+    L.append("## Timeouts / retransmissions (/ Snoop local retransmissions) per run\n")
+    L.append(
+        "Counters of the flow's sender (mean over seeds). Snoop's count is its own agent's: in s2 one agent at "
+        "the server serves both downloads, so the same number appears for m1 and m2 (`snoop_scope` = shared in "
+        "table.csv); `peg_dropped_mean` likewise counts every drop of a PEG that several flows cross.\n"
+    )
+    for sid, arms in plan.items():
+        for m in SETUPS[sid].mobiles:
+            L.append(f"### {sid}, {m}\n")
+            L.extend(_counter_table(t, sid, arms_for(SETUPS[sid], arms), m, rates))
+            L.append("")
+    if plots:
+        L.append("## Plots\n")
+        for p in plots:
+            L.append(f"- [{p}]({p})")
+        L.append("")
+    path.write_text("\n".join(L) + "\n")

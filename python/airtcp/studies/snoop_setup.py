@@ -1,0 +1,405 @@
+"""Setup of the snoop study (seed 004: Ng, Chow, Trajković, "Performance
+Evaluation of TCP over WLAN 802.11 with the Snoop Performance Enhancing
+Proxy", OPNET): the network, the 802.11b airtime model, the seed's TCP
+parameters, the three scenarios, the arms compared, the seed's claims, and
+the scenario dict of one run. Shared by the study (``snoop``), its report
+and its plots.
+
+Topology of every scenario::
+
+    server --wired: 100 Mb/s, 1 ms, Ethernet-- ap ==wireless: 11 Mb/s 802.11b airtime== m1 [, m2]
+
+one point-to-point wireless link per mobile. Every loss comes from the
+seed's packet error generator (PEG) agent; the links lose nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .runner import repo_root
+
+REPO = repo_root()
+
+# --- the wireless hop: 802.11b DCF airtime as per-frame overhead -------------------
+#
+# IEEE 802.11-2016, clause 16 (HR/DSSS PHY, "802.11b"), PHY characteristics:
+# aSlotTime 20 us, aSIFSTime 10 us, aCWmin 31; the long PLCP preamble (144
+# bits) and PLCP header (48 bits) are sent at 1 Mb/s = 192 us. Clause 10.3
+# (DCF): DIFS = aSIFSTime + 2 x aSlotTime = 50 us; the backoff is drawn
+# uniformly from [0, CW] slots with CW = aCWmin for a first attempt, so its
+# mean is CWmin/2 slots. Every unicast data frame is answered after SIFS by a
+# 14-byte Ack control frame (9.3.1.4) at a basic rate (10.7, multirate
+# support): 2 Mb/s, the highest of the 802.11b basic rate set {1, 2} Mb/s,
+# with its own 192-us PLCP. The data frame carries IP behind a 24-byte MAC
+# header (three addresses, infrastructure mode) and an 8-byte LLC/SNAP header
+# (RFC 1042), plus a 4-byte FCS. Not modelled: RTS/CTS (assumed off), MAC
+# retransmissions (the seed's losses come from its PEG above the MAC) and
+# contention between stations.
+WLAN = {
+    "rate_bps": 11_000_000,
+    "slot_us": 20.0,
+    "sifs_us": 10.0,
+    "cw_min": 31,
+    "plcp_us": 192.0,
+    "mac_header_bytes": 24,
+    "llc_snap_bytes": 8,
+    "fcs_bytes": 4,
+    "ack_bytes": 14,
+    "ack_rate_bps": 2_000_000,
+}
+
+
+def wlan_difs_us(w: dict = WLAN) -> float:
+    return w["sifs_us"] + 2 * w["slot_us"]
+
+
+def wlan_fixed_us(w: dict = WLAN) -> float:
+    """Airtime of one data exchange that does not depend on the frame's
+    bytes: DIFS + mean backoff + PLCP + SIFS + the ACK with its PLCP."""
+    backoff = w["cw_min"] / 2 * w["slot_us"]
+    ack = w["plcp_us"] + w["ack_bytes"] * 8 / (w["ack_rate_bps"] / 1e6)
+    return wlan_difs_us(w) + backoff + w["plcp_us"] + w["sifs_us"] + ack
+
+
+def wlan_mac_bytes(w: dict = WLAN) -> int:
+    """Bytes the data frame adds to the IP packet."""
+    return w["mac_header_bytes"] + w["llc_snap_bytes"] + w["fcs_bytes"]
+
+
+def wlan_overhead_bytes(w: dict = WLAN) -> int:
+    """The link's `overhead_bytes` at `rate_bps` that makes a frame take
+    the airtime of the whole exchange: the fixed time as bytes at the data
+    rate, plus the MAC framing (rounded to a byte, 0.73 us at 11 Mb/s)."""
+    return round(wlan_fixed_us(w) * w["rate_bps"] / 8e6) + wlan_mac_bytes(w)
+
+
+def wlan_exchange_us(ip_bytes: int, w: dict = WLAN) -> float:
+    """Real airtime of one 802.11b exchange carrying `ip_bytes` of IP."""
+    return wlan_fixed_us(w) + (ip_bytes + wlan_mac_bytes(w)) * 8 / (w["rate_bps"] / 1e6)
+
+
+def link_time_us(ip_bytes: int, overhead: int, rate_bps: float) -> float:
+    """What the simulator's link takes for the same packet."""
+    return (ip_bytes + overhead) * 8 / (rate_bps / 1e6)
+
+
+# --- scenario parameters ------------------------------------------------------------
+
+#: IP + TCP headers of a data segment without options (timestamps off).
+HEADERS = 40
+
+DEFAULTS = {
+    # The seed's transfer: "Mobile 1 uploads a 100,000-byte file". For the
+    # downloads of scenario 2 the seed gives no size; we use the same.
+    "bytes": 100_000,
+    # Cap on simulated time per run: at 40 % loss with RTO backoff up to
+    # 64 s a transfer can take minutes; runs not done by then are counted
+    # as unfinished, never dropped silently.
+    "duration_s": 600.0,
+    # Wired side: the seed's figures put the host server behind the access
+    # point (fixed host - base station - mobile, as in Balakrishnan et al.);
+    # the slides do not give the link, so a 100BASE-TX Ethernet LAN.
+    # Per frame: preamble+SFD 8, MAC header 14, FCS 4, inter-frame gap 12
+    # bytes (IEEE 802.3). 1 ms one way stands for the LAN, switch and server;
+    # it is small beside a 2.5-ms wireless exchange and a 1-s RTO floor.
+    "wired_rate": "100Mbps",
+    "wired_delay": "1ms",
+    "wired_overhead_bytes": 8 + 14 + 4 + 12,
+    "wired_queue_packets": 100,
+    # Wireless side: 802.11b at 11 Mb/s as above; propagation ~300 m.
+    "wireless_rate": "11Mbps",
+    "wireless_delay": "1us",
+    "wireless_overhead_bytes": wlan_overhead_bytes(),
+    # AP / mobile transmit queue. A flow never has more than its 8760-byte
+    # receive window (< 4 segments) in flight, so no queue overflows.
+    "wireless_queue_packets": 50,
+    # Snoop: the seed's fixed 1-s retransmission timer; cache size (the
+    # seed's "transmission window: four packets" never comes close).
+    "snoop_timer": "1s",
+    "snoop_cache_packets": 64,
+    # I-TCP relay buffer between its two connections.
+    "itcp_relay_bytes": 65536,
+    # cwnd/sequence/cache time series only for the plotted runs.
+    "series_interval": "10ms",
+}
+
+#: The seed's TCP parameter table, as [flows.tcp] keys.
+TCP = {
+    "cc": "reno",  # Reno congestion avoidance (fast retransmit + fast recovery enabled)
+    "recovery": "reno",
+    "mss": 2264,  # = 2304 (802.11 maximum MSDU) - 40: no TCP options on data
+    "rcv_buf": 8760,
+    "window_scaling": False,  # an 8760-byte window needs none
+    "delack_count": 2,  # "Segment/Clock Based" delayed ACK: every 2nd segment ...
+    "delack_timeout": "200ms",  # ... or after the 0.2-s maximum ACK delay
+    "sack": False,
+    "timestamps": False,
+    "initial_rto": "1s",
+    "min_rto": "500ms",
+    "max_rto": "64s",
+    "clock_granularity": "500ms",  # "Timer Granularity 0.5": RFC 6298's G
+    "persist_min": "1s",  # "Persist Timeout 1.0"
+    "initial_cwnd": 1,
+    "limited_transmit": False,
+}
+
+#: How each row of the seed's table maps to the endpoint (for the report).
+TCP_TABLE = [
+    (
+        "Maximum Segment Size",
+        "2264 bytes",
+        "mss = 2264",
+        "2264 + 40 = 2304, 802.11's largest MSDU: one segment per frame, no room for options",
+    ),
+    (
+        "Receiver Buffer Size",
+        "8760 bytes",
+        "rcv_buf = 8760",
+        "3.87 segments: at most 3 full segments + 1968 bytes in flight",
+    ),
+    (
+        "Receiver Buffer Usage Threshold",
+        "0.0",
+        "(none)",
+        "the receiving application reads at once (recv_rate unlimited)",
+    ),
+    ("Delayed ACK", "segment/clock based, 0.2 s", "delack_count = 2, delack_timeout = 200ms", ""),
+    (
+        "Fast Retransmit / Fast Recovery",
+        "enabled",
+        'cc = "reno", recovery = "reno"',
+        "RFC 5681 Reno: recovery ends on the first new ACK",
+    ),
+    ("Selective ACK", "disabled", "sack = false", 'the "sack" arm turns it on'),
+    ("Nagle SWS", "disabled", "(none)", "the endpoint has no Nagle algorithm; the transfer app writes whole segments"),
+    ("Karn's algorithm", "enabled", "(built in)", "no RTT sample from a retransmitted segment"),
+    (
+        "Retransmission threshold",
+        "attempt based",
+        "max_retries = 15 (default)",
+        "the seed gives no count; 0.4^16 < 1e-6, so no run aborts",
+    ),
+    ("Initial / minimum / maximum RTO", "1.0 / 0.5 / 64 s", "initial_rto = 1s, min_rto = 500ms, max_rto = 64s", ""),
+    (
+        "RTT gain / deviation gain / deviation coefficient",
+        "0.125 / 0.25 / 4.0",
+        "(built in)",
+        "RFC 6298's alpha = 1/8, beta = 1/4, K = 4 are fixed in the endpoint",
+    ),
+    (
+        "Timer granularity",
+        "0.5 s",
+        "clock_granularity = 500ms",
+        "enters as G in RTO = SRTT + max(G, 4 RTTVAR), so RTO >= SRTT + 0.5 s; OPNET's tick-based timer is not modelled",
+    ),
+    ("Persist timeout", "1.0 s", "persist_min = 1s", "never used: the receiver reads at once"),
+    (
+        "Timestamps (not in the table)",
+        "-",
+        "timestamps = false",
+        "MSS 2264 leaves no room for the 12-byte option in a 2304-byte MSDU; OPNET's TCP has them off by default",
+    ),
+    (
+        "Initial window (not in the table)",
+        "-",
+        "initial_cwnd = 1",
+        "assumption (RFC 2001-era TCP); with a 3.87-segment receive window it changes a 100-kB transfer by one RTT",
+    ),
+    (
+        "Limited transmit (not in the table)",
+        "-",
+        "limited_transmit = false",
+        "not a mechanism the seed lists; the receive window leaves no room for it anyway",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One of the seed's scenarios."""
+
+    id: str
+    title: str
+    mobiles: tuple
+    #: "upload" (mobile -> server) or "download" (server -> mobile)
+    direction: str
+    #: node with the PEG whose send and receive drop rates are varied
+    peg_node: str
+    #: nodes where the seed enables Snoop
+    snoop_nodes: tuple
+    #: whether the I-TCP arm is run (see ARM_NOTES["itcp"])
+    itcp: bool
+    #: what the seed shows for this scenario
+    seed_claim: str
+
+
+SETUPS = {
+    "s1": Setup(
+        "s1",
+        "one mobile uploads; Snoop and PEG on the mobile",
+        ("m1",),
+        "upload",
+        "m1",
+        ("m1",),
+        True,
+        "~68 times improvement in upload response time at 30 % error rate",
+    ),
+    "s2": Setup(
+        "s2",
+        "two mobiles download; Snoop and PEG at the server",
+        ("m1", "m2"),
+        "download",
+        "server",
+        ("server",),
+        True,
+        "Snoop can handle multiple connections",
+    ),
+    "s3": Setup(
+        "s3",
+        "two mobiles upload; Snoop on mobile 2 only, PEG at the server",
+        ("m1", "m2"),
+        "upload",
+        "server",
+        ("m2",),
+        False,
+        "mobile with Snoop has shorter upload time",
+    ),
+}
+
+#: The seed's headline number (scenario 1, upload, 30 % drop rate).
+SEED_S1_RATIO = 68.0
+SEED_S1_RATE = 0.3
+
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp"]
+ARM_NOTES = {
+    "tcp": "the seed's baseline: its TCP, PEG only",
+    "snoop": "the seed's mechanism: Snoop above the PEG where the seed enables it, fixed 1-s local timer",
+    "snoop-adaptive": "the same with the local timer from wireless-hop RTT samples (Balakrishnan et al. 1995; the seed's future work)",
+    "sack": "plain TCP with SACK (RFC 2018/6675 recovery; RACK off), no agent",
+    "itcp": "I-TCP split connection at the AP (one proxy per mobile interface), no Snoop; run where the AP is the "
+    "natural proxy point (s1, s2); s3 compares mobiles with and without Snoop in one run, which a proxy at the "
+    "AP serving both would blur",
+}
+
+FULL_RATES = [round(0.05 * i, 2) for i in range(9)]
+QUICK_RATES = [0.0, 0.1, 0.3]
+#: --quick: scenario 1 with every arm, scenario 2 with the seed's two.
+QUICK_PLAN = {"s1": ARMS, "s2": ["tcp", "snoop"]}
+
+
+def arms_for(setup: Setup, arms: list[str]) -> list[str]:
+    return [a for a in arms if a != "itcp" or setup.itcp]
+
+
+def wireless_link(node: str) -> str:
+    """Name of the link (interface) through which `node` faces the wireless hop."""
+    return "server-ap" if node in ("server", "ap") else f"ap-{node}"
+
+
+def tcp_config(arm: str) -> dict:
+    tcp = dict(TCP)
+    if arm == "sack":
+        tcp["sack"] = True
+        tcp["rack"] = False
+    return tcp
+
+
+def agents(setup: Setup, arm: str, drop: float) -> list[dict]:
+    """The agents of one run, in stack order per node (Snoop above the PEG)."""
+    d = DEFAULTS
+    out = []
+    if arm in ("snoop", "snoop-adaptive"):
+        for node in setup.snoop_nodes:
+            out.append(
+                {
+                    "node": node,
+                    "kind": "snoop",
+                    "wireless": wireless_link(node),
+                    "timer": d["snoop_timer"] if arm == "snoop" else "adaptive",
+                    "cache_packets": d["snoop_cache_packets"],
+                }
+            )
+    out.append(
+        {
+            "node": setup.peg_node,
+            "kind": "peg",
+            "send_data_drop_rate": drop,
+            "recv_data_drop_rate": drop,
+            "data_only": True,
+        }
+    )
+    if arm == "itcp":
+        for m in setup.mobiles:
+            out.append(
+                {
+                    "node": "ap",
+                    "kind": "itcp",
+                    "wireless": wireless_link(m),
+                    "relay_bytes": d["itcp_relay_bytes"],
+                    "tcp": tcp_config("tcp"),
+                }
+            )
+    return out
+
+
+def scenario(
+    setup: Setup,
+    arm: str,
+    drop: float,
+    *,
+    duration_s: float | None = None,
+    nbytes: int | None = None,
+    series: bool = False,
+) -> dict:
+    """The scenario dict of one run."""
+    d = DEFAULTS
+    links = [
+        {
+            "name": "server-ap",
+            "a": "server",
+            "b": "ap",
+            "rate": d["wired_rate"],
+            "delay": d["wired_delay"],
+            "overhead_bytes": d["wired_overhead_bytes"],
+            "queue_packets": d["wired_queue_packets"],
+        }
+    ]
+    flows = []
+    for m in setup.mobiles:
+        links.append(
+            {
+                "name": wireless_link(m),
+                "a": "ap",
+                "b": m,
+                "rate": d["wireless_rate"],
+                "delay": d["wireless_delay"],
+                "overhead_bytes": d["wireless_overhead_bytes"],
+                "queue_packets": d["wireless_queue_packets"],
+            }
+        )
+        src, dst = (m, "server") if setup.direction == "upload" else ("server", m)
+        flows.append(
+            {
+                "name": f"{m}-{setup.direction}",
+                "from": src,
+                "to": dst,
+                "app": "transfer",
+                "bytes": nbytes or d["bytes"],
+                "tcp": tcp_config(arm),
+            }
+        )
+    return {
+        "sim": {
+            "duration": f"{duration_s or d['duration_s']:g}s",
+            "series_interval": d["series_interval"] if series else "0s",
+        },
+        "nodes": [{"name": n} for n in ("server", "ap", *setup.mobiles)],
+        "links": links,
+        "flows": flows,
+        "agents": agents(setup, arm, drop),
+    }
+
+
+#: The shipped example of each scenario (the seed's mechanism at 30 %).
+SHIPPED = {"s1": "snoop-s1-upload.toml", "s2": "snoop-s2-download.toml", "s3": "snoop-s3-upload2.toml"}

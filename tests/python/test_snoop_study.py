@@ -1,0 +1,329 @@
+"""`airtcp reproduce snoop` (seed 004) and the shared study runner and report
+helpers it is built on.
+
+The first half needs no simulation: statistics, tables, the staged output
+directory, the runner's ordering and error handling (with a stand-in for
+``airtcp.run``), the 802.11b airtime model and the scenario builder. The
+second half runs the quick study end to end."""
+
+import csv
+import io
+import math
+import tomllib
+
+import pytest
+
+import airtcp
+from airtcp.studies import report, runner, snoop, snoop_setup
+from airtcp.studies.snoop_setup import SETUPS
+
+from conftest import REPO, run_cli
+
+# --- report helpers -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "df, t",
+    [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (19, 2.0930), (30, 2.0423), (1e7, 1.9600)],
+)
+def test_t_quantile_matches_tables(df, t):
+    assert report.t_quantile(0.975, df) == pytest.approx(t, abs=1e-4)
+
+
+def test_t_cdf_is_symmetric_and_inverts_the_quantile():
+    assert report.t_cdf(0.0, 5) == pytest.approx(0.5)
+    assert report.t_cdf(-1.3, 7) == pytest.approx(1 - report.t_cdf(1.3, 7))
+    assert report.t_cdf(report.t_quantile(0.9, 3), 3) == pytest.approx(0.9)
+
+
+def test_summarize_gives_student_t_interval_and_skips_missing():
+    st = report.summarize([1.0, 2.0, 3.0, None, float("nan"), ""])
+    assert (st.n, st.mean, st.sd) == (3, 2.0, 1.0)
+    h = 4.302652729911275 / math.sqrt(3)
+    assert st.lo == pytest.approx(2 - h) and st.hi == pytest.approx(2 + h)
+    one = report.summarize([5.0])
+    assert (one.n, one.mean, one.sd) == (1, 5.0, 0.0) and math.isnan(one.lo)
+    assert report.summarize([]).n == 0 and math.isnan(report.summarize([]).mean)
+
+
+def test_ratio_stats_brackets_the_ratio():
+    r = report.ratio_stats(report.summarize([10, 12, 14]), report.summarize([1.0, 1.2, 0.8]))
+    assert r.mean == pytest.approx(12.0)
+    assert r.lo < 12.0 < r.hi
+    assert math.isnan(report.ratio_stats(report.summarize([1.0]), report.summarize([])).mean)
+
+
+def test_mean_sd_is_drive_tests_definition():
+    assert report.mean_sd([2.0, 4.0, float("nan")]) == (3.0, pytest.approx(math.sqrt(2)))
+    assert report.mean_sd([7]) == (7, 0.0)
+
+
+def test_markdown_and_claims_tables():
+    assert report.md_table(["a", "b"], [[1, "x"]]) == ["| a | b |", "|---|---|", "| 1 | x |"]
+    c = report.Claim("speed-up", "~68 times", 68.0, report.summarize([30.0, 40.0]), "tcp/snoop")
+    lines = report.claims_table([c])
+    assert lines[0].startswith("| claim | seed | measured")
+    assert lines[2].startswith("| speed-up | ~68 times | 35.00 [") and "| 0.515 | tcp/snoop |" in lines[2]
+    assert report.fmt(None) == "-" and report.fmt(float("nan")) == "-" and report.fmt(1.234) == "1.23"
+
+
+# --- runner ---------------------------------------------------------------------
+
+
+def test_staged_dir_replaces_an_earlier_output(tmp_path):
+    out = tmp_path / "study"
+    out.mkdir()
+    (out / "report.md").write_text("old")
+    (out / "stale.csv").write_text("old")
+    with runner.staged_dir(out) as d:
+        assert d.parent == tmp_path and d != out
+        (d / "report.md").write_text("new")
+        assert (out / "report.md").read_text() == "old"  # untouched until the end
+    assert sorted(p.name for p in out.iterdir()) == ["report.md"]
+    assert (out / "report.md").read_text() == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["study"]  # no temporary left
+
+
+def test_staged_dir_failure_leaves_nothing(tmp_path):
+    out = tmp_path / "a" / "b" / "study"
+    with pytest.raises(RuntimeError):
+        with runner.staged_dir(out) as d:
+            (d / "table.csv").write_text("half")
+            raise RuntimeError("boom")
+    assert list(tmp_path.iterdir()) == []  # not even the parents it created
+
+
+def test_check_out_refuses_a_foreign_directory(tmp_path):
+    runner.check_out(tmp_path / "missing")
+    runner.check_out(tmp_path)  # empty
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(runner.StudyError, match="not a study's output"):
+        runner.check_out(tmp_path)
+    f = tmp_path / "notes.txt"
+    with pytest.raises(runner.StudyError, match="not a directory"):
+        runner.check_out(f)
+
+
+def test_write_csv_formats_floats_and_missing(tmp_path):
+    p = tmp_path / "x.csv"
+    runner.write_csv(p, [{"a": 1, "b": 0.123456789, "c": None}, {"a": 2, "b": 3.0, "c": "s"}])
+    assert p.read_text().splitlines() == ["a,b,c", "1,0.123457,", "2,3,s"]
+
+
+class _FakeResult:
+    def __init__(self, sc, seed):
+        self.sc, self.seed = sc, seed
+
+
+def test_run_tasks_keeps_task_order_and_labels(monkeypatch):
+    import threading
+    import time
+
+    threads = set()
+
+    def fake_run(sc, seed=None, **kw):
+        threads.add(threading.get_ident())
+        time.sleep(0.002 * (5 - seed))  # later tasks finish first
+        return _FakeResult(sc, seed)
+
+    monkeypatch.setattr(airtcp, "run", fake_run)
+    tasks = [runner.Task({"arm": "x", "seed": s}, {"k": s}, s, keep=s == 2) for s in range(1, 5)]
+    rows, kept = runner.run_tasks(
+        tasks,
+        lambda t, r: [{"v": r.sc["k"] * 10}, {"v": r.seed}],
+        jobs=3,
+        keep=lambda t, r: ("kept", r.seed),
+    )
+    assert [(r["seed"], r["v"]) for r in rows] == [(1, 10), (1, 1), (2, 20), (2, 2), (3, 30), (3, 3), (4, 40), (4, 4)]
+    assert list(rows[0]) == ["arm", "seed", "v"]
+    assert kept == [("kept", 2)]
+    assert len(threads) > 1
+
+
+def test_run_tasks_reraises_the_first_failure(monkeypatch):
+    def fake_run(sc, seed=None, **kw):
+        if seed == 3:
+            raise airtcp.SimError("broken")
+        return _FakeResult(sc, seed)
+
+    monkeypatch.setattr(airtcp, "run", fake_run)
+    tasks = [runner.Task({"seed": s}, {}, s) for s in range(1, 6)]
+    with pytest.raises(airtcp.SimError, match="broken"):
+        runner.run_tasks(tasks, lambda t, r: {}, jobs=2)
+
+
+def test_run_study_writes_nothing_when_a_run_fails(monkeypatch, tmp_path):
+    def fake_run(sc, seed=None, **kw):
+        if seed == 2 and not kw.get("overrides"):
+            raise airtcp.SimError("broken")
+        return _FakeResult(sc, seed)
+
+    monkeypatch.setattr(airtcp, "run", fake_run)
+    tasks = [runner.Task({"seed": s}, {"s": s}, s) for s in (1, 2)]
+    with pytest.raises(airtcp.SimError):
+        runner.run_study(tmp_path / "out", tasks, lambda t, r: {}, lambda d, sr: None, quiet=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_off_a_terminal_prints_every_tenth():
+    buf = io.StringIO()
+    p = runner.Progress(40, stream=buf)
+    for i in range(40):
+        p.update(f"run {i}")
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 10 and lines[-1] == "[40/40] run 39"
+    quiet = io.StringIO()
+    q = runner.Progress(3, quiet=True, stream=quiet)
+    q.update("x")
+    assert quiet.getvalue() == ""
+
+
+# --- the snoop study's setup ------------------------------------------------------
+
+
+def test_wlan_overhead_reproduces_the_80211b_exchange():
+    ov = snoop_setup.wlan_overhead_bytes()
+    assert snoop_setup.wlan_fixed_us() == pytest.approx(50 + 310 + 192 + 10 + 248)
+    assert ov == 1150
+    for ip in (40, 576, 1500, 2304):  # an ACK ... a full 2264-byte segment
+        assert snoop_setup.link_time_us(ip, ov, 11e6) == pytest.approx(snoop_setup.wlan_exchange_us(ip), abs=0.5)
+    assert snoop_setup.TCP["mss"] + snoop_setup.HEADERS == 2304  # 802.11's largest MSDU
+
+
+def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
+    s1 = snoop_setup.scenario(SETUPS["s1"], "snoop", 0.3)
+    assert [(a["node"], a["kind"]) for a in s1["agents"]] == [("m1", "snoop"), ("m1", "peg")]
+    assert s1["agents"][0]["wireless"] == "ap-m1" and s1["agents"][0]["timer"] == "1s"
+    assert s1["agents"][1]["send_data_drop_rate"] == s1["agents"][1]["recv_data_drop_rate"] == 0.3
+    assert [(f["from"], f["to"], f["bytes"]) for f in s1["flows"]] == [("m1", "server", 100000)]
+    s2 = snoop_setup.scenario(SETUPS["s2"], "snoop-adaptive", 0.1)
+    assert [(a["node"], a["kind"]) for a in s2["agents"]] == [("server", "snoop"), ("server", "peg")]
+    assert s2["agents"][0]["timer"] == "adaptive" and s2["agents"][0]["wireless"] == "server-ap"
+    assert [(f["from"], f["to"]) for f in s2["flows"]] == [("server", "m1"), ("server", "m2")]
+    s3 = snoop_setup.scenario(SETUPS["s3"], "snoop", 0.2)
+    assert [(a["node"], a["kind"]) for a in s3["agents"]] == [("m2", "snoop"), ("server", "peg")]
+    itcp = snoop_setup.scenario(SETUPS["s2"], "itcp", 0.2)
+    assert [(a["node"], a["kind"], a.get("wireless")) for a in itcp["agents"]] == [
+        ("server", "peg", None),
+        ("ap", "itcp", "ap-m1"),
+        ("ap", "itcp", "ap-m2"),
+    ]
+    assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
+    assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == ["tcp", "snoop", "snoop-adaptive", "sack"]
+    assert snoop_setup.scenario(SETUPS["s1"], "tcp", 0)["sim"]["series_interval"] == "0s"
+
+
+@pytest.mark.parametrize("sid", ["s1", "s2", "s3"])
+def test_shipped_toml_is_the_studys_scenario(sid):
+    """scenarios/snoop-*.toml is the study's scenario (arm snoop, 30 %, series on)."""
+    with open(REPO / "scenarios" / snoop_setup.SHIPPED[sid], "rb") as fh:
+        shipped = tomllib.load(fh)
+    assert shipped == snoop_setup.scenario(SETUPS[sid], "snoop", 0.3, series=True)
+
+
+def test_parse_rates():
+    assert snoop.parse_rates("0.3, 0,0.1,0.1") == [0.0, 0.1, 0.3]
+    with pytest.raises(runner.StudyError, match=r"--rates: 2 is outside \[0, 1\]"):
+        snoop.parse_rates("0,2")
+    with pytest.raises(runner.StudyError, match="not a number"):
+        snoop.parse_rates("0,x")
+
+
+def test_aggregate_counts_unfinished_runs():
+    def row(seed, rt):
+        return {
+            "scenario": "s1", "arm": "tcp", "mobile": "m1", "drop_rate": 0.4, "seed": seed,
+            "finished": rt is not None, "response_time_s": rt, "timeouts": seed, "retransmissions": 2 * seed,
+            "fast_retransmits": 0, "snoop_local_retransmissions": None, "snoop_local_timeouts": None,
+            "snoop_dupacks_suppressed": None, "snoop_max_cached": None, "snoop_scope": "", "peg_dropped": 3,
+            "itcp_acked_not_delivered": None,
+        }  # fmt: skip
+
+    (t,) = snoop.aggregate([row(1, 10.0), row(2, None), row(3, 20.0)])
+    assert (t["n"], t["finished"], t["unfinished"]) == (3, 2, 1)
+    assert t["response_time_mean"] == 15.0 and t["response_time_ci95_lo"] < 15.0 < t["response_time_ci95_hi"]
+    assert t["timeouts_mean"] == 2.0 and t["snoop_local_retransmissions_mean"] is None
+
+
+# --- the study end to end ---------------------------------------------------------
+
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp"]
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("snoop") / "q"
+    proc = run_cli("reproduce", "snoop", "--out", out, "--quick", "--quiet")
+    with open(out / "table.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    return out, rows, proc
+
+
+def test_quick_study_writes_every_output(quick):
+    out, rows, proc = quick
+    assert proc.stdout == "" and proc.stderr == ""
+    for name in ["table.csv", "runs.csv", "report.md"]:
+        assert (out / name).stat().st_size > 0
+    expected = [("s1", a, "m1", r) for a in ARMS for r in ("0", "0.1", "0.3")]
+    expected += [("s2", a, m, r) for a in ("tcp", "snoop") for r in ("0", "0.1", "0.3") for m in ("m1", "m2")]
+    assert [(r["scenario"], r["arm"], r["mobile"], r["drop_rate"]) for r in rows] == expected
+    with open(out / "runs.csv") as fh:
+        runs = list(csv.DictReader(fh))
+    assert len(runs) == 2 * len(rows)  # 2 seeds
+    for png in [
+        "s1_response_time.png",
+        "s2_response_time.png",
+        "s1_drop0.3_seed1_cwnd.png",
+        "s1_drop0.3_seed1_seq.png",
+        "s1_drop0.3_seed1_snoop_cache.png",
+    ]:
+        assert (out / "plots" / png).stat().st_size > 10_000, png
+    report_md = (out / "report.md").read_text()
+    assert "~68 times" in report_md and "s1: upload response time, TCP / Snoop at 30% drop" in report_md
+    assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_itcp.json", "s1_sack.json"]
+
+
+def test_quick_study_intervals_bracket_the_means(quick):
+    _, rows, _ = quick
+    for r in rows:
+        assert r["n"] == "2"
+        if r["finished"] == "2":
+            m, lo, hi = (float(r[k]) for k in ("response_time_mean", "response_time_ci95_lo", "response_time_ci95_hi"))
+            assert lo <= m <= hi, r
+    zero = [float(r["response_time_mean"]) for r in rows if r["drop_rate"] == "0"]
+    assert all(0 < x < 1 for x in zero)
+
+
+def test_snoop_shortens_the_lossy_upload(quick):
+    """The mechanism's basic effect (seed 004, scenario 1): with 30 % of the
+    mobile's data dropped, Snoop's local repair beats plain TCP's timeouts."""
+    _, rows, _ = quick
+    t = {(r["arm"], r["drop_rate"]): r for r in rows if r["scenario"] == "s1"}
+    assert t["tcp", "0.3"]["unfinished"] == t["snoop", "0.3"]["unfinished"] == "0"
+    assert float(t["snoop", "0.3"]["response_time_mean"]) < float(t["tcp", "0.3"]["response_time_mean"])
+    assert float(t["snoop", "0.3"]["snoop_local_retransmissions_mean"]) > 0
+    assert t["tcp", "0.3"]["snoop_local_retransmissions_mean"] == ""
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--rates", "0,2"], "airtcp: --rates: 2 is outside [0, 1]"),
+        (["--seeds", "0"], "airtcp: --seeds must be at least 1"),
+        (["--jobs", "0"], "airtcp: --jobs must be at least 1"),
+    ],
+)
+def test_bad_arguments_exit_2_and_write_nothing(tmp_path, args, message):
+    proc = run_cli("reproduce", "snoop", "--out", tmp_path / "o" / "x", "--quick", *args, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == message
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("sid", ["s1", "s2", "s3"])
+def test_shipped_toml_runs_as_the_study_builds_it(sid):
+    toml = REPO / "scenarios" / snoop_setup.SHIPPED[sid]
+    a = airtcp.run(toml, overrides={"sim.duration": "2s"})
+    b = airtcp.run(snoop_setup.scenario(SETUPS[sid], "snoop", 0.3, duration_s=2, series=True))
+    assert a.summary["scenario"] == b.summary["scenario"]
+    assert [f["response_time_s"] for f in a.flows] == [f["response_time_s"] for f in b.flows]
