@@ -9,7 +9,8 @@
 //! 4-tuple, in either direction, is stolen and handed to A or B; what they
 //! emit is injected at `InjectAt::Route` with the impersonated addresses, so
 //! it takes the node's normal output path (and does not pass `Forward`
-//! again). The byte stream is relayed between them (see [`split`]).
+//! again). The byte stream is relayed between them (see `split.rs`); each
+//! half's ISS comes from the agent's RNG stream.
 //!
 //! Which side is the mobile: the SYN's outgoing interface. If it leaves
 //! through `cfg.wireless` the destination is the mobile host, so B uses
@@ -17,6 +18,11 @@
 //!
 //! Tunnelled (IP-in-IP) packets are left alone: their TCP is not this node's
 //! to terminate.
+//!
+//! Limits of this model: the endpoint has no abort call, so a reset from one
+//! peer reaches the other as a FIN after the relayed data; a split is
+//! forgotten once both halves are CLOSED (after TIME-WAIT), and segments of
+//! that 4-tuple arriving later are forwarded untouched.
 
 mod split;
 

@@ -74,7 +74,7 @@ pub(super) struct Split {
 impl Split {
     /// `a` is listening, `b` closed; the SYN is handed to A at once and B
     /// connects at once (the initiator's handshake does not wait for the
-    /// destination's, as in a transparent split-connection proxy, RFC 3135 §2.2.2).
+    /// destination's, as in a transparent split-connection proxy (RFC 3135)).
     pub fn open(now: Instant, key: ConnKey, mobile_is_dest: bool, mut a: Endpoint, mut b: Endpoint, syn: &Segment) -> Split {
         a.listen();
         a.handle_segment(now, syn);
@@ -211,7 +211,7 @@ impl Split {
     }
 
     /// Byte accounting now. "Acknowledged but not delivered" is I-TCP's
-    /// semantic cost (Bakre and Badrinath §3 discuss the loss of end-to-end
+    /// semantic cost (Bakre and Badrinath discuss this loss of end-to-end
     /// semantics): per direction, the bytes the proxy has received in order
     /// from the sending host, and so acknowledged to it (or is about to,
     /// under delayed ACK), less the bytes the receiving host acknowledged

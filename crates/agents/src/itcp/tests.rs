@@ -222,3 +222,16 @@ fn same_seed_same_run() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn wireless_losses_are_recovered_by_the_wireless_half_alone() {
+    const N: u64 = 150_000;
+    let mut net = network(Node::F, N, 64_000);
+    let peg = crate::config::PegConfig { send_drop_rate: 0.2, recv_drop_rate: 0.2, data_only: false, iface: Some(WLAN) };
+    net.agents.push(AnyAgent::Peg(crate::peg::Peg::new(peg, RngStream::new(9, "peg"))));
+    net.gauge_max.push(0);
+    net.run(Instant::from_secs(600), all_done);
+    assert!(net.host(Node::M).read_in_order_exactly_once(N));
+    assert!(counter(&net.agents[1], "send_dropped") > 0);
+    assert_eq!(net.host(Node::F).ep.stats().retransmissions, 0, "the fixed sender never sees a wireless loss");
+}

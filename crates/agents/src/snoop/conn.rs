@@ -1,9 +1,10 @@
 //! One snooped connection: seed 004's connection table row (`struct_snTable`:
 //! addresses and ports are the map key; `last_seq`, `last_ack`, `repeat_ack`,
 //! `fin_flag`, `fin_seq`, `timeout` are fields here) and the two procedures of
-//! Balakrishnan, Seshan, Amir and Katz (MobiCom 1995, §3): `snoop_data` for
+//! Balakrishnan, Seshan, Amir and Katz (MobiCom 1995): `snoop_data` for
 //! segments leaving towards the wireless hop and `snoop_ack` for the
-//! acknowledgements coming back.
+//! acknowledgements coming back. The case numbers in comments follow the
+//! paper's description of the two procedures.
 
 use airtcp_core::{Instant, Packet, Segment, SeqNum};
 
@@ -147,9 +148,7 @@ impl Conn {
     /// retransmission (the head of the window), and dropping the new one
     /// would turn a full cache into a loss the sender reads as congestion.
     /// An uncached segment is simply recovered end to end: its duplicate
-    /// ACKs pass to the sender. (ns-2's snoop likewise skips caching when it
-    /// cannot hold a packet, "since otherwise we want congestion control to
-    /// kick in".)
+    /// ACKs pass to the sender, as for any segment Snoop never cached.
     fn cache_entry(&mut self, now: Instant, e: Entry, cfg: &SnoopConfig, out: &mut Out) {
         let was_empty = self.cache.is_empty();
         if !self.cache.insert(e) {

@@ -1,5 +1,5 @@
 //! The Snoop proxy: Balakrishnan, Seshan, Amir and Katz, "Improving TCP/IP
-//! performance over wireless networks", MobiCom 1995 (seed 004's [3]), as
+//! performance over wireless networks", MobiCom 1995 (seed 004's reference 3), as
 //! seed 004 builds it in OPNET between IP and its packet error generator.
 //!
 //! Snoop watches TCP segments leaving through the wireless interface
@@ -18,9 +18,11 @@
 //! under it (seed 004's PEG).
 //!
 //! Connections are keyed by the 4-tuple of the data direction in a
-//! `BTreeMap`, so iteration (timers) is in a fixed order. Only one direction
-//! is cached: data from the wireless side is not (paper §3: "does not cache
-//! packets from MH to FH").
+//! `BTreeMap`, so iteration (timers) is in a fixed order. Only data leaving
+//! towards the wireless hop is cached: for data sent by a mobile *through* a
+//! base station the paper uses a different, negative-acknowledgement scheme,
+//! not modelled here (a base-station Snoop just lets such uploads pass; seed
+//! 004 instead places Snoop on the uploading mobile itself).
 //!
 //! A suppressed duplicate ACK is returned as `Verdict::Drop`; Snoop counts it
 //! in `dupacks_suppressed`, and the node's per-agent drop count therefore
@@ -32,8 +34,6 @@ mod timer;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod wire_tests;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

@@ -1,6 +1,6 @@
 //! Snoop's local retransmission timer value.
 //!
-//! Balakrishnan et al. (MobiCom 1995, §3, snoop_ack "new ACK" case) keep an
+//! Balakrishnan et al. (MobiCom 1995, snoop_ack's "new ACK" case) keep an
 //! estimate of the wireless hop's round-trip time, timed on one segment per
 //! window and only when nothing in that window was retransmitted (Karn and
 //! Partridge 1987), and drive a per-connection retransmission timer from it.

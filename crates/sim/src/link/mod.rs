@@ -72,10 +72,6 @@ pub struct LinkDir {
 
 impl LinkDir {
     pub fn new(rate: RateModel, delay: Duration, limit: QueueLimit, overhead_bytes: u32) -> Self {
-        let cap = match limit {
-            QueueLimit::Packets(n) => n as usize + 1,
-            QueueLimit::Bytes(_) => 64,
-        };
         LinkDir {
             rate,
             delay,
@@ -84,7 +80,10 @@ impl LinkDir {
             loss: LossProcess::none(),
             reorder: None,
             stats: DirStats::default(),
-            backlog: VecDeque::with_capacity(cap),
+            // Grown on first use (doubling, so a busy link reaches its working
+            // size within its first few hundred frames): a 10,000-link
+            // topology must not pay a queue's worth of memory per idle link.
+            backlog: VecDeque::new(),
             backlog_bytes: 0,
             last_finish: Instant::ZERO,
         }

@@ -74,6 +74,7 @@ impl Network {
             ch_timer: vec![[Instant::MAX; 2]; sc.links.len()],
             addr_table,
             resolved: vec![false; subnets.len()],
+            route_epoch: 0,
             subnets,
             subnet_index,
             frames: Slab::with_capacity(1024),

@@ -58,7 +58,7 @@ impl PointToPoint {
     pub fn new(ab: LinkDir, ba: LinkDir) -> PointToPoint {
         PointToPoint {
             dirs: [ab, ba],
-            in_flight: [VecDeque::with_capacity(64), VecDeque::with_capacity(64)],
+            in_flight: [VecDeque::new(), VecDeque::new()],
             overtaken: BinaryHeap::new(),
             overtaken_seq: 0,
             head: None,

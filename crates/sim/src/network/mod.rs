@@ -72,6 +72,9 @@ pub struct Network {
     subnets: Vec<(Prefix, Vec<u32>)>,
     subnet_index: Fib,
     resolved: Vec<bool>,
+    /// Bumped by every change to any forwarding table; invalidates the
+    /// nodes' one-entry route caches.
+    route_epoch: u64,
     frames: Slab<Frame>,
     pub agents: Vec<AnyAgent>,
     /// Node and stack position of each agent.

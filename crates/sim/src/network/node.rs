@@ -4,7 +4,7 @@ use airtcp_agents::HookMask;
 use airtcp_core::MacAddr;
 
 use super::addr::Prefix;
-use super::fib::Fib;
+use super::fib::{Fib, Route};
 
 /// One interface: an attachment of a node to a channel, with its address.
 #[derive(Clone, Debug)]
@@ -34,4 +34,7 @@ pub struct Node {
     pub hooks: HookMask,
     /// Next IPv4 identification for packets this node generates.
     pub ip_id: u16,
+    /// The last lookup `(destination, route, routing epoch)`: a host sends
+    /// most packets to one peer, so most lookups skip the table.
+    pub last_route: Option<(u32, Route, u64)>,
 }

@@ -41,7 +41,13 @@ impl Network {
     /// the first time any node asks.
     #[inline]
     pub(crate) fn resolve(&mut self, node: usize, dst: u32) -> Option<Route> {
+        if let Some((d, r, epoch)) = self.nodes[node].last_route {
+            if d == dst && epoch == self.route_epoch {
+                return Some(r);
+            }
+        }
         if let Some(r) = self.nodes[node].fib.lookup(dst) {
+            self.nodes[node].last_route = Some((dst, r, self.route_epoch));
             return Some(r);
         }
         let s = self.subnet_index.lookup(dst)?.iface as usize;
@@ -56,6 +62,7 @@ impl Network {
     /// routes the subnet through the interface on which it was reached.
     fn compute_routes(&mut self, s: usize) {
         self.resolved[s] = true;
+        self.route_epoch += 1;
         let prefix = self.subnets[s].0;
         let n = self.nodes.len();
         let mut seen = vec![false; n];
@@ -87,6 +94,7 @@ impl Network {
 
     /// Apply a typed route change at `now`. Errors name what does not exist.
     pub(crate) fn apply(&mut self, cx: &mut Cx, now: Instant, ch: RouteChange) -> Result<(), String> {
+        self.route_epoch += 1;
         let iface_of = |net: &Network, node: u32, iface: u32| -> Result<u32, String> {
             let nd = net.nodes.get(node as usize).ok_or_else(|| format!("no node {node}"))?;
             nd.ifaces.get(iface as usize).copied().ok_or_else(|| format!("node {node} has no interface {iface}"))

@@ -67,12 +67,12 @@ fn iface_ref(f: &Field, links: &[LinkSpec], nodes: &[NodeSpec], node: usize) -> 
     }
 }
 
-pub fn agents(list: Vec<Table>, nodes: &[NodeSpec], links: &[LinkSpec]) -> R<Vec<AgentDecl>> {
+pub(super) fn agents(list: Vec<Table>, nodes: &[NodeSpec], index: &super::schema::NodeIndex, links: &[LinkSpec]) -> R<Vec<AgentDecl>> {
     let mut out = Vec::with_capacity(list.len());
     for (i, t) in list.iter().enumerate() {
         let nf = t.req("node")?;
         let s = nf.str()?;
-        let node = nodes.iter().position(|n| n.name == s).ok_or_else(|| nf.err(format!("unknown node \"{s}\"")))?;
+        let node = index.get(s).ok_or_else(|| nf.err(format!("unknown node \"{s}\"")))?;
         let kf = t.req("kind")?;
         let spec = match kf.str()? {
             "peg" => peg(t, nodes, links, node)?,
@@ -142,14 +142,16 @@ fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<Age
         }
         None => DEFAULT_RELAY_BYTES,
     };
-    let fixed_tcp = match t.opt("tcp") {
-        Some(f) => tcp_config(&f.table()?)?,
-        None => airtcp_tcp::TcpConfig::default(),
+    let tcp = |key: &str| -> R<Option<airtcp_tcp::TcpConfig>> {
+        let Some(f) = t.opt(key) else { return Ok(None) };
+        let c = tcp_config(&f.table()?)?;
+        // The proxy's endpoints are built at the start of the run; a
+        // configuration they would refuse is a scenario error, not a panic.
+        c.validate().map_err(|m| f.err(m))?;
+        Ok(Some(c))
     };
-    let wireless_tcp = match t.opt("wireless_tcp") {
-        Some(f) => tcp_config(&f.table()?)?,
-        None => fixed_tcp.clone(),
-    };
+    let fixed_tcp = tcp("tcp")?.unwrap_or_default();
+    let wireless_tcp = tcp("wireless_tcp")?.unwrap_or_else(|| fixed_tcp.clone());
     Ok(AgentSpec::Itcp(ItcpConfig { wireless, relay_bytes, fixed_tcp, wireless_tcp }))
 }
 

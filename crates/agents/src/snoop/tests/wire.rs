@@ -10,7 +10,7 @@ use crate::config::{PegConfig, SnoopConfig, SnoopTimer};
 use crate::testwire::{Host, Net, Node, WLAN};
 use crate::{peg::Peg, AnyAgent};
 
-use super::Snoop;
+use crate::snoop::Snoop;
 
 /// Generous retry limits: the properties are about delivery, not about
 /// when TCP gives up.
