@@ -112,6 +112,23 @@ class Result:
         return list(self.summary.get("flows", []))
 
     @property
+    def agents(self) -> list:
+        """Per-agent results in declaration order: name, node, kind,
+        counters (dict), dropped_packets, series {t_s, value}."""
+        return list(self.summary.get("agents", []))
+
+    def agent_series(self, agent: int = 0):
+        """The agent's level sampled every series interval (Snoop: segments
+        cached) as a DataFrame with columns t_s, value."""
+        import pandas as pd
+
+        got = self.agents
+        if not isinstance(agent, int) or not 0 <= agent < len(got):
+            raise IndexError(f"agent {agent!r} out of range: the run has {len(got)} agent(s)")
+        s = got[agent].get("series") or {}
+        return pd.DataFrame({"t_s": s.get("t_s", []), "value": s.get("value", [])})
+
+    @property
     def n_flows(self) -> int:
         return self._native.n_flows
 

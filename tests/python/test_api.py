@@ -134,3 +134,36 @@ def test_versions_agree():
     from airtcp import _native
 
     assert airtcp.__version__ == _native.__version__ == version("airtcp")
+
+
+def test_agents_and_their_series(small_scenario):
+    """A Snoop and a packet error generator at the server: counters in the
+    summary, the cache level as a DataFrame, a bad index named."""
+    sc = dict(small_scenario)
+    sc["links"] = [dict(sc["links"][0], name="wl")]
+    sc["links"][0].pop("loss_ab", None)
+    sc["agents"] = [
+        {"node": "server", "kind": "snoop", "wireless": "wl"},
+        {"node": "server", "kind": "peg", "send_data_drop_rate": 0.1},
+    ]
+    r = airtcp.run(sc)
+    kinds = [(a["node"], a["kind"]) for a in r.agents]
+    assert kinds == [("server", "snoop"), ("server", "peg")]
+    snoop, peg = r.agents
+    assert peg["counters"]["send_dropped"] > 0
+    assert peg["dropped_packets"] == peg["counters"]["send_dropped"] + peg["counters"]["recv_dropped"]
+    assert snoop["counters"]["local_retransmissions"] > 0
+    df = r.agent_series(0)
+    assert list(df.columns) == ["t_s", "value"]
+    assert len(df) > 100 and df["value"].max() > 0
+    assert r.agent_series(1).empty, "the PEG has no level to sample"
+    with pytest.raises(IndexError, match="agent 2 out of range: the run has 2 agent"):
+        r.agent_series(2)
+
+
+def test_unknown_agent_kind_is_a_scenario_error(small_scenario):
+    sc = dict(small_scenario, agents=[{"node": "server", "kind": "snooop"}])
+    with pytest.raises(airtcp.ScenarioError) as e:
+        airtcp.run(sc)
+    assert e.value.key == "agents[0].kind"
+    assert 'unknown agent kind "snooop" (known: peg, snoop, itcp)' in str(e.value)

@@ -34,6 +34,9 @@ impl Network {
             let first = ifaces.len() as u32;
             for (end, &node) in [l.a, l.b].iter().enumerate() {
                 let local = nodes[node].ifaces.len() as u32;
+                if local == 0 {
+                    nodes[node].primary = Some(addrs[end]);
+                }
                 nodes[node].ifaces.push(first + end as u32);
                 nodes[node].fib.insert(subnet, Route { iface: first + end as u32, origin: Origin::Connected });
                 ifaces.push(Iface {

@@ -10,6 +10,7 @@
 pub mod addr;
 mod build;
 pub mod channel;
+mod fast;
 pub mod fib;
 pub mod node;
 mod path;
@@ -123,20 +124,25 @@ impl Network {
         self.addr_table.binary_search_by_key(&addr, |e| e.0).ok().map(|i| self.addr_table[i].1)
     }
 
-    /// Advance channel `ch` to `now` and deliver what arrived.
-    pub(crate) fn on_channel_timeout(&mut self, cx: &mut Cx, now: Instant, ch: u32) {
+    /// Advance channel `ch` to `now`: its frames due by then become
+    /// deliverable through [`Network::next_delivery`].
+    #[inline]
+    pub(crate) fn begin_channel(&mut self, now: Instant, ch: u32) {
         let c = ch as usize;
-        for slot in &mut self.ch_timer[c] {
-            if *slot == now {
-                *slot = Instant::MAX;
-            }
+        let slots = &mut self.ch_timer[c];
+        if slots[0] == now {
+            slots[0] = Instant::MAX;
+        }
+        if slots[1] == now {
+            slots[1] = Instant::MAX;
         }
         self.channels[c].handle_timeout(now);
-        while let Some(d) = self.channels[c].poll_delivered() {
-            let iface = self.channel_iface(c, d.end);
-            self.receive(cx, now, iface, d.frame);
-        }
-        self.arm_channel(cx, now, c);
+    }
+
+    /// Re-arm channel `ch`'s timer once its due frames are all delivered.
+    #[inline]
+    pub(crate) fn end_channel(&mut self, cx: &mut Cx, now: Instant, ch: u32) {
+        self.arm_channel(cx, now, ch as usize);
     }
 
     /// Run agent `a`'s timer if it is due.
@@ -149,12 +155,6 @@ impl Network {
             self.agents[ai].handle_timeout(now);
         }
         self.after_agent(cx, now, ai);
-    }
-
-    /// Global interface of attachment `end` of channel `ch`.
-    #[inline]
-    fn channel_iface(&self, ch: usize, end: u8) -> u32 {
-        self.channel_ends[ch][end as usize]
     }
 
     #[inline]
@@ -192,3 +192,6 @@ impl Network {
         self.frames.live()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -23,10 +23,13 @@ pub struct Iface {
     pub local: u32,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Node {
     /// Global interface indices, in the scenario's link order.
     pub ifaces: Vec<u32>,
+    /// The first interface's address (the one flows use), kept here so the
+    /// common "is it for me?" test on a host is one comparison.
+    pub primary: Option<u32>,
     pub fib: Fib,
     /// Global agent indices, the stack from IP (first) down to the link (last).
     pub agents: Vec<u32>,
@@ -34,7 +37,16 @@ pub struct Node {
     pub hooks: HookMask,
     /// Next IPv4 identification for packets this node generates.
     pub ip_id: u16,
-    /// The last lookup `(destination, route, routing epoch)`: a host sends
-    /// most packets to one peer, so most lookups skip the table.
-    pub last_route: Option<(u32, Route, u64)>,
+    /// The last two lookups `(destination, route)`, valid while the routing
+    /// epoch is `cache_epoch`: a host sends to one peer and a router on a
+    /// path forwards data one way and ACKs the other, so most lookups skip
+    /// the table. Slot 0 is the most recent.
+    pub route_cache: [Option<(u32, Route)>; 2],
+    pub cache_epoch: u64,
+}
+
+impl Default for Node {
+    fn default() -> Node {
+        Node { ifaces: Vec::new(), primary: None, fib: Fib::default(), agents: Vec::new(), hooks: Default::default(), ip_id: 0, route_cache: [None; 2], cache_epoch: 0 }
+    }
 }

@@ -14,9 +14,8 @@
 use airtcp_agents::{Agent, Hook, HookMask, IfaceId, InjectAt, Verdict};
 use airtcp_core::{Frame, Icmp, Instant, IpPayload, Ipv4Header, Packet};
 
-use super::{Channel, Cx, LocalDelivery, Network};
+use super::{Cx, LocalDelivery, Network};
 use crate::events::Raw;
-use crate::link::Verdict as LinkVerdict;
 
 /// Initial IPv4 TTL (Linux default, net.ipv4.ip_default_ttl).
 pub const TTL: u8 = 64;
@@ -26,13 +25,6 @@ pub const TTL: u8 = 64;
 const MAX_DEPTH: u32 = 8;
 
 impl Network {
-    /// A packet generated at `node` (a host's endpoint, an ICMP reply):
-    /// routed, then through the egress stack.
-    pub(crate) fn send_from(&mut self, cx: &mut Cx, now: Instant, node: usize, pkt: Packet) {
-        let idx = self.frames.insert(Frame { l2: Default::default(), pkt });
-        self.route_out(cx, now, node, idx, false, 0);
-    }
-
     /// Next IPv4 identification of `node`.
     pub(crate) fn next_ip_id(&mut self, node: usize) -> u16 {
         let n = &mut self.nodes[node];
@@ -41,8 +33,10 @@ impl Network {
         id
     }
 
-    /// A frame arrived on `iface`.
-    pub(crate) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
+    /// A frame arrived on `iface` at a node with agents (or anything else the
+    /// fast path of [`super::fast`] does not handle).
+    #[inline(never)]
+    pub(super) fn receive_general(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
         let node = self.ifaces[iface as usize].node as usize;
         if !self.ifaces[iface as usize].up {
             self.frames.remove(idx);
@@ -122,8 +116,8 @@ impl Network {
 
     /// Route frame `idx` out of `node`: the forwarding table picks the
     /// interface; a forwarded packet meets the Forward hooks first.
-    #[inline]
-    fn route_out(&mut self, cx: &mut Cx, now: Instant, node: usize, idx: u32, forwarded: bool, depth: u32) {
+    #[inline(never)]
+    pub(super) fn route_out(&mut self, cx: &mut Cx, now: Instant, node: usize, idx: u32, forwarded: bool, depth: u32) {
         let dst = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst);
         if !forwarded && self.is_local(node, dst) {
             // Sent to itself: straight to local delivery (Linux's loopback).
@@ -163,25 +157,7 @@ impl Network {
                 }
             }
         }
-        let ifc = &self.ifaces[iface as usize];
-        let (c, end) = (ifc.channel as usize, ifc.end);
-        let peer_mac = self.ifaces[ifc.peer as usize].mac;
-        let frame = self.frames.get_mut(idx);
-        frame.l2.src = ifc.mac;
-        frame.l2.dst = peer_mac;
-        let bytes = frame.pkt.ip_len();
-        let verdict = self.channels[c].enqueue(now, end, idx, bytes);
-        if let Some(p) = self.pcap.as_mut() {
-            if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {
-                p.capture(c, end as usize, start, now, &self.frames.get(idx).pkt);
-            }
-        }
-        match verdict {
-            LinkVerdict::Delivered { .. } => self.arm_channel(cx, now, c),
-            _ => {
-                self.frames.remove(idx);
-            }
-        }
+        self.transmit(cx, now, iface, idx);
     }
 
     /// Call the agent at stack position `pos` of `node` if it hooks `hook`.
@@ -243,7 +219,8 @@ impl Network {
     /// Whether `addr` belongs to one of `node`'s interfaces.
     #[inline]
     pub(crate) fn is_local(&self, node: usize, addr: u32) -> bool {
-        self.nodes[node].ifaces.iter().any(|&i| self.ifaces[i as usize].addr == addr)
+        let n = &self.nodes[node];
+        n.primary == Some(addr) || (n.ifaces.len() > 1 && n.ifaces.iter().any(|&i| self.ifaces[i as usize].addr == addr))
     }
 }
 

@@ -41,13 +41,21 @@ impl Network {
     /// the first time any node asks.
     #[inline]
     pub(crate) fn resolve(&mut self, node: usize, dst: u32) -> Option<Route> {
-        if let Some((d, r, epoch)) = self.nodes[node].last_route {
-            if d == dst && epoch == self.route_epoch {
+        let n = &mut self.nodes[node];
+        if n.cache_epoch != self.route_epoch {
+            n.cache_epoch = self.route_epoch;
+            n.route_cache = [None; 2];
+        }
+        match n.route_cache {
+            [Some((d, r)), _] if d == dst => return Some(r),
+            [_, Some((d, r))] if d == dst => {
+                n.route_cache.swap(0, 1);
                 return Some(r);
             }
+            _ => {}
         }
-        if let Some(r) = self.nodes[node].fib.lookup(dst) {
-            self.nodes[node].last_route = Some((dst, r, self.route_epoch));
+        if let Some(r) = n.fib.lookup(dst) {
+            n.route_cache = [Some((dst, r)), n.route_cache[0]];
             return Some(r);
         }
         let s = self.subnet_index.lookup(dst)?.iface as usize;

@@ -50,7 +50,13 @@ impl<'s> Sim<'s> {
             self.rec.by_kind[ev.kind()] += 1;
             let mut cx = Cx { q: &mut self.q, log: &mut self.log };
             match ev {
-                Ev::Channel { ch } => self.net.on_channel_timeout(&mut cx, now, ch),
+                Ev::Channel { ch } => {
+                    self.net.begin_channel(now, ch);
+                    while let Some(d) = self.net.next_delivery(&mut cx, now, ch) {
+                        self.hosts.deliver(&mut cx, &mut self.net, now, d);
+                    }
+                    self.net.end_channel(&mut cx, now, ch);
+                }
                 Ev::Agent { agent } => self.net.on_agent_timeout(&mut cx, now, agent),
                 Ev::Timer { ep } => self.hosts.timer(&mut cx, &mut self.net, now, ep as usize),
                 Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),

@@ -1,0 +1,111 @@
+//! The packet path of nodes without agents, written without recursion so the
+//! compiler can inline it end to end. It makes exactly the decisions of
+//! [`super::path`] (which it hands over to for anything unusual: agents, a
+//! tunnel, an echo request, a packet to the sender itself, a down interface),
+//! so a network without agents pays for addresses and forwarding tables but
+//! not for hooks.
+
+use airtcp_core::{Frame, Icmp, Instant, IpPayload, Packet};
+
+use super::{Channel, Cx, LocalDelivery, Network};
+use crate::link::Verdict as LinkVerdict;
+
+impl Network {
+    /// A packet generated at `node`.
+    #[inline]
+    pub(crate) fn send_from(&mut self, cx: &mut Cx, now: Instant, node: usize, pkt: Packet) {
+        let idx = self.frames.insert(Frame { l2: Default::default(), pkt });
+        let dst = u32::from_be_bytes(pkt.net_header().dst);
+        if self.nodes[node].hooks.0 != 0 || self.is_local(node, dst) {
+            return self.route_out(cx, now, node, idx, false, 0);
+        }
+        match self.resolve(node, dst) {
+            Some(route) => self.transmit(cx, now, route.iface, idx),
+            None => {
+                self.frames.remove(idx);
+                self.stats.no_route += 1;
+            }
+        }
+    }
+
+    /// The next frame channel `ch` delivers by `now` that is for a node's
+    /// own address; frames to forward are forwarded on the way. Call until
+    /// `None`, then [`Network::end_channel`]. (Deliveries that pass through
+    /// agents, tunnels or loopback come out of [`Network::poll_local`].)
+    #[inline]
+    pub(crate) fn next_delivery(&mut self, cx: &mut Cx, now: Instant, ch: u32) -> Option<LocalDelivery> {
+        let c = ch as usize;
+        loop {
+            let d = self.channels[c].poll_delivered()?;
+            let iface = self.channel_ends[c][d.end as usize];
+            if let Some(local) = self.receive(cx, now, iface, d.frame) {
+                return Some(local);
+            }
+        }
+    }
+
+    /// A frame arrived on `iface`: forwarded, or returned when it is for this node.
+    #[inline]
+    fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) -> Option<LocalDelivery> {
+        let ifc = &self.ifaces[iface as usize];
+        let node = ifc.node as usize;
+        if !ifc.up || self.nodes[node].hooks.0 != 0 {
+            self.receive_general(cx, now, iface, idx);
+            return None;
+        }
+        let pkt = &self.frames.get(idx).pkt;
+        let dst = u32::from_be_bytes(pkt.net_header().dst);
+        if self.is_local(node, dst) {
+            if pkt.outer.is_some() || matches!(pkt.payload, IpPayload::Icmp(Icmp::EchoRequest { .. })) {
+                self.receive_general(cx, now, iface, idx);
+                return None;
+            }
+            return Some(LocalDelivery { node: node as u32, iface, frame: idx });
+        }
+        let h = self.frames.get_mut(idx).pkt.net_header_mut();
+        if h.ttl <= 1 {
+            self.frames.remove(idx);
+            self.stats.ttl_expired += 1;
+            return None;
+        }
+        h.ttl -= 1;
+        match self.resolve(node, dst) {
+            Some(route) => self.transmit(cx, now, route.iface, idx),
+            None => {
+                self.frames.remove(idx);
+                self.stats.no_route += 1;
+            }
+        }
+        None
+    }
+
+    /// Put frame `idx` on `iface`'s channel (after the egress hooks, if any ran).
+    #[inline]
+    pub(super) fn transmit(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
+        let ifc = &self.ifaces[iface as usize];
+        if !ifc.up {
+            self.frames.remove(idx);
+            self.stats.no_route += 1;
+            return;
+        }
+        let (c, end) = (ifc.channel as usize, ifc.end);
+        let src_mac = ifc.mac;
+        let dst_mac = self.ifaces[ifc.peer as usize].mac;
+        let frame = self.frames.get_mut(idx);
+        frame.l2.src = src_mac;
+        frame.l2.dst = dst_mac;
+        let bytes = frame.pkt.ip_len();
+        let verdict = self.channels[c].enqueue(now, end, idx, bytes);
+        if let Some(p) = self.pcap.as_mut() {
+            if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {
+                p.capture(c, end as usize, start, now, &self.frames.get(idx).pkt);
+            }
+        }
+        match verdict {
+            LinkVerdict::Delivered { .. } => self.arm_channel(cx, now, c),
+            _ => {
+                self.frames.remove(idx);
+            }
+        }
+    }
+}
