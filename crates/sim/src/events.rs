@@ -10,6 +10,8 @@ pub(crate) enum Ev {
     Channel { ch: u32 },
     /// Agent `agent` may have a timer due.
     Agent { agent: u32 },
+    /// Apply the scenario's route change `idx`.
+    RouteChange { idx: u32 },
     /// Endpoint `ep` may have a timer due.
     Timer { ep: u32 },
     FlowStart { flow: u32 },
@@ -34,12 +36,13 @@ impl Ev {
             Ev::Outage { .. } => 4,
             Ev::Handoff { .. } => 5,
             Ev::Agent { .. } => 6,
+            Ev::RouteChange { .. } => 7,
         }
     }
 }
 
 /// Names of the event kinds counted in `summary.run.events_by_kind`.
-pub(crate) const EVENT_KINDS: [&str; 7] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent"];
+pub(crate) const EVENT_KINDS: [&str; 8] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change"];
 
 /// What goes into the event log, kept compact during the run and formatted after.
 #[derive(Clone, Copy, Debug)]
@@ -51,4 +54,6 @@ pub(crate) enum Raw {
     TransferComplete { flow: u32, response: Duration },
     /// An agent's own log line.
     Agent { agent: u32, kind: &'static str, value: u64 },
+    /// The scenario's route change `idx` was applied.
+    RouteChange { idx: u32 },
 }

@@ -265,6 +265,18 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
             link: None,
             detail: format!("agent={agent} {} value={value}", sc.agents[agent as usize].name),
         },
+        Raw::RouteChange { idx } => {
+            let failed = idx & 1 << 31 != 0;
+            let r = &sc.route_changes[(idx & !(1 << 31)) as usize];
+            let what = crate::scenario::route_change_text(r, &sc.nodes, &sc.links);
+            LogEvent {
+                t_s,
+                kind: "route_change".to_string(),
+                flow: None,
+                link: None,
+                detail: if failed { format!("{what} (no such route: nothing changed)") } else { what },
+            }
+        }
         Raw::TransferComplete { flow, response } => LogEvent {
             t_s,
             kind: "transfer_complete".to_string(),

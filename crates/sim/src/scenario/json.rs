@@ -112,5 +112,6 @@ pub fn scenario_json(s: &Scenario) -> Value {
         "links": links,
         "flows": flows,
         "agents": s.agents.iter().map(|a| super::agents::agent_json(a, &s.nodes, &s.links)).collect::<Vec<_>>(),
+        "route_changes": s.route_changes.iter().map(|r| super::routes::route_change_json(r, &s.nodes, &s.links)).collect::<Vec<_>>(),
     })
 }

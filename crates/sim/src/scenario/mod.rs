@@ -76,6 +76,7 @@
 mod agents;
 mod doc;
 mod json;
+mod routes;
 mod schema;
 pub mod tcp;
 pub mod trace;
@@ -89,6 +90,7 @@ use airtcp_tcp::TcpConfig;
 
 pub use agents::{local_iface, AgentDecl};
 pub use doc::ScenarioError;
+pub use routes::{route_change_text, RouteChangeSpec};
 pub use trace::{DriveSpec, TraceModel, TraceSpec};
 
 use crate::link::{LossModel, QueueLimit};
@@ -103,6 +105,8 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     /// In-network agents, each on a node, in declaration order.
     pub agents: Vec<AgentDecl>,
+    /// Forwarding changes at given times, in declaration order.
+    pub route_changes: Vec<RouteChangeSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -24,7 +24,7 @@ pub const MAX_FLOWS: usize = 16_384;
 
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
-    root.known(&["sim", "nodes", "links", "flows", "agents"])?;
+    root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes"])?;
     let sim = sim_spec(&root.req("sim")?.table()?)?;
     let nodes = nodes(&root)?;
     let index = NodeIndex::new(&nodes);
@@ -32,7 +32,8 @@ pub fn build(doc: &Doc) -> R<Scenario> {
     unique_addresses(&root, &links)?;
     let flows = flows(&root, &nodes, &index, &links, &sim)?;
     let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links)?;
-    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents })
+    let route_changes = super::routes::route_changes(list_of_tables(&root, "route_changes")?, &nodes, &index, &links, sim.duration)?;
+    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes })
 }
 
 fn sim_spec(t: &Table) -> R<SimSpec> {

@@ -21,6 +21,9 @@ impl<'s> Sim<'s> {
         let end = Instant::ZERO + sc.sim.duration;
         let mut q = EventQueue::with_capacity(4096);
         link_state_events(sc, &mut q, end);
+        for (idx, r) in sc.route_changes.iter().enumerate() {
+            q.push(Instant::ZERO + r.at, class::LINK_STATE, Ev::RouteChange { idx: idx as u32 });
+        }
         let net = Network::build(sc, seed, pcap);
         let interval = sc.sim.series_interval;
         let samples = if interval == Duration::ZERO { 0 } else { (sc.sim.duration.0 / interval.0) as usize + 2 };

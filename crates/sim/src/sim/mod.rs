@@ -63,6 +63,16 @@ impl<'s> Sim<'s> {
                 Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
                 Ev::Outage { link, dir, start } => cx.log.push((now, Raw::Outage { link, dir, start })),
                 Ev::Handoff { link, dir, idx } => cx.log.push((now, Raw::Handoff { link, dir, idx })),
+                Ev::RouteChange { idx } => {
+                    // Validated against the scenario: every node, interface
+                    // and (for a removal) route named exists or is reported.
+                    let change = self.sc.route_changes[idx as usize].change;
+                    if self.net.apply(&mut cx, now, change).is_ok() {
+                        cx.log.push((now, Raw::RouteChange { idx }));
+                    } else {
+                        cx.log.push((now, Raw::RouteChange { idx: idx | 1 << 31 }));
+                    }
+                }
             }
             while let Some(d) = self.net.poll_local() {
                 self.hosts.deliver(&mut cx, &mut self.net, now, d);
