@@ -50,7 +50,7 @@ fn scenario(download: bool, bytes: u64, reorder_p: f64, reorder_ms: u64, ap_peg:
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 30000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     #[test]
     fn snoop_with_pegs_and_reordering_delivers_every_byte_once_in_order(
@@ -104,8 +104,4 @@ proptest! {
             );
         }
     }
-}
-
-fn events_of(o: &airtcp_sim::RunOutput, kind: &str) -> usize {
-    o.events.iter().filter(|e| e.kind == kind).count()
 }

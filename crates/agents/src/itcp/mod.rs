@@ -29,12 +29,12 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use airtcp_core::{ConnKey, Instant, Packet, RngStream, SeqNum};
+use airtcp_core::{ConnKey, Instant, Packet, RngStream, Segment, SeqNum, TcpFlags};
 use airtcp_tcp::{Endpoint, TcpConfig};
 
-use crate::agent::{Agent, Hook, HookMask, IfaceId, Injection, Verdict};
+use crate::agent::{Agent, Hook, HookMask, IfaceId, InjectAt, Injection, Verdict};
 use crate::config::ItcpConfig;
 use split::{Emit, Side, Split, Tally};
 
@@ -47,12 +47,19 @@ pub struct Itcp {
     free: Vec<usize>,
     /// Both directions' 4-tuples of every live split.
     index: BTreeMap<ConnKey, (usize, Side)>,
+    /// Both 4-tuples of every finished split: the proxy still owns them, so
+    /// a late segment (a FIN retransmitted after the proxy's TIME-WAIT) is
+    /// answered as a closed socket answers it, never forwarded in the far
+    /// host's sequence space.
+    closed: BTreeSet<ConnKey>,
     injections: VecDeque<Injection>,
     ip_id: u16,
     /// Accounting of splits already finished.
     done: Tally,
     connections: u64,
     relay_max: u64,
+    /// Late segments of finished splits answered with a reset.
+    resets: u64,
 }
 
 impl Itcp {
@@ -70,11 +77,13 @@ impl Itcp {
             splits: Vec::new(),
             free: Vec::new(),
             index: BTreeMap::new(),
+            closed: BTreeSet::new(),
             injections: VecDeque::with_capacity(32),
             ip_id: 0,
             done: Tally::default(),
             connections: 0,
             relay_max: 0,
+            resets: 0,
         }
     }
 
@@ -150,10 +159,37 @@ impl Itcp {
             self.done += split.tally();
             self.index.remove(&split.key);
             self.index.remove(&split.key.reversed());
+            self.closed.insert(split.key);
+            self.closed.insert(split.key.reversed());
             self.free.push(slot);
             // Reuse the lowest free slot first, whatever the finishing order.
             self.free.sort_unstable_by(|x, y| y.cmp(x));
         }
+    }
+}
+
+impl Itcp {
+    /// Answer a segment for a finished split as a CLOSED endpoint does
+    /// (RFC 9293 3.10.7.1): a reset unless it is one, from the address it was
+    /// sent to.
+    fn reset(&mut self, pkt: &Packet) {
+        let Some(seg) = pkt.segment() else { return };
+        if seg.flags.rst() {
+            return;
+        }
+        let mut rst = Segment { src_port: seg.dst_port, dst_port: seg.src_port, ..Default::default() };
+        if seg.flags.ack() {
+            rst.seq = seg.ack;
+            rst.flags = TcpFlags::RST;
+        } else {
+            rst.seq = SeqNum(0);
+            rst.ack = SeqNum(seg.seq.0.wrapping_add(seg.seq_len()));
+            rst.flags = TcpFlags::RST | TcpFlags::ACK;
+        }
+        self.ip_id = self.ip_id.wrapping_add(1);
+        let out = Packet::tcp(pkt.ip.dst, pkt.ip.src, 64, self.ip_id, rst);
+        self.injections.push_back(Injection { at: InjectAt::Route, pkt: out });
+        self.resets += 1;
     }
 }
 
@@ -178,9 +214,16 @@ impl Agent for Itcp {
             return Verdict::Stolen;
         }
         if seg.flags.syn() && !seg.flags.ack() && !seg.flags.rst() {
+            // A new incarnation of a finished split's 4-tuple is a new split.
+            self.closed.remove(&key);
+            self.closed.remove(&key.reversed());
             self.open(now, iface, key, pkt);
             let (slot, _) = self.index[&key];
             self.service(now, slot);
+            return Verdict::Stolen;
+        }
+        if self.closed.contains(&key) {
+            self.reset(pkt);
             return Verdict::Stolen;
         }
         Verdict::Accept
@@ -214,6 +257,7 @@ impl Agent for Itcp {
             ("bytes_acked_by_destination", t.acked_by_destination),
             ("acked_not_delivered", t.acked_not_delivered),
             ("relay_max_bytes", self.relay_max),
+            ("late_segments_reset", self.resets),
         ]
     }
 

@@ -139,11 +139,26 @@ impl Snoop {
         self.finished.remove(key);
     }
 
+    /// A SYN on `key` whose `point` (the sender's ISN: a SYN's seq, a
+    /// SYN-ACK's ack - 1) lies below what the live connection already sent
+    /// is a retransmitted handshake segment of that same connection (the
+    /// client's handshake ACK rode on a data segment that was lost), not a
+    /// new incarnation: a new one must start above the old sequence space
+    /// (RFC 9293 3.4.1). Only a new incarnation resets Snoop's state.
+    fn on_syn(&mut self, key: &ConnKey, point: SeqNum) {
+        if let Some(c) = self.conns.get(key) {
+            if point.diff(c.last_seq) < 0 {
+                return;
+            }
+        }
+        self.forget(key);
+    }
+
     /// A segment leaving through the wireless interface.
     fn on_egress(&mut self, now: Instant, pkt: &Packet) -> Verdict {
         let (Some(seg), Some(key)) = (pkt.segment(), pkt.conn_key()) else { return Verdict::Accept };
         if seg.flags.syn() {
-            self.forget(&key);
+            self.on_syn(&key, seg.seq);
             return Verdict::Accept;
         }
         if seg.flags.rst() {
@@ -176,7 +191,8 @@ impl Snoop {
         let (Some(seg), Some(key)) = (pkt.segment(), pkt.conn_key()) else { return Verdict::Accept };
         let key = key.reversed();
         if seg.flags.syn() {
-            self.forget(&key);
+            // A SYN-ACK acknowledges the sender's ISN + 1.
+            self.on_syn(&key, SeqNum(seg.ack.0.wrapping_sub(1)));
             return Verdict::Accept;
         }
         let Some(conn) = self.conns.get_mut(&key) else { return Verdict::Accept };

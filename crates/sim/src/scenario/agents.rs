@@ -81,7 +81,13 @@ pub(super) fn agents(list: Vec<Table>, nodes: &[NodeSpec], index: &super::schema
             other => return Err(kf.err(format!("unknown agent kind \"{other}\" (known: {KINDS})"))),
         };
         let name = match t.opt("name") {
-            Some(f) => f.str()?.to_string(),
+            Some(f) => {
+                let n = super::schema::check_name(&f, "agent")?;
+                if let Some(j) = out.iter().position(|a: &AgentDecl| a.name == n) {
+                    return Err(f.err(format!("duplicate agent name \"{n}\" (also agents[{j}])")));
+                }
+                n
+            }
             None => format!("{}.{}{i}", nodes[node].name, kf.str()?),
         };
         out.push(AgentDecl { name, node, spec });

@@ -60,7 +60,7 @@ fn list_of_tables<'a>(root: &Table<'a>, key: &str) -> R<Vec<Table<'a>>> {
     (0..items.len()).map(|i| f.item(i).table()).collect()
 }
 
-fn check_name(f: &Field, what: &str) -> R<String> {
+pub(super) fn check_name(f: &Field, what: &str) -> R<String> {
     let s = f.str()?;
     if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') {
         return Err(f.err(format!("{what} name \"{s}\" must be non-empty letters, digits, '_', '-' or '.'")));

@@ -147,3 +147,8 @@ pub fn flow_u64(o: &RunOutput, flow: usize, key: &str) -> u64 {
     let f = &o.summary["flows"][flow];
     f[key].as_u64().unwrap_or_else(|| panic!("flow {flow} has no {key}: {f}"))
 }
+
+/// Entries of that kind in the run's event log.
+pub fn events_of(o: &RunOutput, kind: &str) -> usize {
+    o.events.iter().filter(|e| e.kind == kind).count()
+}
