@@ -36,13 +36,24 @@ impl fmt::Display for TraceError {
 impl std::error::Error for TraceError {}
 
 /// Reads a whole trace file, mapping I/O failures to a [`TraceError`] that
-/// names the path.
+/// names the path, and bytes that are not UTF-8 to one that names the line
+/// and column of the first bad byte (a log edited or truncated by a tool
+/// that mangled its encoding is found in an editor at once).
 pub(crate) fn read_to_string(path: &std::path::Path) -> Result<(String, String), TraceError> {
     let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
+    let bytes = std::fs::read(path).map_err(|e| TraceError::whole(&name, format!("cannot read: {e}")))?;
+    match String::from_utf8(bytes) {
         Ok(text) => Ok((name, text)),
-        Err(e) => Err(TraceError::whole(&name, format!("cannot read: {e}"))),
+        Err(e) => Err(not_utf8(&name, e.as_bytes(), e.utf8_error().valid_up_to())),
     }
+}
+
+/// The error for the first invalid byte at `at`: its line and column (both 1-based).
+fn not_utf8(name: &str, bytes: &[u8], at: usize) -> TraceError {
+    let before = &bytes[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+    TraceError::at(name, line, format!("not valid UTF-8 (byte 0x{:02x} at column {col})", bytes[at]))
 }
 
 /// Split one CSV data line into `fields` (reused, so no allocation per line).
@@ -73,4 +84,22 @@ pub(crate) fn split_csv_row<'a>(
         ));
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_names_line_and_column() {
+        let dir = std::env::temp_dir().join(format!("airtcp-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("log.csv");
+        std::fs::write(&path, b"a,b\n1,2\n3,\xff4\n").unwrap();
+        let e = read_to_string(&path).unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert_eq!(e.message, "not valid UTF-8 (byte 0xff at column 3)");
+        assert!(e.to_string().ends_with("log.csv:3: not valid UTF-8 (byte 0xff at column 3)"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
