@@ -58,7 +58,7 @@ fn imc23_tmobile_excerpt_counts() {
     assert_eq!(tl.samples[39].t, Instant::from_millis(32577));
     assert_eq!(
         tl.handoffs,
-        [ho(22868, "21592321", "21539074"), ho(29194, "21539074", "21544963"), ho(32117, "21544963", "21539074")]
+        [ho(22868, "pci374@66786", "pci400@66786"), ho(29194, "pci400@66786", "pci198@66786"), ho(32117, "pci198@66786", "pci400@66786")]
     );
     // First LTE signal line of the excerpt: rsrp -89, rssnr 11.
     assert_eq!((tl.samples[0].signal_dbm, tl.samples[0].snr_db), (-89.0, Some(11.0)));
@@ -73,11 +73,11 @@ fn imc23_verizon_excerpt_ignores_nr_cells() {
     assert_eq!(
         tl.handoffs,
         [
-            ho(9903, "3167747", "3163138"),
-            ho(18768, "3163138", "3156739"),
-            ho(21927, "3156739", "3167747"),
-            ho(34765, "3167747", "3170049"),
-            ho(36954, "3170049", "3153922"),
+            ho(9903, "pci257@5230", "pci238@5230"),
+            ho(18768, "pci238@5230", "pci224@5230"),
+            ho(21927, "pci224@5230", "pci257@5230"),
+            ho(34765, "pci257@5230", "pci360@5230"),
+            ho(36954, "pci360@5230", "pci214@5230"),
         ]
     );
 }
@@ -187,8 +187,25 @@ fn imc23_sentinels_and_backfill() {
     let cells: Vec<&str> = tl.samples.iter().map(|s| s.cell.as_str()).collect();
     assert_eq!(sig, [-90.0, -90.0, -90.0, -90.0, -90.0]);
     assert_eq!(snr, [None, Some(5.0), Some(5.0), Some(7.0), Some(7.0)]);
-    assert_eq!(cells, ["pci72@1100", "pci72@1100", "pci72@1100", "pci72@1100", "115734538"]);
-    assert_eq!(tl.handoffs, [ho(4000, "pci72@1100", "115734538")]);
+    assert_eq!(cells, ["pci72@1100", "pci72@1100", "pci72@1100", "pci72@1100", "pci485@1100"]);
+    assert_eq!(tl.handoffs, [ho(4000, "pci72@1100", "pci485@1100")]);
+}
+
+/// The radio hands over when the physical cell (PCI on a carrier, EARFCN)
+/// changes; the reported ECI may change without one or stay across one.
+#[test]
+fn imc23_cell_is_pci_and_earfcn_not_eci() {
+    let cell = |t: &str, eci: &str, pci: u32, earfcn: u32| {
+        format!("08-09 22:00:{t} 1 1 D cellinfo: onCellInfoChanged: LTE Cell Bands: [2] Bandwidth: 5000 Cell ID: {eci} Physical Cell ID: {pci} Tracking Area Code: 1 EARFCN: {earfcn}\n")
+    };
+    let log = String::from("08-09 22:00:00.000 1 1 D cellinfo: onsignalStrengthsChanged: LTE Signal Strength info: rsrp: -90 rsrq: -9 rssi: -55 rssnr: 5\n")
+        + &cell("01.000", "9223372036854775807", 72, 1100)
+        + &cell("02.000", "115734538", 72, 1100) // ECI appears: same cell
+        + &cell("03.000", "115734538", 485, 1100) // same ECI, new PCI: handover
+        + &cell("04.000", "115734538", 485, 66786) // same PCI, other carrier: handover
+        + &cell("05.000", "9223372036854775807", 485, 66786); // ECI gone: same cell
+    let tl = parse_imc23("s.out", &log).unwrap();
+    assert_eq!(tl.handoffs, [ho(3000, "pci72@1100", "pci485@1100"), ho(4000, "pci485@1100", "pci485@66786")]);
 }
 
 #[test]

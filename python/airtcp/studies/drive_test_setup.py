@@ -44,7 +44,7 @@ LOGS = {
         "imc23",
         "cellular_handover_logs_imc23/lv_to_slc__12041FDD4002ET_1660105596.9522562.out",
         "IMC'23 (Ghoshal et al.), T-Mobile LTE near Salt Lake City: 11.3 min, "
-        "RSRP -117..-63 dBm (the widest range of the three phones), 21 PCI changes",
+        "RSRP -117..-63 dBm (the widest range of the three phones), 23 serving-cell changes (PCI + EARFCN)",
     ),
     "feup": DriveLog(
         "feup",

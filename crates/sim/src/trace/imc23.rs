@@ -9,10 +9,16 @@
 //!   timestamps must not decrease (no year is logged: a drive crossing New
 //!   Year is rejected rather than guessed);
 //! - `onCellInfoChanged: LTE Cell Bands: ... Cell ID: <ECI> Physical Cell ID:
-//!   <PCI> ... EARFCN: <n>` sets the serving LTE cell: the ECI, or
-//!   `pci<PCI>@<EARFCN>` when the ECI is the "unavailable" sentinel
-//!   9223372036854775807. It also emits a sample at that instant, so a
-//!   handoff is dated by the cell-info line that announced it;
+//!   <PCI> ... EARFCN: <n>` sets the serving LTE cell as the radio knows
+//!   it: `pci<PCI>@<EARFCN>`. A handover (3GPP TS 36.331 5.3.5.4,
+//!   `mobilityControlInfo`) moves the UE to a target named by its physical
+//!   cell identity and carrier frequency; the E-UTRAN Cell Identifier is a
+//!   network-management name the phone reports, which can change without a
+//!   handover (a re-read of system information, the "unavailable" sentinel
+//!   9223372036854775807 coming and going) and could stay the same across
+//!   one. The ECI is still checked to be present and numeric. The line also
+//!   emits a sample at that instant, so a handoff is dated by the cell-info
+//!   line that announced it;
 //! - `onsignalStrengthsChanged: LTE Signal Strength info: rsrp: <dBm> ...
 //!   rssnr: <dB>` emits a sample (RSRP -> `signal_dbm`, RSSNR -> `snr_db`);
 //!   the sentinel 2147483647 means "no reading" and the previous value is
@@ -30,8 +36,6 @@ use airtcp_core::Instant;
 use super::drive::{days_from_civil, hold_and_backfill, parse_f64, DriveLogKind, DriveSample, DriveTimeline};
 use super::error::TraceError;
 
-/// Java `Long.MAX_VALUE`, logged when the cell identity is unavailable.
-const ECI_UNAVAILABLE: &str = "9223372036854775807";
 /// Java `Integer.MAX_VALUE`, logged when a signal value is unavailable.
 const INT_UNAVAILABLE: f64 = 2_147_483_647.0;
 
@@ -107,7 +111,7 @@ pub fn parse_imc23(name: &str, text: &str) -> Result<DriveTimeline, TraceError> 
                     return Err(TraceError::at(name, line_no, format!("{what}: expected an integer, found {v:?}")));
                 }
             }
-            let id = if eci == ECI_UNAVAILABLE { format!("pci{pci}@{earfcn}") } else { eci.to_string() };
+            let id = format!("pci{pci}@{earfcn}");
             first_cell.get_or_insert_with(|| id.clone());
             cell = Some(id);
         } else if line.contains(LTE_SIGNAL) {
