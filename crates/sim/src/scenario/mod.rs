@@ -25,6 +25,11 @@
 //!                           # transmission (default 100, ns-3's default)
 //! # queue_bytes = 75000     # ...or a byte limit (frame bytes); not both
 //! overhead_bytes = 2        # link header per frame (default 2: PPP as in ns-3)
+//! subnet = "10.1.0.0/30"    # default: link i is the /30 at 10.0.0.0 + 4i (network::addr);
+//!                           # at most /30, no host bits
+//! addr_a = "10.1.0.1"       # addresses of the a / b interfaces: inside the subnet,
+//! addr_b = "10.1.0.2"       # not its network or broadcast address, unique in the run
+//!                           # (default: the subnet's first free host addresses)
 //! [links.loss]              # both directions (own RNG stream each);
 //!                           # [links.loss_ab] / [links.loss_ba]: one direction
 //! model = "uniform"         # none | uniform (p) | ber (ber) |
@@ -71,6 +76,23 @@
 //!                           # limited_transmit, cc, hz, persist_min, persist_max,
 //!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
 //!                           # ts_granularity, msl
+//!
+//! [[agents]]                # in-network agents (scenario::agents); a node's agents
+//! node = "rtr"              # form a stack, first declared = closest to IP
+//! kind = "snoop"            # peg | snoop | itcp
+//! name = "rtr.snoop0"       # default "<node>.<kind><i>"; unique
+//! wireless = "rtr-rcv"      # snoop, itcp: the link facing the wireless hop
+//! timer = "1s"              # snoop: a duration or "adaptive" (default 1s)
+//! cache_packets = 64        # snoop: segments cached per connection (default 64)
+//! # peg: send_data_drop_rate, recv_data_drop_rate (in [0, 1], default 0),
+//! #      data_only (default true), iface (a link of the node; default all)
+//! # itcp: relay_bytes (default 64 KiB), [agents.tcp], [agents.wireless_tcp]
+//!
+//! [[route_changes]]         # forwarding changes during the run (scenario::routes)
+//! at = "20s"                # before the end of the run
+//! node = "rtr"
+//! action = "down"           # down | up (link) | add (prefix, via = a link) | remove (prefix)
+//! link = "rtr-rcv"
 //! ```
 
 mod agents;
