@@ -244,10 +244,20 @@ impl<R: Read> PcapReader<R> {
                 self.snaplen
             )));
         }
-        let mut data = vec![0u8; incl_len as usize];
-        self.r
-            .read_exact(&mut data)
+        // Grow with the bytes actually there: `incl_len` (and the header's
+        // snaplen it is checked against) come from the file, so allocating
+        // it up front lets a 40-byte file ask for 4 GiB.
+        let mut data = Vec::new();
+        (&mut self.r)
+            .take(incl_len as u64)
+            .read_to_end(&mut data)
             .map_err(|e| invalid(format!("truncated record data: {e}")))?;
+        if data.len() < incl_len as usize {
+            return Err(invalid(format!(
+                "truncated record data ({} of {incl_len} bytes)",
+                data.len()
+            )));
+        }
         let frac_ns = if self.nanos {
             frac as u64
         } else {
@@ -445,5 +455,28 @@ mod tests {
         let e = PcapReader::new(&[0u8; 24][..]).err().unwrap();
         assert_eq!(e.to_string(), "byte 0: not a pcap file (magic 0x00000000)");
         assert!(PcapReader::new(&[0u8; 3][..]).is_err());
+    }
+
+    /// Found by `cargo fuzz run pcap_read` (out-of-memory): the header's
+    /// snaplen and a record's length come from the file, and the reader used
+    /// to allocate the record's claimed 1.4 GB before reading a byte of it.
+    #[test]
+    fn huge_record_length_is_an_error_not_an_allocation() {
+        let mut f = Vec::new();
+        f.extend_from_slice(&0xa1b2_3c4du32.to_le_bytes()); // nanosecond magic
+        f.extend_from_slice(&[2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        f.extend_from_slice(&u32::MAX.to_le_bytes()); // snaplen
+        f.extend_from_slice(&101u32.to_le_bytes()); // LINKTYPE_RAW
+        f.extend_from_slice(&[0; 8]); // record time
+        f.extend_from_slice(&0x5600_0000u32.to_le_bytes()); // incl_len 1.4 GB
+        f.extend_from_slice(&60u32.to_le_bytes());
+        f.extend_from_slice(&[0x45, 0, 0, 60]); // 4 of those bytes
+        let mut r = PcapReader::new(&f[..]).unwrap();
+        let e = r.next_record().unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            e.to_string(),
+            "truncated record data (4 of 1442840576 bytes)"
+        );
     }
 }

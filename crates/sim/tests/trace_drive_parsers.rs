@@ -149,6 +149,22 @@ fn ucc_truncated_and_malformed_rows() {
     assert_eq!(e.to_string(), "ucc.csv: file is empty (expected a CSV header)");
 }
 
+/// Found by `cargo fuzz run drive_ucc` (overflow panic in `Instant::from_secs`):
+/// a first row in year 1009 put the next rows 1010 years later, past what a
+/// nanosecond `Instant` holds; and a year of 19 digits overflowed the day count.
+#[test]
+fn ucc_timestamps_out_of_range() {
+    let far = with_line(UCC, 2, |l| l.replacen("2019.12.14_", "1009.12.14_", 1));
+    let e = parse_ucc("ucc.csv", &far).unwrap_err();
+    assert_eq!(e.line, Some(3));
+    assert!(e.message.ends_with("is more than 100 years after the first row's"), "{e}");
+
+    let huge = with_line(UCC, 2, |l| l.replacen("2019.12.14_", "9223372036854775807.12.14_", 1));
+    let e = parse_ucc("ucc.csv", &huge).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.starts_with("column Timestamp: expected YYYY.MM.DD_HH.MM.SS"), "{e}");
+}
+
 #[test]
 fn imc23_truncated_lines() {
     // Find the first LTE signal line and cut it before "rssnr".

@@ -25,6 +25,9 @@ use super::error::{split_csv_row, TraceError};
 /// RSRP value G-NetTrack writes when it has no reading.
 const RSRP_SENTINEL: f64 = -200.0;
 
+/// Longest log accepted: 100 years, far below what an [`Instant`] holds.
+const MAX_SPAN_SECS: u64 = 100 * 366 * 86_400;
+
 pub fn parse_ucc(name: &str, text: &str) -> Result<DriveTimeline, TraceError> {
     let mut lines = text.lines().enumerate();
     let header = match lines.next() {
@@ -86,9 +89,19 @@ pub fn parse_ucc(name: &str, text: &str) -> Result<DriveTimeline, TraceError> {
         }
         .filter(|_| downloading);
 
+        // Nanosecond instants reach 584 years; a typo in a year must not wrap.
+        let since_first = (secs - t0) as u64;
+        if since_first > MAX_SPAN_SECS {
+            return Err(TraceError::at(
+                name,
+                line_no,
+                format!("timestamp {} is more than 100 years after the first row's", fields[c_ts]),
+            ));
+        }
+
         signals.push(rsrp);
         samples.push(DriveSample {
-            t: Instant::from_secs((secs - t0) as u64),
+            t: Instant::from_secs(since_first),
             signal_dbm: 0.0,
             snr_db: snr,
             reported_throughput_bps: dl,
@@ -114,6 +127,7 @@ fn parse_timestamp(s: &str) -> Option<i64> {
     let (h, mi, se) = (t.next()?.parse::<u32>().ok()?, t.next()?.parse::<u32>().ok()?, t.next()?.parse::<u32>().ok()?);
     if d.next().is_some()
         || t.next().is_some()
+        || !(0..=9999).contains(&y)
         || !(1..=12).contains(&mo)
         || !(1..=31).contains(&da)
         || h > 23

@@ -1,0 +1,99 @@
+//! Writes the hand-built part of `corpus/wire_decode` (every payload kind,
+//! bare, tunnelled and in an Ethernet frame) with the project's own encoder:
+//!
+//!   cargo run --example gen_wire_seeds -- corpus/wire_decode
+
+use airtcp_core::packet::{Icmp, IpPayload, Ipv4Header, Udp, UdpMsg};
+use airtcp_core::{wire, Frame, L2Header, MacAddr, Packet, Segment, SeqNum, TcpFlags};
+
+fn main() {
+    let dir = std::env::args().nth(1).expect("usage: gen_wire_seeds DIR");
+    let seg = Segment {
+        src_port: 49152,
+        dst_port: 5001,
+        seq: SeqNum(1000),
+        ack: SeqNum(2000),
+        flags: TcpFlags::ACK,
+        window: 65535,
+        ..Default::default()
+    };
+    let tcp = Packet::tcp([10, 0, 0, 1], [10, 0, 1, 2], 64, 0x1234, seg);
+    let mut syn = tcp;
+    {
+        let s = syn.segment_mut().unwrap();
+        s.flags = TcpFlags::SYN;
+        s.mss = Some(1460);
+        s.wscale = Some(7);
+        s.sack_permitted = true;
+        s.timestamps = Some((1, 0));
+    }
+    let mut sack = tcp;
+    {
+        let s = sack.segment_mut().unwrap();
+        s.timestamps = Some((5, 4));
+        s.sack_blocks[0] = (SeqNum(3000), SeqNum(4000));
+        s.sack_blocks[1] = (SeqNum(5000), SeqNum(6000));
+        s.sack_blocks[2] = (SeqNum(7000), SeqNum(8000));
+        s.sack_len = 3;
+        s.payload_len = 40;
+    }
+    let udp = Packet {
+        payload: IpPayload::Udp(Udp {
+            src_port: 434,
+            dst_port: 434,
+            msg: UdpMsg::Opaque { len: 24 },
+        }),
+        ..tcp
+    };
+    let ping = Packet {
+        payload: IpPayload::Icmp(Icmp::EchoRequest {
+            id: 9,
+            seq: 1,
+            len: 16,
+        }),
+        ..tcp
+    };
+    let pong = Packet {
+        payload: IpPayload::Icmp(Icmp::EchoReply {
+            id: 9,
+            seq: 1,
+            len: 16,
+        }),
+        ..tcp
+    };
+    let outer = Ipv4Header {
+        src: [192, 168, 0, 1],
+        dst: [192, 168, 9, 9],
+        ttl: 32,
+        ip_id: 0xbeef,
+    };
+    let mut n = 0;
+    let mut buf = Vec::new();
+    for (name, p) in [
+        ("tcp_ack", tcp),
+        ("tcp_syn_opts", syn),
+        ("tcp_sack_ts", sack),
+        ("udp", udp),
+        ("icmp_req", ping),
+        ("icmp_rep", pong),
+    ] {
+        let mut t = p;
+        t.encapsulate(outer).unwrap();
+        for (kind, p) in [("", p), ("_ipip", t)] {
+            wire::encode(&p, &mut buf).unwrap();
+            std::fs::write(format!("{dir}/gen_{name}{kind}.bin"), &buf).unwrap();
+            let f = Frame {
+                l2: L2Header {
+                    src: MacAddr([2, 0, 0, 0, 0, 1]),
+                    dst: MacAddr([2, 0, 0, 0, 0, 2]),
+                    ..Default::default()
+                },
+                pkt: p,
+            };
+            wire::encode_ethernet(&f, &mut buf).unwrap();
+            std::fs::write(format!("{dir}/gen_{name}{kind}_eth.bin"), &buf).unwrap();
+            n += 2;
+        }
+    }
+    println!("wrote {n} files to {dir}");
+}
