@@ -101,6 +101,9 @@ pub struct Injection {
 pub enum NodeEvent {
     IfaceUp(IfaceId),
     IfaceDown(IfaceId),
+    /// The MAC of wireless interface `iface` gave up on a frame toward IPv4
+    /// `dst` at its retry limit (the cross-layer signal of seed 001).
+    TxFailed { iface: IfaceId, dst: [u8; 4] },
 }
 
 /// One line for the run's event log: `kind` names the action ("snoop_local_rexmit"),

@@ -1,37 +1,31 @@
-//! Run a scenario file and write its outputs: a minimal stand-in for the CLI.
-//!
-//!   cargo run --release -p airtcp-sim --example run_scenario -- SCENARIO OUTDIR [--pcap] [path=value ...]
-
-use std::path::PathBuf;
-
-use airtcp_sim::{run, write_outputs, RunOptions, Scenario};
-
+//! Run a scenario file and print its summary (a debugging aid for the
+//! Rust side without the Python CLI): `run_scenario FILE [key=value ...]`.
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (Some(scenario), Some(out)) = (args.next(), args.next()) else {
-        eprintln!("usage: run_scenario SCENARIO OUTDIR [--pcap] [path=value ...]");
+    let Some(path) = args.next() else {
+        eprintln!("usage: run_scenario FILE [key=value ...]");
         std::process::exit(2);
     };
-    let mut pcap = false;
-    let mut sets = Vec::new();
-    for a in args {
-        if a == "--pcap" {
-            pcap = true;
-        } else if let Some((p, v)) = a.split_once('=') {
-            sets.push((p.to_string(), v.to_string()));
-        }
-    }
-    let s = match Scenario::from_path(&PathBuf::from(&scenario), &sets) {
+    let overrides: Vec<(String, String)> = args.filter_map(|a| a.split_once('=').map(|(k, v)| (k.to_string(), v.to_string()))).collect();
+    let s = match airtcp_sim::Scenario::from_path(std::path::Path::new(&path), &overrides) {
         Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    match airtcp_sim::run(&s, airtcp_sim::RunOptions::default()) {
+        Ok(o) => {
+            let mut sum = o.summary.clone();
+            sum.as_object_mut().map(|m| m.remove("scenario"));
+            println!("{}", serde_json::to_string_pretty(&sum).unwrap());
+            for e in o.events.iter().take(40) {
+                eprintln!("{e:?}");
+            }
+        }
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(1);
         }
-    };
-    let out_dir = PathBuf::from(&out);
-    let opts = RunOptions { pcap_dir: pcap.then(|| out_dir.clone()), ..Default::default() };
-    let o = run(&s, opts).unwrap_or_else(|e| panic!("{e}"));
-    write_outputs(&o, &out_dir).unwrap_or_else(|e| panic!("{e}"));
-    println!("{}", serde_json::to_string_pretty(&o.summary["flows"]).unwrap());
-    println!("events {} wall {:.4}s", o.events_executed, o.run_wall_s);
+    }
 }

@@ -22,6 +22,8 @@ pub(crate) enum Ev {
     /// Log only: handoff `idx` of the drive trace on link `link`, direction
     /// `dir` (the rate model and loss windows already contain its outage).
     Handoff { link: u32, dir: u8, idx: u32 },
+    /// The wireless medium has a transmission ending or a MAC timer due.
+    Wlan,
 }
 
 impl Ev {
@@ -37,12 +39,13 @@ impl Ev {
             Ev::Handoff { .. } => 5,
             Ev::Agent { .. } => 6,
             Ev::RouteChange { .. } => 7,
+            Ev::Wlan => 8,
         }
     }
 }
 
 /// Names of the event kinds counted in `summary.run.events_by_kind`.
-pub(crate) const EVENT_KINDS: [&str; 8] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change"];
+pub(crate) const EVENT_KINDS: [&str; 9] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change", "wlan"];
 
 /// What goes into the event log, kept compact during the run and formatted after.
 #[derive(Clone, Copy, Debug)]

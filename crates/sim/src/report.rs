@@ -115,6 +115,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "flows": flows_json,
         "links": links_json,
         "agents": agents_json(&fin),
+        "radios": radios_json(&fin),
         "run": {
             "events_executed": fin.events_executed,
             "events_by_kind": EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
@@ -184,6 +185,36 @@ fn trace_report(t: &TraceSpec, end: Instant) -> Value {
             })
         }
     }
+}
+
+/// Per radio: its node, mode, address, channel and MAC counters.
+fn radios_json(fin: &Finished<'_>) -> Value {
+    let Some(w) = &fin.sc.wifi else { return json!([]) };
+    let list: Vec<Value> = w
+        .radios
+        .iter()
+        .zip(&fin.radios)
+        .map(|(r, c)| {
+            let mode = match r.mode {
+                crate::scenario::wifi::RadioMode::Ap { .. } => "ap",
+                crate::scenario::wifi::RadioMode::Station { .. } => "station",
+                crate::scenario::wifi::RadioMode::AdHoc => "adhoc",
+            };
+            json!({
+                "node": fin.sc.nodes[r.node].name,
+                "mode": mode,
+                "addr": crate::network::addr::fmt_addr(r.addr),
+                "channel": r.spec.channel,
+                "counters": {
+                    "enqueued": c.enqueued, "queue_drops": c.queue_drops, "data_tx": c.data_tx, "retries": c.retries,
+                    "acked": c.acked, "retry_drops": c.retry_drops, "failed_tx": c.failed_tx, "rx_errors": c.rx_errors,
+                    "rx_data": c.rx_data, "rx_duplicates": c.rx_duplicates, "rts_tx": c.rts_tx, "cts_rx": c.cts_rx,
+                    "broadcast_tx": c.broadcast_tx,
+                },
+            })
+        })
+        .collect();
+    Value::Array(list)
 }
 
 /// Per agent: where it ran, its counters, the packets it dropped, and its

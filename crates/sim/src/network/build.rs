@@ -8,11 +8,14 @@ use airtcp_core::{Instant, MacAddr, RngStream};
 
 use super::addr::Prefix;
 use super::fib::{Fib, Origin, Route};
-use super::node::{Iface, Node};
+use super::node::{Iface, Node, NO_RADIO};
 use super::path::union_hooks;
 use super::{NetStats, Network, PointToPoint};
 use crate::link::{LinkDir, LossModel, LossProcess, RateModel, Reorder};
 use crate::pcap_out::PcapOut;
+use crate::scenario::wifi::{RadioMode, WifiSpec};
+use airtcp_wifi::medium::Wlan;
+use airtcp_wifi::mobility::Mobility;
 use crate::scenario::{LinkSpec, Scenario, TraceModel, TraceSpec, DIR_NAMES};
 use crate::slab::Slab;
 
@@ -38,7 +41,7 @@ impl Network {
                     nodes[node].primary = Some(addrs[end]);
                 }
                 nodes[node].ifaces.push(first + end as u32);
-                nodes[node].fib.insert(subnet, Route { iface: first + end as u32, origin: Origin::Connected });
+                nodes[node].fib.insert(subnet, Route { iface: first + end as u32, origin: Origin::Connected, via: 0 });
                 ifaces.push(Iface {
                     node: node as u32,
                     channel: li as u32,
@@ -49,10 +52,12 @@ impl Network {
                     mac: MacAddr::local(first + end as u32 + 1),
                     up: true,
                     local,
+                    radio: NO_RADIO,
                 });
             }
             channel_ends.push([first, first + 1]);
         }
+        let wifi = sc.wifi.as_ref().map(|w| wifi_ifaces(w, seed, &mut nodes, &mut ifaces));
         let mut addr_table: Vec<(u32, u32)> = ifaces.iter().enumerate().map(|(i, f)| (f.addr, i as u32)).collect();
         addr_table.sort_unstable();
         let (subnets, subnet_index) = subnet_table(&ifaces);
@@ -69,7 +74,16 @@ impl Network {
         }
         debug_assert!(nodes.iter().all(|n| n.hooks == union_hooks(n.agents.iter().map(|&a| agents[a as usize].hooks()))));
         let n_agents = agents.len();
+        let (wlan, radio_iface, wifi_segment, wifi_segments) = match wifi {
+            Some(w) => (Some(Box::new(w.wlan)), w.radio_iface, w.segment_of, w.segments),
+            None => (None, Vec::new(), Vec::new(), Vec::new()),
+        };
         Network {
+            wlan,
+            wlan_timer: Instant::MAX,
+            radio_iface,
+            wifi_segment,
+            wifi_segments,
             nodes,
             ifaces,
             channels,
@@ -114,7 +128,7 @@ fn subnet_table(ifaces: &[Iface]) -> (Vec<(Prefix, Vec<u32>)>, Fib) {
     }
     let mut index = Fib::default();
     for (s, (p, _)) in subnets.iter().enumerate() {
-        index.insert(*p, Route { iface: s as u32, origin: Origin::Static });
+        index.insert(*p, Route { iface: s as u32, origin: Origin::Static, via: 0 });
     }
     (subnets, index)
 }
@@ -164,4 +178,69 @@ fn merge_windows(mut w: Vec<(Instant, Instant)>) -> Vec<(Instant, Instant)> {
         }
     }
     out
+}
+
+/// The medium and the interfaces of a scenario's radios.
+struct WifiParts {
+    wlan: Wlan,
+    radio_iface: Vec<u32>,
+    segment_of: Vec<u32>,
+    segments: Vec<Vec<u32>>,
+}
+
+/// Add an interface per radio (after every link's, so link interface
+/// numbers do not move) and build the medium. Segments say which radios a
+/// radio sends to directly: an AP its stations, a station its AP, an ad hoc
+/// radio every other ad hoc radio.
+fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Iface>) -> WifiParts {
+    let first = ifaces.len() as u32;
+    let mut specs = Vec::with_capacity(w.radios.len());
+    for (i, r) in w.radios.iter().enumerate() {
+        let g = first + i as u32;
+        let n = &mut nodes[r.node];
+        let local = n.ifaces.len() as u32;
+        if local == 0 {
+            n.primary = Some(r.addr);
+        }
+        n.ifaces.push(g);
+        n.fib.insert(r.subnet, Route { iface: g, origin: Origin::Connected, via: 0 });
+        ifaces.push(Iface { node: r.node as u32, channel: u32::MAX, end: 0, peer: g, addr: r.addr, subnet: r.subnet, mac: MacAddr::local(g + 1), up: true, local, radio: i as u32 });
+        let mut spec = r.spec.clone();
+        if let Some((area, lo, hi, pause)) = r.random_waypoint {
+            spec.mobility = Mobility::random_waypoint(area, lo, hi, pause, seed, &format!("radio{i}")).expect("validated with the scenario");
+        }
+        specs.push(spec);
+    }
+    let mut segments: Vec<Vec<u32>> = Vec::new();
+    let mut segment_of = vec![u32::MAX; w.radios.len()];
+    let mut adhoc: Option<u32> = None;
+    for (i, r) in w.radios.iter().enumerate() {
+        match r.mode {
+            RadioMode::Ap { .. } => {
+                segment_of[i] = segments.len() as u32;
+                segments.push(Vec::new());
+            }
+            RadioMode::AdHoc => {
+                let s = *adhoc.get_or_insert_with(|| {
+                    segments.push(Vec::new());
+                    (segments.len() - 1) as u32
+                });
+                segment_of[i] = s;
+                segments[s as usize].push(first + i as u32);
+            }
+            RadioMode::Station { .. } => {}
+        }
+    }
+    for (i, r) in w.radios.iter().enumerate() {
+        if let RadioMode::Station { ap } = r.mode {
+            segments[segment_of[ap] as usize].push(first + i as u32);
+            segment_of[i] = segments.len() as u32;
+            segments.push(vec![first + ap as u32]);
+        }
+    }
+    let mut wlan = Wlan::new(specs, w.path_loss, w.shadowing, seed);
+    for &(a, b, fer, min_bytes) in &w.errors {
+        wlan.set_fixed_fer(a as u32, b as u32, fer, min_bytes);
+    }
+    WifiParts { wlan, radio_iface: (0..w.radios.len() as u32).map(|i| first + i).collect(), segment_of, segments }
 }

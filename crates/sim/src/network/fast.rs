@@ -46,7 +46,7 @@ impl Network {
 
     /// A frame arrived on `iface`: forwarded, or returned when it is for this node.
     #[inline]
-    fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) -> Option<LocalDelivery> {
+    pub(super) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) -> Option<LocalDelivery> {
         let ifc = &self.ifaces[iface as usize];
         let node = ifc.node as usize;
         if !ifc.up || self.nodes[node].hooks.0 != 0 {
@@ -87,6 +87,9 @@ impl Network {
             self.frames.remove(idx);
             self.stats.no_route += 1;
             return;
+        }
+        if ifc.radio != super::node::NO_RADIO {
+            return self.transmit_radio(cx, now, iface, idx);
         }
         let (c, end) = (ifc.channel as usize, ifc.end);
         let src_mac = ifc.mac;

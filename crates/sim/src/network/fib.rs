@@ -26,6 +26,9 @@ pub enum Origin {
 pub struct Route {
     pub iface: u32,
     pub origin: Origin,
+    /// Next-hop address on a shared medium (a WLAN), 0 when the destination
+    /// is on-link or the interface is point-to-point (its peer is the hop).
+    pub via: u32,
 }
 
 #[derive(Default, Clone, Debug)]
@@ -109,7 +112,7 @@ mod tests {
     use super::*;
 
     fn r(iface: u32, origin: Origin) -> Route {
-        Route { iface, origin }
+        Route { iface, origin, via: 0 }
     }
     fn p(s: &str) -> Prefix {
         Prefix::parse(s).unwrap()

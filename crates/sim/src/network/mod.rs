@@ -14,6 +14,7 @@ mod fast;
 pub mod fib;
 pub mod node;
 mod path;
+mod wireless;
 pub mod routing;
 
 use std::collections::VecDeque;
@@ -25,6 +26,7 @@ use crate::engine::{class, EventQueue};
 use crate::events::{Ev, Raw};
 use crate::pcap_out::PcapOut;
 use crate::slab::Slab;
+use airtcp_wifi::medium::Wlan;
 
 pub use addr::Prefix;
 pub use channel::{Channel, Delivery, PointToPoint};
@@ -87,6 +89,15 @@ pub struct Network {
     pub stats: NetStats,
     local: VecDeque<LocalDelivery>,
     end: Instant,
+    /// The wireless medium, when the scenario has radios.
+    pub wlan: Option<Box<Wlan>>,
+    /// The `Ev::Wlan` instant queued (`Instant::MAX` = none).
+    wlan_timer: Instant,
+    /// The interface of each radio.
+    pub radio_iface: Vec<u32>,
+    /// Each radio's segment: the interfaces it sends to directly.
+    wifi_segment: Vec<u32>,
+    wifi_segments: Vec<Vec<u32>>,
 }
 
 /// What the packet path needs from the run loop.

@@ -21,7 +21,13 @@ pub struct Iface {
     pub up: bool,
     /// Position among the node's interfaces (the agents' `IfaceId`).
     pub local: u32,
+    /// The radio of a wireless interface on the network's medium, or
+    /// [`NO_RADIO`] for a point-to-point interface.
+    pub radio: u32,
 }
+
+/// `Iface::radio` of a point-to-point interface.
+pub const NO_RADIO: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 pub struct Node {

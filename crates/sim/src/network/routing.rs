@@ -22,6 +22,7 @@ use airtcp_core::Instant;
 
 use super::addr::Prefix;
 use super::fib::{Origin, Route};
+use super::node::NO_RADIO;
 use super::{Cx, Network};
 
 /// A typed change to forwarding state.
@@ -88,14 +89,32 @@ impl Network {
                 if !self.ifaces[i].up {
                     continue;
                 }
-                let p = self.ifaces[i].peer as usize;
-                let v = self.ifaces[p].node as usize;
-                if seen[v] || !self.ifaces[p].up {
+                if self.ifaces[i].radio == NO_RADIO {
+                    let p = self.ifaces[i].peer as usize;
+                    let v = self.ifaces[p].node as usize;
+                    if seen[v] || !self.ifaces[p].up {
+                        continue;
+                    }
+                    seen[v] = true;
+                    self.nodes[v].fib.insert(prefix, Route { iface: p as u32, origin: Origin::Computed, via: 0 });
+                    queue.push_back(v);
                     continue;
                 }
-                seen[v] = true;
-                self.nodes[v].fib.insert(prefix, Route { iface: p as u32, origin: Origin::Computed });
-                queue.push_back(v);
+                // A wireless segment: u's radio reaches the radios it can
+                // send to directly (an AP its stations, a station its AP,
+                // an ad hoc radio every other one), which route via u.
+                let via = self.ifaces[i].addr;
+                let seg = self.wifi_segment[self.ifaces[i].radio as usize] as usize;
+                for k in 0..self.wifi_segments[seg].len() {
+                    let p = self.wifi_segments[seg][k] as usize;
+                    let v = self.ifaces[p].node as usize;
+                    if seen[v] || !self.ifaces[p].up {
+                        continue;
+                    }
+                    seen[v] = true;
+                    self.nodes[v].fib.insert(prefix, Route { iface: p as u32, origin: Origin::Computed, via });
+                    queue.push_back(v);
+                }
             }
         }
     }
@@ -110,7 +129,7 @@ impl Network {
         match ch {
             RouteChange::Add { node, prefix, iface } => {
                 let g = iface_of(self, node, iface)?;
-                self.nodes[node as usize].fib.insert(prefix, Route { iface: g, origin: Origin::Static });
+                self.nodes[node as usize].fib.insert(prefix, Route { iface: g, origin: Origin::Static, via: 0 });
             }
             RouteChange::Remove { node, prefix } => {
                 let nd = self.nodes.get_mut(node as usize).ok_or_else(|| format!("no node {node}"))?;
@@ -173,7 +192,13 @@ impl Network {
         let mut u = from;
         while !self.is_local(u, d) {
             let r = self.resolve(u, d)?;
-            u = self.ifaces[self.ifaces[r.iface as usize].peer as usize].node as usize;
+            let ifc = &self.ifaces[r.iface as usize];
+            u = if ifc.radio == NO_RADIO {
+                self.ifaces[ifc.peer as usize].node as usize
+            } else {
+                let hop = if r.via != 0 { r.via } else { d };
+                self.ifaces[self.iface_of(hop)? as usize].node as usize
+            };
             path.push(u);
             if path.len() > self.nodes.len() {
                 return None;

@@ -102,7 +102,7 @@ pub fn scenario_json(s: &Scenario) -> Value {
             Value::Object(m)
         })
         .collect();
-    json!({
+    let mut out = json!({
         "sim": {
             "duration": format_duration(s.sim.duration),
             "seed": s.sim.seed,
@@ -113,5 +113,9 @@ pub fn scenario_json(s: &Scenario) -> Value {
         "flows": flows,
         "agents": s.agents.iter().map(|a| super::agents::agent_json(a, &s.nodes, &s.links)).collect::<Vec<_>>(),
         "route_changes": s.route_changes.iter().map(|r| super::routes::route_change_json(r, &s.nodes, &s.links)).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(w) = &s.wifi {
+        super::wifi::wifi_json(w, &mut out);
+    }
+    out
 }

@@ -104,6 +104,7 @@ pub mod tcp;
 pub mod trace;
 pub mod units;
 mod value;
+pub mod wifi;
 
 use std::path::Path;
 
@@ -129,6 +130,8 @@ pub struct Scenario {
     pub agents: Vec<AgentDecl>,
     /// Forwarding changes at given times, in declaration order.
     pub route_changes: Vec<RouteChangeSpec>,
+    /// The wireless medium and the nodes' radios, if any.
+    pub wifi: Option<wifi::WifiSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -24,16 +24,20 @@ pub const MAX_FLOWS: usize = 16_384;
 
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
-    root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes"])?;
+    root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes", "wifi", "radios", "wifi_errors"])?;
     let sim = sim_spec(&root.req("sim")?.table()?)?;
     let nodes = nodes(&root)?;
     let index = NodeIndex::new(&nodes);
     let links = links(&root, &nodes, &index)?;
     unique_addresses(&root, &links)?;
-    let flows = flows(&root, &nodes, &index, &links, &sim)?;
+    let wifi = super::wifi::wifi(&root, &nodes, &index)?;
+    if let Some(w) = &wifi {
+        wired_wireless_overlap(&root, &links, w)?;
+    }
+    let flows = flows(&root, &nodes, &index, &links, wifi.as_ref(), &sim)?;
     let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links)?;
     let route_changes = super::routes::route_changes(list_of_tables(&root, "route_changes")?, &nodes, &index, &links, sim.duration)?;
-    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes })
+    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes, wifi })
 }
 
 fn sim_spec(t: &Table) -> R<SimSpec> {
@@ -337,8 +341,11 @@ fn reorder_spec(t: &Table) -> R<ReorderSpec> {
 
 const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "recv_interval", "tcp"];
 
-fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec], sim: &SimSpec) -> R<Vec<FlowSpec>> {
-    let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
+fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec], wifi: Option<&super::wifi::WifiSpec>, sim: &SimSpec) -> R<Vec<FlowSpec>> {
+    let mut pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
+    if let Some(w) = wifi {
+        pairs.extend(super::wifi::segment_pairs(w));
+    }
     let component = components(nodes.len(), &pairs);
     let tables = list_of_tables(root, "flows")?;
     if tables.len() > MAX_FLOWS {
@@ -482,6 +489,19 @@ fn unique_addresses(root: &Table, links: &[LinkSpec]) -> R<()> {
             let key = KeyPath::root().key("links").index(li).key(if end == 0 { "addr_a" } else { "addr_b" });
             let (_, lj, _) = w[0];
             return Err(root.doc.err(&key, format!("address {} is also used by links[{lj}] ({})", fmt_addr(a), links[lj].name)));
+        }
+    }
+    Ok(())
+}
+
+/// No radio address or subnet may collide with a link's.
+fn wired_wireless_overlap(root: &Table, links: &[LinkSpec], w: &super::wifi::WifiSpec) -> R<()> {
+    for (i, r) in w.radios.iter().enumerate() {
+        for (li, l) in links.iter().enumerate() {
+            if l.subnet.contains(r.addr) || r.subnet.contains(l.addr[0]) || r.subnet.contains(l.addr[1]) {
+                let key = KeyPath::root().key("radios").index(i);
+                return Err(root.doc.err(&key, format!("the radio's subnet {} overlaps links[{li}] ({}, subnet {})", r.subnet, l.name, l.subnet)));
+            }
         }
     }
     Ok(())

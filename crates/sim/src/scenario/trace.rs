@@ -96,7 +96,7 @@ const DRIVE_KEYS: &[&str] = &[
 ];
 
 /// Where a relative trace path is looked up.
-fn resolve(origin: &str, file: &str) -> PathBuf {
+pub(super) fn resolve(origin: &str, file: &str) -> PathBuf {
     let p = Path::new(file);
     if p.is_absolute() || origin.starts_with('<') {
         return p.to_path_buf();

@@ -58,6 +58,7 @@ impl<'s> Sim<'s> {
                     self.net.end_channel(&mut cx, now, ch);
                 }
                 Ev::Agent { agent } => self.net.on_agent_timeout(&mut cx, now, agent),
+                Ev::Wlan => self.net.on_wlan(&mut cx, now),
                 Ev::Timer { ep } => self.hosts.timer(&mut cx, &mut self.net, now, ep as usize),
                 Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),
                 Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
@@ -134,6 +135,8 @@ pub(crate) struct Finished<'s> {
     pub unmatched: u64,
     pub by_kind: [u64; EVENT_KINDS.len()],
     pub agents: Vec<AgentReport>,
+    /// Each radio's MAC counters, in `[[radios]]` order.
+    pub radios: Vec<airtcp_wifi::mac::MacCounters>,
 }
 
 impl<'s> Sim<'s> {
@@ -149,7 +152,12 @@ impl<'s> Sim<'s> {
                 series: std::mem::take(&mut series[a]),
             })
             .collect();
+        let radios = match &self.net.wlan {
+            Some(w) => (0..w.radio_count() as u32).map(|r| w.counters(r).clone()).collect(),
+            None => Vec::new(),
+        };
         Finished {
+            radios,
             sc: self.sc,
             seed: self.seed,
             end: self.end,

@@ -1,0 +1,115 @@
+//! Interfaces on the wireless medium: frames out through a radio's MAC, and
+//! what the medium reports (deliveries, an AP's relaying, frames the MAC is
+//! done with, drops at the retry limit) back into the packet path.
+//!
+//! Neighbour resolution is static (ARP is not modelled): the next hop's
+//! address names its interface, and that interface's radio is the MAC
+//! destination.
+
+use airtcp_agents::{Agent, IfaceId, NodeEvent};
+use airtcp_core::Instant;
+use airtcp_wifi::mac::BROADCAST;
+use airtcp_wifi::medium::WlanOutput;
+
+use super::addr::mask;
+use super::node::NO_RADIO;
+use super::{Cx, Network};
+use crate::engine::class;
+use crate::events::Ev;
+
+impl Network {
+    /// Hand frame `idx` to the MAC of wireless interface `iface`.
+    pub(super) fn transmit_radio(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
+        let ifc = &self.ifaces[iface as usize];
+        let (radio, node, subnet, src_mac) = (ifc.radio, ifc.node as usize, ifc.subnet, ifc.mac);
+        let pkt = &self.frames.get(idx).pkt;
+        let dst = u32::from_be_bytes(pkt.net_header().dst);
+        let bytes = pkt.ip_len();
+        let da = if dst == u32::MAX || dst == (subnet.addr | !mask(subnet.len)) {
+            Some(BROADCAST)
+        } else {
+            let hop = if subnet.contains(dst) {
+                dst
+            } else {
+                match self.resolve(node, dst) {
+                    Some(r) if r.iface == iface && r.via != 0 => r.via,
+                    _ => dst,
+                }
+            };
+            match self.iface_of(hop).map(|j| self.ifaces[j as usize].radio) {
+                Some(r) if r != NO_RADIO && r != radio => Some(r),
+                _ => None,
+            }
+        };
+        let Some(da) = da else {
+            self.frames.remove(idx);
+            self.stats.no_route += 1;
+            return;
+        };
+        let dst_mac = if da == BROADCAST { airtcp_core::MacAddr::BROADCAST } else { self.ifaces[self.radio_iface[da as usize] as usize].mac };
+        let frame = self.frames.get_mut(idx);
+        frame.l2.src = src_mac;
+        frame.l2.dst = dst_mac;
+        let wlan = self.wlan.as_mut().expect("a radio interface implies a medium");
+        if !wlan.enqueue(now, radio, idx, bytes, da) {
+            self.frames.remove(idx);
+        }
+        self.arm_wlan(cx, now);
+    }
+
+    /// The medium's timer: run it, then act on what it reports.
+    pub(crate) fn on_wlan(&mut self, cx: &mut Cx, now: Instant) {
+        if self.wlan_timer == now {
+            self.wlan_timer = Instant::MAX;
+        }
+        let Some(w) = self.wlan.as_mut() else { return };
+        w.handle_timeout(now);
+        while let Some(o) = self.wlan.as_mut().and_then(|w| w.poll_output()) {
+            match o {
+                WlanOutput::Delivered { handle, radio } => {
+                    let copy = *self.frames.get(handle);
+                    let c = self.frames.insert(copy);
+                    let iface = self.radio_iface[radio as usize];
+                    if let Some(local) = self.receive(cx, now, iface, c) {
+                        self.local.push_back(local);
+                    }
+                }
+                WlanOutput::Relay { handle, radio, da } => {
+                    let copy = *self.frames.get(handle);
+                    let bytes = copy.pkt.ip_len();
+                    let c = self.frames.insert(copy);
+                    let w = self.wlan.as_mut().expect("medium");
+                    if !w.enqueue(now, radio, c, bytes, da) {
+                        self.frames.remove(c);
+                    }
+                }
+                WlanOutput::Released { handle, .. } => {
+                    self.frames.remove(handle);
+                }
+                WlanOutput::RetryDrop { handle, radio, .. } => {
+                    let iface = self.radio_iface[radio as usize] as usize;
+                    let (node, local) = (self.ifaces[iface].node as usize, self.ifaces[iface].local);
+                    let dst = self.frames.get(handle).pkt.net_header().dst;
+                    let ev = NodeEvent::TxFailed { iface: IfaceId(local), dst };
+                    for pos in 0..self.nodes[node].agents.len() {
+                        let a = self.nodes[node].agents[pos] as usize;
+                        self.agents[a].on_node_event(now, ev);
+                        self.after_agent(cx, now, a);
+                    }
+                }
+            }
+        }
+        self.arm_wlan(cx, now);
+    }
+
+    /// Queue an `Ev::Wlan` at the medium's next instant unless one is queued
+    /// no later.
+    pub(super) fn arm_wlan(&mut self, cx: &mut Cx, now: Instant) {
+        let Some(t) = self.wlan.as_ref().and_then(|w| w.poll_timeout()) else { return };
+        let t = t.max(now);
+        if t < self.wlan_timer && t <= self.end {
+            self.wlan_timer = t;
+            cx.q.push(t, class::PACKET, Ev::Wlan);
+        }
+    }
+}

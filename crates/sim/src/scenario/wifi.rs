@@ -1,0 +1,546 @@
+//! The wireless part of a scenario: the medium (`[wifi]`), the radios of
+//! nodes (`[[radios]]`) and fixed per-link frame error rates
+//! (`[[wifi_errors]]`), validated with the usual `file:line: key: message`.
+//!
+//! Addresses: an AP's radio heads a BSS subnet (declared `subnet`, or the
+//! automatic /22 at 172.16.0.0 + 1024·k for the k-th AP; the AP takes the
+//! first host address, its stations the next ones in declaration order).
+//! Ad hoc radios share one subnet (`[wifi] adhoc_subnet`, 192.168.0.0/16).
+
+use std::collections::HashMap;
+
+use airtcp_core::{Duration, Instant};
+use airtcp_wifi::mac::MacParams;
+use airtcp_wifi::medium::RadioSpec;
+use airtcp_wifi::mobility::{self, Mobility, Pos};
+use airtcp_wifi::phy::{PathLoss, Preamble, RadioParams, Rate, Shadowing, Standard};
+
+use super::doc::KeyPath;
+use super::schema::NodeIndex;
+use super::value::{Field, Table, R};
+use super::NodeSpec;
+use crate::network::addr::{fmt_addr, mask, parse_addr, Prefix};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RadioMode {
+    Ap { ssid: String },
+    /// A station of the BSS of AP radio `ap` (static association).
+    Station { ap: usize },
+    AdHoc,
+}
+
+/// One radio of a node: its interface on the medium.
+#[derive(Clone, Debug)]
+pub struct RadioDecl {
+    pub node: usize,
+    pub mode: RadioMode,
+    pub spec: RadioSpec,
+    pub subnet: Prefix,
+    pub addr: u32,
+    /// Random waypoint parameters `(area, speed_min, speed_max, pause)`: the
+    /// model is seeded from the run's seed when the network is built.
+    pub random_waypoint: Option<((f64, f64, f64, f64), f64, f64, Duration)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct WifiSpec {
+    /// The `[wifi]`, `[[radios]]` and `[[wifi_errors]]` values as written,
+    /// for the resolved scenario in summary.json (with resolved addresses).
+    pub raw: [serde_json::Value; 3],
+    pub standard: Standard,
+    pub path_loss: PathLoss,
+    pub shadowing: Option<Shadowing>,
+    pub radios: Vec<RadioDecl>,
+    /// `(from radio, to radio, frame error rate, smallest MPDU it hits)`.
+    pub errors: Vec<(usize, usize, f64, u32)>,
+}
+
+const WIFI_KEYS: &[&str] = &[
+    "standard", "propagation", "exponent", "reference_m", "reference_loss_db", "frequency_hz", "antenna_height_m", "system_loss",
+    "shadowing_db", "rate", "rts_threshold", "queue_packets", "short_retry_limit", "long_retry_limit", "preamble", "tx_power_dbm",
+    "rx_sensitivity_dbm", "cca_threshold_dbm", "noise_figure_db", "radio_profile", "adhoc_subnet",
+];
+const RADIO_KEYS: &[&str] = &[
+    "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
+    "tx_power_dbm", "rts_threshold", "queue_packets",
+];
+/// Automatic BSS subnets: 172.16.0.0/12 in /22 blocks (RFC 1918 space that
+/// the link plan, which uses 10.0.0.0/8, never touches).
+const AUTO_BSS_BASE: u32 = 0xAC10_0000;
+const AUTO_BSS_COUNT: usize = 1024;
+const AUTO_ADHOC: (u32, u8) = (0xC0A8_0000, 16);
+
+/// Read `[wifi]`, `[[radios]]` and `[[wifi_errors]]`; `None` when the
+/// scenario has no radios.
+pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Option<WifiSpec>> {
+    let radios_f = root.opt("radios");
+    let wifi_t = root.opt("wifi").map(|f| f.table()).transpose()?;
+    let Some(radios_f) = radios_f else {
+        if let Some(t) = &wifi_t {
+            return Err(t.err("[wifi] is set but there are no [[radios]]"));
+        }
+        if let Some(f) = root.opt("wifi_errors") {
+            return Err(f.err("[[wifi_errors]] needs [[radios]]"));
+        }
+        return Ok(None);
+    };
+    let empty = serde_json::Value::Object(Default::default());
+    let w = match wifi_t {
+        Some(t) => t,
+        None => Table::new(root.doc, KeyPath::root().key("wifi"), &empty)?,
+    };
+    w.known(WIFI_KEYS)?;
+    let standard = match w.opt("standard") {
+        None => Standard::A,
+        Some(f) => match f.str()? {
+            "a" | "802.11a" => Standard::A,
+            "b" | "802.11b" => Standard::B,
+            "g" | "802.11g" => Standard::G,
+            s => return Err(f.err(format!("unknown standard \"{s}\" (known: a, b, g)"))),
+        },
+    };
+    let mut phy = match w.opt("radio_profile") {
+        None => RadioParams::default(),
+        Some(f) => match f.str()? {
+            "ns3" => RadioParams::default(),
+            "ns2" => RadioParams::ns2(),
+            s => return Err(f.err(format!("unknown radio_profile \"{s}\" (known: ns3, ns2)"))),
+        },
+    };
+    read_dbm(&w, "tx_power_dbm", &mut phy.tx_power_dbm)?;
+    read_dbm(&w, "rx_sensitivity_dbm", &mut phy.rx_sensitivity_dbm)?;
+    read_dbm(&w, "cca_threshold_dbm", &mut phy.cca_threshold_dbm)?;
+    read_dbm(&w, "noise_figure_db", &mut phy.noise_figure_db)?;
+    let freq = match w.opt("frequency_hz") {
+        Some(f) => positive(&f)?,
+        None => standard.center_freq_mhz(standard.default_channel()).unwrap_or(5180) as f64 * 1e6,
+    };
+    let system_loss = match w.opt("system_loss") {
+        Some(f) => {
+            let x = positive(&f)?;
+            if x < 1.0 {
+                return Err(f.err(format!("system_loss {x} must be at least 1 (a loss factor)")));
+            }
+            x
+        }
+        None => 1.0,
+    };
+    let path_loss = match w.opt("propagation").map(|f| f.str().map(|s| (s, f.clone()))).transpose()? {
+        None | Some(("log-distance", _)) => {
+            let exponent = w.opt("exponent").map(|f| positive(&f)).transpose()?.unwrap_or(3.0);
+            let reference_m = w.opt("reference_m").map(|f| positive(&f)).transpose()?.unwrap_or(1.0);
+            let reference_loss_db = w.opt("reference_loss_db").map(|f| finite(&f)).transpose()?.unwrap_or(46.6777);
+            PathLoss::LogDistance { exponent, reference_m, reference_loss_db }
+        }
+        Some(("friis", _)) => PathLoss::Friis { freq_hz: freq, system_loss },
+        Some(("two-ray", _)) => {
+            let h = w.opt("antenna_height_m").map(|f| positive(&f)).transpose()?.unwrap_or(1.5);
+            PathLoss::TwoRayGround { freq_hz: freq, tx_height_m: h, rx_height_m: h, system_loss }
+        }
+        Some((s, f)) => return Err(f.err(format!("unknown propagation \"{s}\" (known: log-distance, friis, two-ray)"))),
+    };
+    let shadowing = match w.opt("shadowing_db") {
+        Some(f) => {
+            let s = finite(&f)?;
+            if s < 0.0 {
+                return Err(f.err(format!("shadowing_db {s} must not be negative")));
+            }
+            (s > 0.0).then_some(Shadowing { sigma_db: s })
+        }
+        None => None,
+    };
+    let default_rate = match w.opt("rate") {
+        Some(f) => rate(&f, standard)?,
+        None => *standard.rates().last().expect("every standard has rates"),
+    };
+    let mut mac = MacParams::new(standard, default_rate);
+    mac.broadcast_rate = standard.lowest_basic_rate();
+    if let Some(f) = w.opt("preamble") {
+        mac.preamble = match f.str()? {
+            "long" => Preamble::Long,
+            "short" => Preamble::Short,
+            s => return Err(f.err(format!("unknown preamble \"{s}\" (known: long, short)"))),
+        };
+    }
+    if let Some(f) = w.opt("rts_threshold") {
+        mac.rts_threshold = f.u32()?;
+    }
+    if let Some(f) = w.opt("queue_packets") {
+        mac.queue_limit = at_least_one(&f, "queue_packets")?;
+    }
+    if let Some(f) = w.opt("short_retry_limit") {
+        mac.short_retry_limit = at_least_one(&f, "short_retry_limit")?;
+    }
+    if let Some(f) = w.opt("long_retry_limit") {
+        mac.long_retry_limit = at_least_one(&f, "long_retry_limit")?;
+    }
+    let adhoc_subnet = match w.opt("adhoc_subnet") {
+        Some(f) => Prefix::parse(f.str()?).map_err(|m| f.err(m))?,
+        None => Prefix::new(AUTO_ADHOC.0, AUTO_ADHOC.1),
+    };
+
+    // Radios: first pass reads each; stations resolve their AP after.
+    let items = radios_f.list()?;
+    let mut out: Vec<RadioDecl> = Vec::with_capacity(items.len());
+    let mut station_ap: Vec<Option<(usize, Field)>> = Vec::with_capacity(items.len());
+    let mut ap_of_node: HashMap<usize, usize> = HashMap::new();
+    let mut seen_node: HashMap<usize, usize> = HashMap::new();
+    let mut declared_addr: Vec<Option<(u32, Field)>> = Vec::with_capacity(items.len());
+    let mut declared_subnet: Vec<Option<(Prefix, Field)>> = Vec::with_capacity(items.len());
+    for i in 0..items.len() {
+        let t = radios_f.item(i).table()?;
+        t.known(RADIO_KEYS)?;
+        let nf = t.req("node")?;
+        let ns = nf.str()?;
+        let node = index.get(ns).ok_or_else(|| nf.err(format!("unknown node \"{ns}\"")))?;
+        if let Some(j) = seen_node.insert(node, i) {
+            return Err(nf.err(format!("node \"{}\" already has a radio (radios[{j}]); one radio per node", nodes[node].name)));
+        }
+        let mode_f = t.opt("mode");
+        let mode_s = mode_f.as_ref().map(|f| f.str()).transpose()?.unwrap_or("station");
+        let mode = match mode_s {
+            "ap" => {
+                ap_of_node.insert(node, i);
+                let ssid = match t.opt("ssid") {
+                    Some(f) => {
+                        let s = f.str()?;
+                        if s.is_empty() || s.len() > 32 {
+                            return Err(f.err("ssid must be 1 to 32 bytes (802.11-2016 9.4.2.2)"));
+                        }
+                        s.to_string()
+                    }
+                    None => "airtcp".to_string(),
+                };
+                RadioMode::Ap { ssid }
+            }
+            "station" => RadioMode::Station { ap: usize::MAX },
+            "adhoc" => RadioMode::AdHoc,
+            s => return Err(mode_f.expect("non-default mode is declared").err(format!("unknown mode \"{s}\" (known: ap, station, adhoc)"))),
+        };
+        if let (Some(f), false) = (t.opt("ssid"), matches!(mode, RadioMode::Ap { .. })) {
+            return Err(f.err("only an AP has an ssid"));
+        }
+        station_ap.push(match (&mode, t.opt("ap")) {
+            (RadioMode::Station { .. }, Some(f)) => Some((i, f)),
+            (RadioMode::Station { .. }, None) => return Err(t.err("a station needs `ap` (the node of the AP it is associated with)")),
+            (_, Some(f)) => return Err(f.err("only a station has an `ap`")),
+            (_, None) => None,
+        });
+        let channel = match t.opt("channel") {
+            Some(f) => {
+                let c = f.u32()?;
+                if c > 255 || !standard.valid_channel(c as u8) {
+                    return Err(f.err(format!("channel {c} is not a channel of 802.11{}", std_letter(standard))));
+                }
+                c as u8
+            }
+            None => standard.default_channel(),
+        };
+        let (mobility, random_waypoint) = mobility_of(&t)?;
+        let mut rp = phy.clone();
+        read_dbm(&t, "tx_power_dbm", &mut rp.tx_power_dbm)?;
+        let mut mp = mac.clone();
+        if let Some(f) = t.opt("rate") {
+            mp.data_rate = rate(&f, standard)?;
+        }
+        if let Some(f) = t.opt("rts_threshold") {
+            mp.rts_threshold = f.u32()?;
+        }
+        if let Some(f) = t.opt("queue_packets") {
+            mp.queue_limit = at_least_one(&f, "queue_packets")?;
+        }
+        declared_addr.push(t.opt("addr").map(|f| f.str().and_then(|s| parse_addr(s).map_err(|m| f.err(m))).map(|a| (a, f.clone()))).transpose()?);
+        declared_subnet.push(match (t.opt("subnet"), &mode) {
+            (Some(f), RadioMode::Ap { .. }) => Some((Prefix::parse(f.str()?).map_err(|m| f.err(m))?, f)),
+            (Some(f), _) => return Err(f.err("only an AP declares a subnet (stations take their AP's; ad hoc radios use [wifi] adhoc_subnet)")),
+            (None, _) => None,
+        });
+        out.push(RadioDecl {
+            node,
+            mode,
+            spec: RadioSpec { mobility, channel, phy: rp, mac: mp, ap: None },
+            subnet: Prefix::new(0, 0),
+            addr: 0,
+            random_waypoint,
+        });
+    }
+    for (i, f) in station_ap.into_iter().flatten() {
+        let s = f.str()?;
+        let n = index.get(s).ok_or_else(|| f.err(format!("unknown node \"{s}\"")))?;
+        let ap = *ap_of_node.get(&n).ok_or_else(|| f.err(format!("node \"{s}\" has no radio in mode \"ap\"")))?;
+        if out[ap].spec.channel != out[i].spec.channel {
+            return Err(f.err(format!("AP \"{s}\" is on channel {} and this station on {}", out[ap].spec.channel, out[i].spec.channel)));
+        }
+        out[i].mode = RadioMode::Station { ap };
+        out[i].spec.ap = Some(ap as u32);
+    }
+    assign_addresses(root, &mut out, &declared_subnet, &declared_addr, adhoc_subnet)?;
+    check_reach(root, &out, &path_loss)?;
+    let errors = errors(root, &out, nodes, index)?;
+    let raw = [
+        root.opt("wifi").map(|f| f.v.clone()).unwrap_or_else(|| serde_json::json!({})),
+        radios_f.v.clone(),
+        root.opt("wifi_errors").map(|f| f.v.clone()).unwrap_or_else(|| serde_json::json!([])),
+    ];
+    Ok(Some(WifiSpec { raw, standard, path_loss, shadowing, radios: out, errors }))
+}
+
+fn std_letter(s: Standard) -> &'static str {
+    match s {
+        Standard::A => "a",
+        Standard::B => "b",
+        Standard::G => "g",
+    }
+}
+
+fn finite(f: &Field) -> R<f64> {
+    let x = f.f64()?;
+    if !x.is_finite() {
+        return Err(f.err(format!("{x} is not a finite number")));
+    }
+    Ok(x)
+}
+
+fn positive(f: &Field) -> R<f64> {
+    let x = finite(f)?;
+    if x <= 0.0 {
+        return Err(f.err(format!("{x} must be positive")));
+    }
+    Ok(x)
+}
+
+fn read_dbm(t: &Table, key: &str, into: &mut f64) -> R<()> {
+    if let Some(f) = t.opt(key) {
+        *into = finite(&f)?;
+    }
+    Ok(())
+}
+
+fn at_least_one(f: &Field, key: &str) -> R<u32> {
+    let n = f.u32()?;
+    if n == 0 {
+        return Err(f.err(format!("{key} must be at least 1")));
+    }
+    Ok(n)
+}
+
+/// "54Mbps" / "5.5Mbps" text or a number of Mb/s, one of the standard's rates.
+fn rate(f: &Field, std: Standard) -> R<Rate> {
+    let mbps = match f.v {
+        serde_json::Value::String(_) => f.rate()? as f64 / 1e6,
+        _ => finite(f)?,
+    };
+    Rate::from_mbps(std, mbps).ok_or_else(|| {
+        let known: Vec<String> = std.rates().iter().map(|r| format!("{}", r.mbps())).collect();
+        f.err(format!("{mbps} Mb/s is not a rate of 802.11{} (known: {})", std_letter(std), known.join(", ")))
+    })
+}
+
+/// The radio's mobility: a fixed position (`x`, `y`, `z`), `waypoints =
+/// [[t_s, x, y], ...]`, `random_waypoint = { area = [x0, y0, x1, y1], speed
+/// = [min, max], pause = "2s", seed_name }` or `mobility_trace = "file.csv"`.
+#[allow(clippy::type_complexity)]
+fn mobility_of(t: &Table) -> R<(Mobility, Option<((f64, f64, f64, f64), f64, f64, Duration)>)> {
+    let coord = |k: &str| t.opt(k).map(|f| finite(&f)).transpose().map(|v| v.unwrap_or(0.0));
+    let pos = Pos { x: coord("x")?, y: coord("y")?, z: coord("z")? };
+    let kinds: Vec<&str> = ["waypoints", "random_waypoint", "mobility_trace"].into_iter().filter(|k| t.opt(k).is_some()).collect();
+    if kinds.len() > 1 {
+        return Err(t.opt(kinds[1]).expect("present").err(format!("set one of waypoints, random_waypoint, mobility_trace (also {})", kinds[0])));
+    }
+    if let Some(f) = t.opt("waypoints") {
+        let list = f.list()?;
+        if list.is_empty() {
+            return Err(f.err("waypoints needs at least one [t_s, x, y] entry"));
+        }
+        let mut pts = Vec::with_capacity(list.len());
+        let mut last: Option<f64> = None;
+        for k in 0..list.len() {
+            let e = f.item(k);
+            let v = e.list()?;
+            if v.len() != 3 && v.len() != 4 {
+                return Err(e.err("a waypoint is [t_s, x, y] or [t_s, x, y, z]"));
+            }
+            let nums: Vec<f64> = (0..v.len()).map(|j| finite(&e.item(j))).collect::<R<_>>()?;
+            if nums[0] < 0.0 || last.is_some_and(|l| nums[0] <= l) {
+                return Err(e.item(0).err(format!("waypoint time {} must be non-negative and after the previous one", nums[0])));
+            }
+            last = Some(nums[0]);
+            let at = Instant::from_nanos((nums[0] * 1e9).round() as u64);
+            pts.push((at, Pos { x: nums[1], y: nums[2], z: nums.get(3).copied().unwrap_or(0.0) }));
+        }
+        return Ok((Mobility::Waypoints(pts), None));
+    }
+    if let Some(f) = t.opt("random_waypoint") {
+        let rt = f.table()?;
+        rt.known(&["area", "speed", "pause"])?;
+        let af = rt.req("area")?;
+        let area: Vec<f64> = (0..af.list()?.len()).map(|j| finite(&af.item(j))).collect::<R<_>>()?;
+        if area.len() != 4 || area[2] <= area[0] || area[3] <= area[1] {
+            return Err(af.err("area is [x0, y0, x1, y1] with x1 > x0 and y1 > y0"));
+        }
+        let sf = rt.req("speed")?;
+        let speed: Vec<f64> = (0..sf.list()?.len()).map(|j| finite(&sf.item(j))).collect::<R<_>>()?;
+        if speed.len() != 2 || speed[0] <= 0.0 || speed[1] < speed[0] {
+            return Err(sf.err("speed is [min, max] in m/s with 0 < min <= max"));
+        }
+        let pause = rt.opt("pause").map(|f| f.duration()).transpose()?.unwrap_or(Duration::ZERO);
+        let area = (area[0], area[1], area[2], area[3]);
+        // Checked here so a bad table fails at load, not at build.
+        let m = Mobility::random_waypoint(area, speed[0], speed[1], pause, 0, "check").map_err(|m| f.err(m))?;
+        return Ok((m, Some((area, speed[0], speed[1], pause))));
+    }
+    if let Some(f) = t.opt("mobility_trace") {
+        let rel = f.str()?;
+        let path = super::trace::resolve(&t.doc.origin, rel);
+        let text = std::fs::read_to_string(&path).map_err(|e| f.err(format!("cannot read {}: {e}", path.display())))?;
+        return mobility::parse_csv(&text).map(|m| (m, None)).map_err(|m| f.err(format!("{}: {m}", path.display())));
+    }
+    Ok((Mobility::Static(pos), None))
+}
+
+/// Give every radio its subnet and address (see the module doc).
+fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Prefix, Field)>], addrs: &[Option<(u32, Field)>], adhoc: Prefix) -> R<()> {
+    let mut k = 0usize;
+    let mut next_host: HashMap<usize, u32> = HashMap::new();
+    let radios_path = KeyPath::root().key("radios");
+    for i in 0..out.len() {
+        if let RadioMode::Ap { .. } = out[i].mode {
+            let p = match &subnets[i] {
+                Some((p, _)) => *p,
+                None => {
+                    if k >= AUTO_BSS_COUNT {
+                        return Err(root.doc.err(&radios_path.index(i), format!("more than {AUTO_BSS_COUNT} APs need declared subnets")));
+                    }
+                    k += 1;
+                    Prefix::new(AUTO_BSS_BASE + ((k - 1) as u32) * 1024, 22)
+                }
+            };
+            out[i].subnet = p;
+            next_host.insert(i, p.addr + 1);
+        }
+    }
+    let mut adhoc_next = adhoc.addr + 1;
+    for i in 0..out.len() {
+        let subnet = match out[i].mode {
+            RadioMode::Ap { .. } => out[i].subnet,
+            RadioMode::Station { ap } => out[ap].subnet,
+            RadioMode::AdHoc => adhoc,
+        };
+        let bcast = subnet.addr | !mask(subnet.len);
+        let addr = match &addrs[i] {
+            Some((a, f)) => {
+                if !subnet.contains(*a) || *a == subnet.addr || *a == bcast {
+                    return Err(f.err(format!("{} is not a host address of the radio's subnet {subnet}", fmt_addr(*a))));
+                }
+                *a
+            }
+            None => {
+                let key = match out[i].mode {
+                    RadioMode::Ap { .. } => i,
+                    RadioMode::Station { ap } => ap,
+                    RadioMode::AdHoc => usize::MAX,
+                };
+                let next = if key == usize::MAX { &mut adhoc_next } else { next_host.get_mut(&key).expect("every AP has a counter") };
+                let a = *next;
+                *next += 1;
+                if a >= bcast {
+                    return Err(root.doc.err(&radios_path.index(i), format!("subnet {subnet} has no free host address left")));
+                }
+                a
+            }
+        };
+        out[i].subnet = subnet;
+        out[i].addr = addr;
+    }
+    let mut all: Vec<(u32, usize)> = out.iter().enumerate().map(|(i, r)| (r.addr, i)).collect();
+    all.sort_unstable();
+    for w in all.windows(2) {
+        if w[0].0 == w[1].0 {
+            return Err(root.doc.err(&radios_path.index(w[1].1).key("addr"), format!("address {} is also used by radios[{}]", fmt_addr(w[0].0), w[0].1)));
+        }
+    }
+    Ok(())
+}
+
+/// A station must hear its AP at the start (received power at or above its
+/// sensitivity), or it could never have associated.
+fn check_reach(root: &Table, out: &[RadioDecl], pl: &PathLoss) -> R<()> {
+    for (i, r) in out.iter().enumerate() {
+        if let RadioMode::Station { ap } = r.mode {
+            let a = &out[ap];
+            if a.random_waypoint.is_some() || r.random_waypoint.is_some() {
+                continue;
+            }
+            let d = a.spec.mobility.clone().position(Instant::ZERO).dist(&r.spec.mobility.clone().position(Instant::ZERO));
+            let p = pl.rx_power_dbm(a.spec.phy.tx_power_dbm + a.spec.phy.antenna_gain_db + r.spec.phy.antenna_gain_db, d);
+            if p < r.spec.phy.rx_sensitivity_dbm {
+                return Err(root.doc.err(
+                    &KeyPath::root().key("radios").index(i),
+                    format!("station is {d:.1} m from its AP and receives it at {p:.1} dBm, below its sensitivity {:.1} dBm: it can reach no AP", r.spec.phy.rx_sensitivity_dbm),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn errors(root: &Table, out: &[RadioDecl], nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<(usize, usize, f64, u32)>> {
+    let Some(f) = root.opt("wifi_errors") else { return Ok(Vec::new()) };
+    let radio_of: HashMap<usize, usize> = out.iter().enumerate().map(|(i, r)| (r.node, i)).collect();
+    let mut v = Vec::new();
+    for k in 0..f.list()?.len() {
+        let t = f.item(k).table()?;
+        t.known(&["from", "to", "fer", "both", "min_bytes"])?;
+        let mut ends = [0usize; 2];
+        for (j, key) in ["from", "to"].iter().enumerate() {
+            let g = t.req(key)?;
+            let s = g.str()?;
+            let n = index.get(s).ok_or_else(|| g.err(format!("unknown node \"{s}\"")))?;
+            ends[j] = *radio_of.get(&n).ok_or_else(|| g.err(format!("node \"{}\" has no radio", nodes[n].name)))?;
+        }
+        let ff = t.req("fer")?;
+        let fer = ff.prob()?;
+        if ends[0] == ends[1] {
+            return Err(t.req("to")?.err("from and to are the same radio"));
+        }
+        let min_bytes = t.opt("min_bytes").map(|f| f.u32()).transpose()?.unwrap_or(0);
+        v.push((ends[0], ends[1], fer, min_bytes));
+        if t.opt("both").map(|b| b.bool()).transpose()?.unwrap_or(false) {
+            v.push((ends[1], ends[0], fer, min_bytes));
+        }
+    }
+    Ok(v)
+}
+
+/// Node pairs a wireless segment connects (each station with its AP; every
+/// ad hoc radio with the first one), for reachability checks.
+pub(super) fn segment_pairs(w: &WifiSpec) -> Vec<(usize, usize)> {
+    let first_adhoc = w.radios.iter().position(|r| r.mode == RadioMode::AdHoc);
+    w.radios
+        .iter()
+        .filter_map(|r| match r.mode {
+            RadioMode::Station { ap } => Some((r.node, w.radios[ap].node)),
+            RadioMode::AdHoc => first_adhoc.map(|f| (r.node, w.radios[f].node)),
+            RadioMode::Ap { .. } => None,
+        })
+        .collect()
+}
+
+/// Add the wireless sections to a resolved scenario's JSON: as written, with
+/// each radio's resolved address (and an AP's subnet) filled in.
+pub(super) fn wifi_json(w: &WifiSpec, out: &mut serde_json::Value) {
+    out["wifi"] = w.raw[0].clone();
+    let mut radios = w.raw[1].clone();
+    if let Some(list) = radios.as_array_mut() {
+        for (r, v) in w.radios.iter().zip(list.iter_mut()) {
+            v["addr"] = serde_json::json!(fmt_addr(r.addr));
+            if let RadioMode::Ap { .. } = r.mode {
+                v["subnet"] = serde_json::json!(r.subnet.to_string());
+            }
+        }
+    }
+    out["radios"] = radios;
+    if w.raw[2].as_array().is_some_and(|a| !a.is_empty()) {
+        out["wifi_errors"] = w.raw[2].clone();
+    }
+}

@@ -1,0 +1,489 @@
+//! DCF channel access (802.11-2016 10.3.2–10.3.4), computed rather than
+//! ticked: a radio with a backoff of k slots that saw the medium go idle at
+//! t0 transmits at t0 + IFS + k·slot unless the medium turns busy first, in
+//! which case the slots that elapsed are subtracted and the count freezes.
+//! So a radio costs an event when something happens to it, not per slot.
+
+use std::collections::{HashMap, VecDeque};
+
+use airtcp_core::{Duration, Instant};
+
+use super::{AirFrame, MacParams, BROADCAST};
+use crate::frame::{self, FrameKind};
+use crate::medium::{Wake, Wlan, WlanOutput};
+use crate::phy::{Preamble, Standard};
+
+/// A frame waiting in the interface queue.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Msdu {
+    pub handle: u32,
+    pub mpdu_bytes: u32,
+    /// Receiver radio (the AP for a station of a BSS) and final destination.
+    pub dst: u32,
+    pub da: u32,
+}
+
+/// The frame at the head of the line with its retry state.
+#[derive(Clone, Copy, Debug)]
+struct Current {
+    msdu: Msdu,
+    seq: u16,
+    short_retries: u32,
+    long_retries: u32,
+    /// Whether the data frame itself went out (after a CTS) in this attempt.
+    sent_after_cts: bool,
+    retry: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing on the air from us: contending if there is a frame.
+    Idle,
+    /// Our RTS, data or broadcast frame is on the air.
+    Sending,
+    /// Waiting for the CTS or ACK that our frame asked for, until `deadline`
+    /// (`Instant::MAX`: a frame was being received at the deadline, and its
+    /// end decides).
+    AwaitCts { deadline: Instant },
+    AwaitAck { deadline: Instant },
+}
+
+pub struct DcfState {
+    pub(crate) gen: u32,
+    armed: Instant,
+    queue: VecDeque<Msdu>,
+    queue_limit: usize,
+    current: Option<Current>,
+    phase: Phase,
+    /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
+    backoff: Option<u32>,
+    busy: bool,
+    idle_since: Instant,
+    /// The last frame received was in error: defer EIFS instead of DIFS
+    /// (802.11-2016 10.3.2.3.7) until a frame is received correctly.
+    eifs: bool,
+    nav_until: Instant,
+    /// The medium turned busy exactly when our backoff ended: we transmit
+    /// anyway (both stations' slot boundaries coincide; that is a collision).
+    committed_at: Instant,
+    cw: u32,
+    /// A SIFS response (ACK, CTS, or our data after a CTS) and when it goes.
+    response: Option<(Instant, AirFrame)>,
+    next_seq: u16,
+    /// Last sequence number received from each transmitter, for duplicate
+    /// detection (802.11-2016 10.3.2.11).
+    last_seq: HashMap<u32, u16>,
+    p: MacParams,
+    slot: Duration,
+    sifs: Duration,
+    difs: Duration,
+    eifs_time: Duration,
+    /// aRxPHYStartDelay: preamble and PLCP header (802.11-2016 Tables 15-5, 17-21).
+    phy_start: Duration,
+}
+
+impl DcfState {
+    pub(crate) fn new(p: &MacParams) -> DcfState {
+        let std = p.standard;
+        let phy_start = match (std, p.preamble) {
+            (Standard::B, Preamble::Long) => Duration::from_micros(192),
+            (Standard::B, Preamble::Short) => Duration::from_micros(96),
+            _ => Duration::from_micros(20),
+        };
+        DcfState {
+            gen: 0,
+            armed: Instant::MAX,
+            queue: VecDeque::with_capacity(p.queue_limit.min(1024) as usize),
+            queue_limit: p.queue_limit as usize,
+            current: None,
+            phase: Phase::Idle,
+            backoff: None,
+            busy: false,
+            idle_since: Instant::ZERO,
+            eifs: false,
+            nav_until: Instant::ZERO,
+            committed_at: Instant::MAX,
+            cw: p.cw_min,
+            response: None,
+            next_seq: 0,
+            last_seq: HashMap::new(),
+            slot: std.slot(),
+            sifs: std.sifs(),
+            difs: std.difs(),
+            eifs_time: std.eifs(),
+            phy_start,
+            p: p.clone(),
+        }
+    }
+
+    fn ifs(&self) -> Duration {
+        if self.eifs { self.eifs_time } else { self.difs }
+    }
+
+    fn has_frame(&self) -> bool {
+        self.current.is_some() || !self.queue.is_empty()
+    }
+
+    /// When the backoff ends, if the medium stays idle.
+    fn backoff_end(&self) -> Option<Instant> {
+        let k = self.backoff?;
+        Some(self.idle_since + self.ifs() + self.slot.saturating_mul(k as u64))
+    }
+
+    pub fn queue_len(&self) -> usize {
+        self.queue.len() + self.current.is_some() as usize
+    }
+}
+
+impl Wlan {
+    /// Hand data frame `handle` (an IP datagram of `ip_bytes`) to `radio`'s
+    /// MAC toward radio `da` (`BROADCAST` for all). Returns false when the
+    /// interface queue is full: the caller keeps (and frees) the frame.
+    pub fn enqueue(&mut self, now: Instant, radio: u32, handle: u32, ip_bytes: u32, da: u32) -> bool {
+        let r = &mut self.radios[radio as usize];
+        if r.mac.queue_len() >= r.mac.queue_limit {
+            r.counters.queue_drops += 1;
+            return false;
+        }
+        r.counters.enqueued += 1;
+        let dst = match r.spec.ap {
+            Some(ap) if da != BROADCAST => ap,
+            _ => da,
+        };
+        r.mac.queue.push_back(Msdu { handle, mpdu_bytes: frame::data_mpdu_len(ip_bytes), dst, da });
+        let m = &mut r.mac;
+        if m.current.is_none() && m.queue.len() == 1 && m.phase == Phase::Idle {
+            // 802.11-2016 10.3.4.3: a frame that finds the medium busy
+            // invokes the backoff; one that finds it idle for DIFS goes now.
+            if m.busy {
+                if m.backoff.unwrap_or(0) == 0 {
+                    let cw = m.cw;
+                    m.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+                }
+            } else if m.backoff.is_none() || m.backoff_end().is_some_and(|t| t < now) {
+                m.backoff = Some(0);
+            }
+        }
+        self.mac_arm(now, radio);
+        true
+    }
+
+    /// A radio's MAC timer fired.
+    pub(crate) fn mac_wake(&mut self, now: Instant, radio: u32) {
+        let ri = radio as usize;
+        self.radios[ri].mac.armed = Instant::MAX;
+        // A SIFS response goes regardless of carrier sense (10.3.2.3.3).
+        if let Some((at, f)) = self.radios[ri].mac.response {
+            if at <= now {
+                self.radios[ri].mac.response = None;
+                let air = self.radios[ri].mac.p.airtime(f.rate, f.bytes);
+                if f.kind == FrameKind::Data {
+                    self.radios[ri].mac.phase = Phase::Sending;
+                    self.radios[ri].counters.data_tx += 1;
+                }
+                self.start_tx(now, f, air);
+                self.mac_arm(now, radio);
+                return;
+            }
+        }
+        match self.radios[ri].mac.phase {
+            Phase::AwaitCts { deadline } | Phase::AwaitAck { deadline } if deadline <= now => {
+                if self.radios[ri].rx.is_some() {
+                    // A frame is arriving: its end decides (it may be the response).
+                    let m = &mut self.radios[ri].mac;
+                    m.phase = match m.phase {
+                        Phase::AwaitCts { .. } => Phase::AwaitCts { deadline: Instant::MAX },
+                        _ => Phase::AwaitAck { deadline: Instant::MAX },
+                    };
+                } else {
+                    self.tx_failed(now, radio);
+                }
+            }
+            Phase::Idle => {
+                let m = &self.radios[ri].mac;
+                let due = m.backoff_end();
+                let go = m.has_frame() && (m.committed_at == now || (!m.busy && due.is_some_and(|t| t <= now)));
+                if go {
+                    self.radios[ri].mac.committed_at = Instant::MAX;
+                    self.radios[ri].mac.backoff = None;
+                    self.transmit_head(now, radio);
+                }
+            }
+            _ => {}
+        }
+        if !self.radios[ri].mac.busy && self.radios[ri].mac.nav_until <= now {
+            // A NAV that just expired: the medium is idle again.
+            self.mac_medium_changed(now, radio);
+        }
+        self.mac_arm(now, radio);
+    }
+
+    /// Send the head-of-line frame: RTS, unicast data or broadcast.
+    fn transmit_head(&mut self, now: Instant, radio: u32) {
+        let ri = radio as usize;
+        let r = &mut self.radios[ri];
+        let m = &mut r.mac;
+        if m.current.is_none() {
+            let Some(msdu) = m.queue.pop_front() else { return };
+            let seq = m.next_seq;
+            m.next_seq = (m.next_seq + 1) & 0x0fff;
+            m.current = Some(Current { msdu, seq, short_retries: 0, long_retries: 0, sent_after_cts: false, retry: false });
+        }
+        let cur = m.current.expect("head frame");
+        let p = &m.p;
+        let std = p.standard;
+        let msdu = cur.msdu;
+        let (f, air) = if msdu.dst == BROADCAST {
+            r.counters.broadcast_tx += 1;
+            let rate = p.broadcast_rate;
+            let f = AirFrame { kind: FrameKind::Data, src: radio, dst: BROADCAST, da: BROADCAST, bytes: msdu.mpdu_bytes, nav: Duration::ZERO, seq: cur.seq, retry: false, handle: msdu.handle, rate };
+            (f, p.airtime(rate, msdu.mpdu_bytes))
+        } else {
+            let data_rate = p.data_rate;
+            let ctrl = std.control_rate(data_rate);
+            let ack = p.airtime(ctrl, frame::ACK_LEN);
+            let data_air = p.airtime(data_rate, msdu.mpdu_bytes);
+            if msdu.mpdu_bytes > p.rts_threshold {
+                r.counters.rts_tx += 1;
+                let cts = p.airtime(ctrl, frame::CTS_LEN);
+                let nav = m.sifs.saturating_mul(3).saturating_add(cts).saturating_add(data_air).saturating_add(ack);
+                let f = AirFrame { kind: FrameKind::Rts, src: radio, dst: msdu.dst, da: msdu.da, bytes: frame::RTS_LEN, nav, seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: ctrl };
+                (f, p.airtime(ctrl, frame::RTS_LEN))
+            } else {
+                r.counters.data_tx += 1;
+                let f = AirFrame { kind: FrameKind::Data, src: radio, dst: msdu.dst, da: msdu.da, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: data_rate };
+                (f, data_air)
+            }
+        };
+        if cur.retry {
+            r.counters.retries += 1;
+        }
+        m.phase = Phase::Sending;
+        self.start_tx(now, f, air);
+    }
+
+    /// Our transmission of `f` ended.
+    pub(crate) fn mac_tx_done(&mut self, now: Instant, radio: u32, f: &AirFrame) {
+        let ri = radio as usize;
+        let m = &mut self.radios[ri].mac;
+        match f.kind {
+            FrameKind::Ack | FrameKind::Cts => {}
+            FrameKind::Rts => m.phase = Phase::AwaitCts { deadline: now + m.sifs + m.slot + m.phy_start },
+            FrameKind::Data if f.dst == BROADCAST => {
+                // No ACK and no retry for group frames (10.3.6): done.
+                m.current = None;
+                m.phase = Phase::Idle;
+                self.out.push_back(WlanOutput::Released { handle: f.handle, radio });
+                self.new_backoff(radio, true);
+            }
+            FrameKind::Data => m.phase = Phase::AwaitAck { deadline: now + m.sifs + m.slot + m.phy_start },
+            _ => {}
+        }
+        self.mac_arm(now, radio);
+    }
+
+    /// Radio `radio` finished receiving `f` (`ok`: decoded correctly).
+    pub(crate) fn mac_received(&mut self, now: Instant, radio: u32, f: &AirFrame, ok: bool) {
+        let ri = radio as usize;
+        let awaiting = self.radios[ri].mac.phase;
+        if !ok {
+            self.radios[ri].counters.rx_errors += 1;
+            self.radios[ri].mac.eifs = true;
+            self.settle_await(now, radio, awaiting);
+            return;
+        }
+        self.radios[ri].mac.eifs = false;
+        let for_me = f.dst == radio;
+        let expected = for_me
+            && matches!((f.kind, awaiting), (FrameKind::Cts, Phase::AwaitCts { .. }) | (FrameKind::Ack, Phase::AwaitAck { .. }));
+        if !expected {
+            // Some other frame ended where our CTS/ACK was due: the exchange failed.
+            self.settle_await(now, radio, awaiting);
+        }
+        if !for_me && f.dst != BROADCAST {
+            // Virtual carrier sense (10.3.2.4): the frame's Duration sets the NAV.
+            let m = &mut self.radios[ri].mac;
+            m.nav_until = m.nav_until.max(now + f.nav);
+            self.mac_medium_changed(now, radio);
+            return;
+        }
+        match f.kind {
+            FrameKind::Data => self.receive_data(now, radio, f),
+            FrameKind::Rts => {
+                let m = &self.radios[ri].mac;
+                if m.nav_until <= now && m.response.is_none() {
+                    let ctrl = f.rate;
+                    let cts_air = m.p.airtime(ctrl, frame::CTS_LEN);
+                    let nav = f.nav.saturating_sub(m.sifs).saturating_sub(cts_air);
+                    let cts = AirFrame { kind: FrameKind::Cts, src: radio, dst: f.src, da: f.src, bytes: frame::CTS_LEN, nav, seq: 0, retry: false, handle: u32::MAX, rate: ctrl };
+                    let at = now + m.sifs;
+                    self.radios[ri].mac.response = Some((at, cts));
+                }
+            }
+            FrameKind::Cts if matches!(awaiting, Phase::AwaitCts { .. }) => {
+                let r = &mut self.radios[ri];
+                r.counters.cts_rx += 1;
+                let m = &mut r.mac;
+                let mut cur = m.current.expect("awaiting CTS for a frame");
+                cur.sent_after_cts = true;
+                cur.short_retries = 0;
+                m.current = Some(cur);
+                let ctrl = m.p.standard.control_rate(m.p.data_rate);
+                let ack = m.p.airtime(ctrl, frame::ACK_LEN);
+                let data = AirFrame { kind: FrameKind::Data, src: radio, dst: cur.msdu.dst, da: cur.msdu.da, bytes: cur.msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: cur.msdu.handle, rate: m.p.data_rate };
+                m.response = Some((now + m.sifs, data));
+                m.phase = Phase::Sending;
+            }
+            FrameKind::Ack if matches!(awaiting, Phase::AwaitAck { .. }) => {
+                let r = &mut self.radios[ri];
+                r.counters.acked += 1;
+                let cur = r.mac.current.take().expect("awaiting ACK for a frame");
+                r.mac.phase = Phase::Idle;
+                self.out.push_back(WlanOutput::Released { handle: cur.msdu.handle, radio });
+                self.new_backoff(radio, true);
+            }
+            _ => {}
+        }
+        self.mac_arm(now, radio);
+    }
+
+    /// A data frame for `radio` (or broadcast) arrived correctly.
+    fn receive_data(&mut self, now: Instant, radio: u32, f: &AirFrame) {
+        let ri = radio as usize;
+        if f.dst == BROADCAST {
+            self.out.push_back(WlanOutput::Delivered { handle: f.handle, radio });
+            return;
+        }
+        let r = &mut self.radios[ri];
+        let m = &mut r.mac;
+        let ctrl = f.rate;
+        let ack = AirFrame { kind: FrameKind::Ack, src: radio, dst: f.src, da: f.src, bytes: frame::ACK_LEN, nav: Duration::ZERO, seq: 0, retry: false, handle: u32::MAX, rate: m.p.standard.control_rate(ctrl) };
+        m.response = Some((now + m.sifs, ack));
+        let dup = f.retry && m.last_seq.get(&f.src) == Some(&f.seq);
+        m.last_seq.insert(f.src, f.seq);
+        if dup {
+            r.counters.rx_duplicates += 1;
+            return;
+        }
+        r.counters.rx_data += 1;
+        if f.da != radio && r.spec.ap.is_none() && f.da != BROADCAST {
+            self.out.push_back(WlanOutput::Relay { handle: f.handle, radio, da: f.da });
+        } else {
+            self.out.push_back(WlanOutput::Delivered { handle: f.handle, radio });
+        }
+    }
+
+    /// We were waiting for a CTS/ACK past its deadline and some other frame
+    /// (or an error) came instead: the exchange failed.
+    fn settle_await(&mut self, now: Instant, radio: u32, awaiting: Phase) {
+        if let Phase::AwaitCts { deadline: Instant::MAX } | Phase::AwaitAck { deadline: Instant::MAX } = awaiting {
+            self.tx_failed(now, radio);
+        }
+    }
+
+    /// No CTS or ACK came (802.11-2016 10.3.4.3): count a retry, double the
+    /// window, or drop the frame at the retry limit.
+    fn tx_failed(&mut self, now: Instant, radio: u32) {
+        let ri = radio as usize;
+        let r = &mut self.radios[ri];
+        r.counters.failed_tx += 1;
+        let m = &mut r.mac;
+        let was_rts = matches!(m.phase, Phase::AwaitCts { .. });
+        m.phase = Phase::Idle;
+        // The timeout counts as busy time: the backoff starts after it plus
+        // an IFS, as ns-3's ChannelAccessManager does with its
+        // last-ACK/CTS-timeout ends (and Bianchi's Tc with the timeout in).
+        m.idle_since = m.idle_since.max(now);
+        let Some(mut cur) = m.current else { return };
+        if was_rts || !cur.sent_after_cts {
+            cur.short_retries += 1;
+        } else {
+            cur.long_retries += 1;
+        }
+        cur.sent_after_cts = false;
+        if cur.short_retries >= m.p.short_retry_limit || cur.long_retries >= m.p.long_retry_limit {
+            m.current = None;
+            r.counters.retry_drops += 1;
+            let msdu = cur.msdu;
+            self.out.push_back(WlanOutput::RetryDrop { handle: msdu.handle, radio, dst: msdu.dst });
+            self.out.push_back(WlanOutput::Released { handle: msdu.handle, radio });
+            self.new_backoff(radio, true);
+        } else {
+            cur.retry = true;
+            m.current = Some(cur);
+            m.cw = ((m.cw + 1) * 2 - 1).min(m.p.cw_max);
+            self.new_backoff(radio, false);
+        }
+    }
+
+    /// Draw a new backoff: after a success or a drop the window resets
+    /// (post-backoff, 10.3.4.3), after a failure it has just doubled.
+    fn new_backoff(&mut self, radio: u32, reset: bool) {
+        let r = &mut self.radios[radio as usize];
+        if reset {
+            r.mac.cw = r.mac.p.cw_min;
+        }
+        let cw = r.mac.cw;
+        r.mac.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+    }
+
+    /// Re-evaluate `radio`'s view of the medium after any change on the air.
+    pub(crate) fn mac_medium_changed(&mut self, now: Instant, radio: u32) {
+        let phys = self.phys_busy(now, radio);
+        let m = &mut self.radios[radio as usize].mac;
+        let busy = phys || m.nav_until > now;
+        if busy == m.busy {
+            return;
+        }
+        m.busy = busy;
+        if busy {
+            // Freeze the backoff: subtract the whole slots that elapsed after the IFS.
+            if let (Some(k), Some(end)) = (m.backoff, m.backoff_end()) {
+                if m.phase == Phase::Idle && m.has_frame() && end == now {
+                    m.committed_at = now;
+                }
+                let start = m.idle_since + m.ifs();
+                if now > start {
+                    let slots = (now.saturating_since(start).as_nanos() / m.slot.as_nanos().max(1)) as u32;
+                    m.backoff = Some(k.saturating_sub(slots));
+                }
+            }
+        } else {
+            m.idle_since = now;
+        }
+        self.mac_arm(now, radio);
+    }
+
+    /// Arm `radio`'s MAC timer at its next instant of interest.
+    pub(crate) fn mac_arm(&mut self, now: Instant, radio: u32) {
+        let r = &self.radios[radio as usize];
+        let m = &r.mac;
+        let mut next = Instant::MAX;
+        if let Some((at, _)) = m.response {
+            next = next.min(at);
+        }
+        match m.phase {
+            Phase::AwaitAck { deadline } | Phase::AwaitCts { deadline } => next = next.min(deadline),
+            Phase::Idle if m.has_frame() => {
+                if m.committed_at != Instant::MAX {
+                    next = next.min(m.committed_at);
+                } else if !m.busy {
+                    if let Some(t) = m.backoff_end() {
+                        next = next.min(t.max(now));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if m.nav_until > now && !(r.tx_until > now || r.rx.is_some() || r.energy_mw >= r.cca_mw) {
+            next = next.min(m.nav_until);
+        }
+        if next != m.armed && next != Instant::MAX {
+            let m = &mut self.radios[radio as usize].mac;
+            m.gen = m.gen.wrapping_add(1);
+            m.armed = next;
+            let gen = m.gen;
+            self.push_wake(next, Wake::Mac { radio, gen });
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! The 802.11 DCF MAC (802.11-2016 clause 10.3): what a radio sends when.
+//! The state of every radio lives in [`crate::medium::Wlan`]; this module
+//! holds the parameters, the frames as the MAC sees them, the counters and
+//! (in `dcf.rs`) the channel-access logic.
+
+mod dcf;
+
+pub(crate) use dcf::DcfState;
+
+use airtcp_core::Duration;
+
+use crate::frame::FrameKind;
+use crate::phy::{Preamble, Rate, Standard};
+
+/// Radio index meaning "every radio in range" (broadcast).
+pub const BROADCAST: u32 = u32::MAX;
+
+/// MAC parameters of one radio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MacParams {
+    pub standard: Standard,
+    pub preamble: Preamble,
+    /// Rate of unicast data frames (constant rate control).
+    pub data_rate: Rate,
+    /// Rate of broadcast frames and of management frames: the lowest basic
+    /// rate unless set (802.11-2016 10.6.6.2).
+    pub broadcast_rate: Rate,
+    /// MPDUs longer than this many bytes are preceded by RTS/CTS
+    /// (dot11RTSThreshold; 65535 = never, the 802.11 default).
+    pub rts_threshold: u32,
+    /// Transmission attempts of frames sent without RTS (and of RTS frames)
+    /// before the frame is dropped: dot11ShortRetryLimit = 7.
+    pub short_retry_limit: u32,
+    /// Attempts of data frames sent after a successful RTS/CTS:
+    /// dot11LongRetryLimit = 4 (802.11-2016 Annex C).
+    pub long_retry_limit: u32,
+    /// Interface queue limit in frames (ns-2's IFQ is 50; ns-3's WifiMacQueue 500).
+    pub queue_limit: u32,
+    /// Contention window bounds; default from the PHY (802.11-2016 Tables
+    /// 15-5, 17-21).
+    pub cw_min: u32,
+    pub cw_max: u32,
+}
+
+impl MacParams {
+    /// Defaults of a PHY standard at `data_rate`.
+    pub fn new(standard: Standard, data_rate: Rate) -> MacParams {
+        MacParams {
+            standard,
+            preamble: Preamble::Long,
+            data_rate,
+            broadcast_rate: standard.basic_rates()[0],
+            rts_threshold: 65535,
+            short_retry_limit: 7,
+            long_retry_limit: 4,
+            queue_limit: 500,
+            cw_min: standard.cw_min(),
+            cw_max: standard.cw_max(),
+        }
+    }
+
+    /// Time on air of an MPDU of `bytes` at `rate`.
+    pub fn airtime(&self, rate: Rate, bytes: u32) -> Duration {
+        crate::phy::tx_duration(self.standard, rate, self.preamble, bytes)
+    }
+}
+
+/// A frame as the medium carries it. `handle` is the network's frame (an
+/// arena index) for data frames; management and control frames have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AirFrame {
+    pub kind: FrameKind,
+    /// Transmitting radio.
+    pub src: u32,
+    /// Receiving radio (`BROADCAST` for every radio in range).
+    pub dst: u32,
+    /// Final destination radio of a data frame relayed by an AP (the DA);
+    /// equal to `dst` otherwise.
+    pub da: u32,
+    /// MPDU bytes (header, body, FCS).
+    pub bytes: u32,
+    /// Duration field: the NAV the frame sets, in nanoseconds after its end.
+    pub nav: Duration,
+    pub seq: u16,
+    pub retry: bool,
+    pub handle: u32,
+    pub rate: Rate,
+}
+
+/// What a radio's MAC counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MacCounters {
+    /// Data frames handed to the MAC.
+    pub enqueued: u64,
+    /// Frames refused because the interface queue was full.
+    pub queue_drops: u64,
+    /// Data frame transmissions, first attempts and retries.
+    pub data_tx: u64,
+    /// Retransmissions of data frames (and of RTS frames).
+    pub retries: u64,
+    /// Unicast data frames acknowledged.
+    pub acked: u64,
+    /// Frames dropped at the retry limit.
+    pub retry_drops: u64,
+    /// Transmissions that ended with no ACK or CTS (collision or error).
+    pub failed_tx: u64,
+    /// Frames this radio received with errors (collisions, low SINR).
+    pub rx_errors: u64,
+    /// Data frames received correctly for this radio, and duplicates dropped.
+    pub rx_data: u64,
+    pub rx_duplicates: u64,
+    /// RTS frames sent and CTS frames received.
+    pub rts_tx: u64,
+    pub cts_rx: u64,
+    /// Broadcast frames sent.
+    pub broadcast_tx: u64,
+}

@@ -1,0 +1,393 @@
+//! The shared wireless medium: every radio of a scenario, their positions,
+//! the frames on the air, and reception by SINR.
+//!
+//! A transmission visits only the radios in interference range of the
+//! sender (a spatial grid), adds its power to their energy sum, and locks an
+//! idle receiver whose signal clears the receive sensitivity. Interference
+//! can change while a frame is received; each stretch at constant SINR is a
+//! chunk whose success probability multiplies into the frame's (the chunk
+//! method of Lacage & Henderson, "Yet Another Network Simulator", WNS2 2006).
+//! A receiver stays locked to the first frame (no capture effect), as
+//! ns-3's YansWifiPhy does. Different channel numbers do not interfere
+//! (1, 6 and 11 are non-overlapping; adjacent-channel leakage is left out).
+//!
+//! Propagation delay is left out: at Wi-Fi ranges it is below 1 µs, which
+//! 802.11 folds into the slot time (aAirPropagationTime, 802.11-2016 10.3.7).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+use airtcp_core::{Duration, Instant, RngStream};
+
+use crate::mac::{AirFrame, MacCounters, MacParams};
+use crate::mobility::{Mobility, Pos};
+use crate::phy::{self, PathLoss, RadioParams, Shadowing};
+
+/// One radio as the scenario declares it.
+#[derive(Clone, Debug)]
+pub struct RadioSpec {
+    pub mobility: Mobility,
+    /// Channel number (802.11-2016 Annex E).
+    pub channel: u8,
+    pub phy: RadioParams,
+    pub mac: MacParams,
+    /// The AP radio a station of an infrastructure BSS sends every frame
+    /// through; `None` for an AP or an ad hoc radio.
+    pub ap: Option<u32>,
+}
+
+/// What the medium reports to the network, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WlanOutput {
+    /// Data frame `handle` arrived correctly at `radio`, for it (unicast or
+    /// broadcast). The network copies the frame: the sender keeps `handle`
+    /// until its `Released`.
+    Delivered { handle: u32, radio: u32 },
+    /// An AP received data frame `handle` for station radio `da` of its BSS:
+    /// the network copies it and enqueues the copy at `radio` toward `da`
+    /// (the AP's bridging, 802.11-2016 4.5.3).
+    Relay { handle: u32, radio: u32, da: u32 },
+    /// The MAC of `radio` is done with `handle` (acknowledged, sent as
+    /// broadcast, or dropped): the network frees it.
+    Released { handle: u32, radio: u32 },
+    /// `radio` dropped `handle` after its retry limit toward `dst`
+    /// (reported to the node's agents); the frame is released as well.
+    RetryDrop { handle: u32, radio: u32, dst: u32 },
+}
+
+/// A frame being received: the transmission it came from, its signal, and
+/// the log of its success probability over the chunks so far.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rx {
+    pub tx: u32,
+    pub power_mw: f64,
+    pub since: Instant,
+    pub log_success: f64,
+}
+
+/// A transmission on the air and the radios it reaches with their power.
+pub(crate) struct Tx {
+    pub frame: AirFrame,
+    pub end: Instant,
+    pub reached: Vec<(u32, f64)>,
+}
+
+pub(crate) struct Radio {
+    pub spec: RadioSpec,
+    pub rng: RngStream,
+    pub noise_mw: f64,
+    pub sensitivity_mw: f64,
+    pub cca_mw: f64,
+    /// PHY: energy of every signal on the air here (mW), and how many.
+    pub energy_mw: f64,
+    pub signals: u32,
+    pub rx: Option<Rx>,
+    pub tx_until: Instant,
+    /// MAC: see `mac/dcf.rs`.
+    pub mac: crate::mac::DcfState,
+    pub counters: MacCounters,
+    /// Grid cell the radio was filed under.
+    pub cell: (i32, i32),
+}
+
+/// Internal events: the end of a transmission, or a radio's MAC timer
+/// (stale when its generation moved on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Wake {
+    TxEnd { tx: u32 },
+    Mac { radio: u32, gen: u32 },
+}
+
+pub struct Wlan {
+    pub(crate) radios: Vec<Radio>,
+    pub(crate) path_loss: PathLoss,
+    pub(crate) shadowing: Option<Shadowing>,
+    pub(crate) shadow_rng: RngStream,
+    /// Fixed frame error rates per (transmitter, receiver) radio pair, for
+    /// frames of at least so many bytes: the seeds give per-link loss rates,
+    /// applied on top of the SINR model.
+    pub(crate) fixed_fer: HashMap<(u32, u32), (f64, u32)>,
+    pub(crate) txs: Vec<Tx>,
+    pub(crate) free_txs: Vec<u32>,
+    pub(crate) wakes: BinaryHeap<Reverse<(Instant, u64, Wake)>>,
+    pub(crate) wake_seq: u64,
+    pub(crate) out: VecDeque<WlanOutput>,
+    pub(crate) now: Instant,
+    grid: Grid,
+    /// Received-power floor below which a signal is neither decoded nor
+    /// counted as interference (mW): the lowest sensitivity of any radio.
+    floor_mw: f64,
+    /// Candidates of the last grid query (kept to avoid an allocation per frame).
+    scratch: Vec<u32>,
+}
+
+/// Radios filed by cell. The cell edge is 1.5 × the interference range, and
+/// positions are refiled when the fastest radio may have moved half a
+/// range since the last filing, so the 3 × 3 cells around a sender always
+/// hold every radio in range.
+struct Grid {
+    cell_m: f64,
+    cells: HashMap<(i32, i32), Vec<u32>>,
+    filed_at: Instant,
+    /// When the next refiling is due (`Instant::MAX`: every radio is static).
+    refile_at: Instant,
+}
+
+impl Wlan {
+    pub fn new(specs: Vec<RadioSpec>, path_loss: PathLoss, shadowing: Option<Shadowing>, seed: u64) -> Wlan {
+        let mut radios = Vec::with_capacity(specs.len());
+        let mut floor_mw = f64::INFINITY;
+        let mut range_m: f64 = 1.0;
+        let mut max_speed: f64 = 0.0;
+        for (i, spec) in specs.into_iter().enumerate() {
+            let p = &spec.phy;
+            let bw = spec.mac.standard.bandwidth_hz();
+            let noise_mw = phy::dbm_to_mw(phy::thermal_noise_dbm(bw, p.noise_figure_db));
+            let sensitivity_mw = phy::dbm_to_mw(p.rx_sensitivity_dbm);
+            floor_mw = floor_mw.min(sensitivity_mw);
+            // Shadowing can lift a signal: widen the range by 3 sigma.
+            let margin = shadowing.as_ref().map_or(0.0, |s| 3.0 * s.sigma_db);
+            range_m = range_m.max(path_loss.range_m(p.tx_power_dbm + 2.0 * p.antenna_gain_db + margin, p.rx_sensitivity_dbm));
+            max_speed = max_speed.max(spec.mobility.max_speed());
+            let mac = crate::mac::DcfState::new(&spec.mac);
+            radios.push(Radio {
+                rng: RngStream::new(seed, &format!("wifi.radio.{i}")),
+                noise_mw,
+                sensitivity_mw,
+                cca_mw: phy::dbm_to_mw(p.cca_threshold_dbm),
+                energy_mw: 0.0,
+                signals: 0,
+                rx: None,
+                tx_until: Instant::ZERO,
+                mac,
+                counters: MacCounters::default(),
+                cell: (0, 0),
+                spec,
+            });
+        }
+        let cell_m = (1.5 * range_m).max(1.0);
+        let refile_every = if max_speed > 0.0 { Some(Duration::from_nanos((0.5 * range_m / max_speed * 1e9) as u64)) } else { None };
+        let mut wlan = Wlan {
+            radios,
+            path_loss,
+            shadowing,
+            shadow_rng: RngStream::new(seed, "wifi.shadowing"),
+            fixed_fer: HashMap::new(),
+            txs: Vec::new(),
+            free_txs: Vec::new(),
+            wakes: BinaryHeap::new(),
+            wake_seq: 0,
+            out: VecDeque::with_capacity(16),
+            now: Instant::ZERO,
+            grid: Grid { cell_m, cells: HashMap::new(), filed_at: Instant::ZERO, refile_at: Instant::MAX },
+            floor_mw: if floor_mw.is_finite() { floor_mw } else { 0.0 },
+            scratch: Vec::new(),
+        };
+        wlan.grid.refile_at = refile_every.map_or(Instant::MAX, |d| Instant::ZERO + d.max(Duration::from_millis(1)));
+        wlan.refile(Instant::ZERO);
+        wlan
+    }
+
+    /// A fixed frame error rate from radio `from` to radio `to` for MPDUs of
+    /// at least `min_bytes` (0: every frame), on top of the SINR model.
+    pub fn set_fixed_fer(&mut self, from: u32, to: u32, fer: f64, min_bytes: u32) {
+        self.fixed_fer.insert((from, to), (fer, min_bytes));
+    }
+
+    pub fn radio_count(&self) -> usize {
+        self.radios.len()
+    }
+
+    pub fn counters(&self, radio: u32) -> &MacCounters {
+        &self.radios[radio as usize].counters
+    }
+
+    /// Position of `radio` at `now` (evaluated, not stored).
+    pub fn position(&mut self, radio: u32, now: Instant) -> Pos {
+        self.radios[radio as usize].spec.mobility.position(now)
+    }
+
+    /// Earliest instant at which `handle_timeout` has something to do.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.wakes.peek().map(|Reverse((t, ..))| *t)
+    }
+
+    /// Advance to `now`: transmissions ending and MAC timers due by then run.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.now = now;
+        while let Some(&Reverse((t, _, w))) = self.wakes.peek() {
+            if t > now {
+                break;
+            }
+            self.wakes.pop();
+            match w {
+                Wake::TxEnd { tx } => self.end_tx(t, tx),
+                Wake::Mac { radio, gen } => {
+                    if self.radios[radio as usize].mac.gen == gen {
+                        self.mac_wake(t, radio);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Next report for the network.
+    pub fn poll_output(&mut self) -> Option<WlanOutput> {
+        self.out.pop_front()
+    }
+
+    pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) {
+        self.wake_seq += 1;
+        self.wakes.push(Reverse((at, self.wake_seq, w)));
+    }
+
+    /// Refile every radio by its position at `now`.
+    fn refile(&mut self, now: Instant) {
+        for v in self.grid.cells.values_mut() {
+            v.clear();
+        }
+        let cell_m = self.grid.cell_m;
+        for (i, r) in self.radios.iter_mut().enumerate() {
+            let p = r.spec.mobility.position(now);
+            let c = ((p.x / cell_m).floor() as i32, (p.y / cell_m).floor() as i32);
+            r.cell = c;
+            self.grid.cells.entry(c).or_default().push(i as u32);
+        }
+        self.grid.filed_at = now;
+    }
+
+    /// Put `frame` on the air from its source radio at `now` for `airtime`.
+    pub(crate) fn start_tx(&mut self, now: Instant, frame: AirFrame, airtime: Duration) {
+        if now >= self.grid.refile_at {
+            let step = self.grid.refile_at.saturating_since(self.grid.filed_at);
+            self.refile(now);
+            self.grid.refile_at = now + step;
+        }
+        let src = frame.src as usize;
+        let end = now + airtime;
+        let tx = match self.free_txs.pop() {
+            Some(t) => {
+                let slot = &mut self.txs[t as usize];
+                slot.frame = frame;
+                slot.end = end;
+                slot.reached.clear();
+                t
+            }
+            None => {
+                self.txs.push(Tx { frame, end, reached: Vec::new() });
+                (self.txs.len() - 1) as u32
+            }
+        };
+        // Half duplex: a radio that starts sending abandons what it was receiving.
+        let r = &mut self.radios[src];
+        r.tx_until = end;
+        if r.rx.take().is_some() {
+            r.counters.rx_errors += 1;
+        }
+        self.mac_medium_changed(now, frame.src);
+        let sp = self.radios[src].spec.mobility.position(now);
+        let (channel, tx_dbm) = (self.radios[src].spec.channel, self.radios[src].spec.phy.tx_power_dbm + self.radios[src].spec.phy.antenna_gain_db);
+        let (cx, cy) = self.radios[src].cell;
+        let mut cand = std::mem::take(&mut self.scratch);
+        cand.clear();
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                if let Some(v) = self.grid.cells.get(&(cx + dx, cy + dy)) {
+                    cand.extend_from_slice(v);
+                }
+            }
+        }
+        // Visit in radio order so that equal-time effects are deterministic
+        // whatever the grid's layout.
+        cand.sort_unstable();
+        for &j in &cand {
+            let ju = j as usize;
+            if ju == src || self.radios[ju].spec.channel != channel {
+                continue;
+            }
+            let rp = self.radios[ju].spec.mobility.position(now);
+            let d = sp.dist(&rp);
+            let mut dbm = self.path_loss.rx_power_dbm(tx_dbm + self.radios[ju].spec.phy.antenna_gain_db, d);
+            if let Some(s) = self.shadowing.as_ref() {
+                dbm += s.sample_db(&mut self.shadow_rng);
+            }
+            let mw = phy::dbm_to_mw(dbm);
+            if mw < self.floor_mw {
+                continue;
+            }
+            self.txs[tx as usize].reached.push((j, mw));
+            self.signal_starts(now, j, tx, mw);
+        }
+        self.scratch = cand;
+        self.push_wake(end, Wake::TxEnd { tx });
+    }
+
+    /// A signal of `mw` from transmission `tx` begins at radio `j`.
+    fn signal_starts(&mut self, now: Instant, j: u32, tx: u32, mw: f64) {
+        let r = &mut self.radios[j as usize];
+        close_chunk(r, now, &self.txs);
+        r.energy_mw += mw;
+        r.signals += 1;
+        if r.rx.is_none() && r.tx_until <= now && mw >= r.sensitivity_mw {
+            r.rx = Some(Rx { tx, power_mw: mw, since: now, log_success: 0.0 });
+        }
+        self.mac_medium_changed(now, j);
+    }
+
+    /// Transmission `tx` ends: its receivers decide, its energy leaves.
+    fn end_tx(&mut self, now: Instant, tx: u32) {
+        let frame = self.txs[tx as usize].frame;
+        let reached = std::mem::take(&mut self.txs[tx as usize].reached);
+        for &(j, mw) in &reached {
+            let r = &mut self.radios[j as usize];
+            close_chunk(r, now, &self.txs);
+            let mut decoded = None;
+            if matches!(r.rx, Some(rx) if rx.tx == tx) {
+                let rx = r.rx.take().expect("locked");
+                let mut p = rx.log_success.exp();
+                if let Some(&(fer, min_bytes)) = self.fixed_fer.get(&(frame.src, j)) {
+                    if frame.bytes >= min_bytes {
+                        p *= 1.0 - fer;
+                    }
+                }
+                decoded = Some(p >= 1.0 || r.rng.uniform() < p);
+            }
+            r.signals -= 1;
+            r.energy_mw = if r.signals == 0 { 0.0 } else { (r.energy_mw - mw).max(0.0) };
+            if let Some(ok) = decoded {
+                self.mac_received(now, j, &frame, ok);
+            }
+            self.mac_medium_changed(now, j);
+        }
+        self.txs[tx as usize].reached = reached;
+        self.free_txs.push(tx);
+        let src = frame.src;
+        self.mac_tx_done(now, src, &frame);
+        self.mac_medium_changed(now, src);
+    }
+
+    /// Physical carrier sense of `radio` (802.11-2016 10.3.2.1): busy while
+    /// it sends, while it receives a frame, or while the energy on the air
+    /// is above its CCA threshold.
+    pub(crate) fn phys_busy(&self, now: Instant, radio: u32) -> bool {
+        let r = &self.radios[radio as usize];
+        r.tx_until > now || r.rx.is_some() || r.energy_mw >= r.cca_mw
+    }
+}
+
+/// Close the receiving radio's current chunk at `now`: the stretch since the
+/// last change of interference multiplies into the frame's success.
+fn close_chunk(r: &mut Radio, now: Instant, txs: &[Tx]) {
+    if let Some(rx) = r.rx.as_mut() {
+        let ns = now.saturating_since(rx.since).as_nanos();
+        if ns > 0 {
+            let rate = txs[rx.tx as usize].frame.rate;
+            let interference = (r.energy_mw - rx.power_mw).max(0.0);
+            let sinr = rx.power_mw / (r.noise_mw + interference);
+            let bits = ((ns as u128 * rate.kbps as u128).div_ceil(1_000_000)) as u32;
+            let p = phy::chunk_success(rate.modulation, sinr, bits);
+            rx.log_success += if p > 0.0 { p.ln() } else { f64::NEG_INFINITY };
+        }
+        rx.since = now;
+    }
+}

@@ -1,0 +1,316 @@
+//! Node positions over time, in metres, as the medium asks for them.
+//!
+//! Four models share one interface ([`Mobility::position`],
+//! [`Mobility::velocity`], [`Mobility::next_change`], [`Mobility::max_speed`]):
+//! a fixed position, a scripted list of timed waypoints, the random waypoint
+//! model (Johnson & Maltz 1996; Broch et al. 1998), and a trace loaded from a
+//! file (ns-2 `setdest` scenarios via [`parse_setdest`], or `t,x,y` CSV via
+//! [`parse_csv`]).
+//!
+//! Time is integer nanoseconds, positions are `f64` metres: a position is
+//! a *result* (a distance for the propagation model), never a branch in
+//! protocol logic, so floating point here cannot make two runs diverge as
+//! long as the same inputs give the same bits, which they do (no parallel
+//! reductions, no platform maths beyond IEEE `+ - * / sqrt`).
+//!
+//! Every query is a pure function of `(model, now)`: asking at times in any
+//! order gives the same answers. The random waypoint model generates its legs
+//! lazily but always in the same order from its own random stream, and keeps
+//! them, so an earlier time is answered from the stored legs (see
+//! [`RwpState`]).
+
+mod parse;
+mod rwp;
+
+pub use parse::{parse_csv, parse_setdest};
+pub use rwp::{RwpState, MAX_RWP_LEGS};
+
+use airtcp_core::{Duration, Instant, RngStream};
+
+/// A position in metres. `z` is height; the random waypoint model and ns-2
+/// `setdest` move in the plane and leave `z` where it started.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pos {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+impl Pos {
+    pub const ORIGIN: Pos = Pos { x: 0.0, y: 0.0, z: 0.0 };
+
+    pub const fn new(x: f64, y: f64, z: f64) -> Pos {
+        Pos { x, y, z }
+    }
+
+    /// Euclidean distance in metres (3-D: antennas at different heights
+    /// are further apart than their ground positions).
+    pub fn dist(&self, other: &Pos) -> f64 {
+        let (dx, dy, dz) = (self.x - other.x, self.y - other.y, self.z - other.z);
+        (dx * dx + dy * dy + dz * dz).sqrt()
+    }
+
+    /// The point a fraction `f` of the way from `self` to `to`.
+    fn lerp(&self, to: &Pos, f: f64) -> Pos {
+        Pos {
+            x: self.x + (to.x - self.x) * f,
+            y: self.y + (to.y - self.y) * f,
+            z: self.z + (to.z - self.z) * f,
+        }
+    }
+}
+
+/// How a node moves.
+#[derive(Clone, Debug)]
+pub enum Mobility {
+    /// Never moves.
+    Static(Pos),
+    /// Piecewise linear through timed waypoints, in non-decreasing time
+    /// order: at the first position before the first waypoint, at the last
+    /// after the last, linear in between. Two waypoints at the same instant
+    /// are a jump (the later one holds from that instant on). An empty list
+    /// is the origin.
+    Waypoints(Vec<(Instant, Pos)>),
+    /// The random waypoint model (Johnson & Maltz 1996, as implemented by
+    /// Broch et al. 1998 and ns-2 `setdest`): the node starts at a uniform
+    /// random point of `area` = `(x0, y0, x1, y1)` at time 0, pauses for
+    /// `pause`, picks a uniform destination in the area and a uniform speed
+    /// in `[speed_min, speed_max]` m/s, travels there in a straight line,
+    /// pauses, and so on. Build it with [`Mobility::random_waypoint`], which
+    /// checks the parameters and seeds `state`; changing the parameters
+    /// later affects only legs not yet generated.
+    ///
+    /// With `speed_min` = 0 the mean speed decays over time (Yoon, Liu &
+    /// Noble 2003, "Random waypoint considered harmful"): prefer a positive
+    /// minimum.
+    RandomWaypoint {
+        area: (f64, f64, f64, f64),
+        speed_min: f64,
+        speed_max: f64,
+        pause: Duration,
+        state: RwpState,
+    },
+    /// Waypoints loaded from a file; evaluated exactly like
+    /// [`Mobility::Waypoints`]. [`parse_setdest`] compiles ns-2's
+    /// "move from wherever you are at T toward (X, Y) at S m/s" commands
+    /// into such a list, so a trace costs no more to query than a script.
+    Trace(Vec<(Instant, Pos)>),
+}
+
+/// Component name prefix for random waypoint streams, so that two nodes
+/// given the same seed and distinct names draw independent paths.
+const RWP_STREAM_PREFIX: &str = "mobility.rwp.";
+
+impl Mobility {
+    /// A random waypoint model drawing from `RngStream::new(seed,
+    /// "mobility.rwp.<name>")`; give each node its own `name` (e.g. its
+    /// index) so nodes move independently.
+    ///
+    /// Errors if a number is not finite, the area is inverted
+    /// (`x0 > x1` or `y0 > y1`), `speed_min < 0` or `speed_min > speed_max`.
+    /// `speed_max = 0` is allowed: the node stays at its random start.
+    pub fn random_waypoint(
+        area: (f64, f64, f64, f64),
+        speed_min: f64,
+        speed_max: f64,
+        pause: Duration,
+        seed: u64,
+        name: &str,
+    ) -> Result<Mobility, String> {
+        let (x0, y0, x1, y1) = area;
+        for (what, v) in [("x0", x0), ("y0", y0), ("x1", x1), ("y1", y1), ("speed_min", speed_min), ("speed_max", speed_max)] {
+            if !v.is_finite() {
+                return Err(format!("random waypoint: {what} = {v} is not a finite number"));
+            }
+        }
+        if x0 > x1 || y0 > y1 {
+            return Err(format!("random waypoint: area ({x0}, {y0}, {x1}, {y1}) is inverted (need x0 <= x1, y0 <= y1)"));
+        }
+        if speed_min < 0.0 {
+            return Err(format!("random waypoint: speed_min = {speed_min} is negative"));
+        }
+        if speed_min > speed_max {
+            return Err(format!("random waypoint: speed_min = {speed_min} exceeds speed_max = {speed_max}"));
+        }
+        let mut stream = String::with_capacity(RWP_STREAM_PREFIX.len() + name.len());
+        stream.push_str(RWP_STREAM_PREFIX);
+        stream.push_str(name);
+        let rng = RngStream::new(seed, &stream);
+        let state = RwpState::new(rwp::Params { area, speed_min, speed_max, pause }, rng);
+        Ok(Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state })
+    }
+
+    /// True for a model that can never move (a `Static` position, or a
+    /// waypoint list with at most one entry). O(1): a longer list whose
+    /// entries happen to coincide reports `false`.
+    pub fn is_static(&self) -> bool {
+        match self {
+            Mobility::Static(_) => true,
+            Mobility::Waypoints(w) | Mobility::Trace(w) => w.len() <= 1,
+            Mobility::RandomWaypoint { .. } => false,
+        }
+    }
+
+    /// Position at `now`. O(log n) in the number of waypoints for
+    /// `Waypoints`/`Trace` (binary search); O(1) amortised for the random
+    /// waypoint model under non-decreasing queries (a query earlier than the
+    /// previous one is a binary search over stored legs). Never allocates
+    /// except when the random waypoint model stores a newly generated leg.
+    pub fn position(&mut self, now: Instant) -> Pos {
+        match self {
+            Mobility::Static(p) => *p,
+            Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_position(w, now),
+            Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state } => {
+                let params = rwp::Params { area: *area, speed_min: *speed_min, speed_max: *speed_max, pause: *pause };
+                state.position(&params, now)
+            }
+        }
+    }
+
+    /// Velocity `(vx, vy)` in m/s at `now` (right-continuous: at the instant
+    /// a leg starts, the velocity of that leg). Vertical motion of scripted
+    /// waypoints is not reported. A jump (two waypoints at one instant) has
+    /// no velocity: 0.
+    pub fn velocity(&mut self, now: Instant) -> (f64, f64) {
+        match self {
+            Mobility::Static(_) => (0.0, 0.0),
+            Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_velocity(w, now),
+            Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state } => {
+                let params = rwp::Params { area: *area, speed_min: *speed_min, speed_max: *speed_max, pause: *pause };
+                state.velocity(&params, now)
+            }
+        }
+    }
+
+    /// The next instant strictly after `now` at which the motion changes
+    /// (a waypoint is reached, a pause ends), or `None` if the node will
+    /// never change its motion again. Until then the node moves in a straight
+    /// line at constant velocity (or stands still), so a neighbour set
+    /// computed at `now` stays valid until `min(next_change, now +
+    /// margin / (max_speed_a + max_speed_b))`. Conservative: a waypoint that
+    /// changes nothing (same position twice) is still reported.
+    pub fn next_change(&mut self, now: Instant) -> Option<Instant> {
+        match self {
+            Mobility::Static(_) => None,
+            Mobility::Waypoints(w) | Mobility::Trace(w) => {
+                let i = w.partition_point(|(t, _)| *t <= now);
+                w.get(i).map(|(t, _)| *t)
+            }
+            Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state } => {
+                let params = rwp::Params { area: *area, speed_min: *speed_min, speed_max: *speed_max, pause: *pause };
+                state.next_change(&params, now)
+            }
+        }
+    }
+
+    /// An upper bound on the speed in m/s, ever. `Static`: 0; random
+    /// waypoint: `speed_max`; waypoints: the fastest segment, computed by a
+    /// scan of the list (O(n): cache it), infinite if the list contains a
+    /// jump between distinct positions.
+    pub fn max_speed(&self) -> f64 {
+        match self {
+            Mobility::Static(_) => 0.0,
+            Mobility::Waypoints(w) | Mobility::Trace(w) => {
+                let mut best = 0.0f64;
+                for pair in w.windows(2) {
+                    let ((t0, p0), (t1, p1)) = (pair[0], pair[1]);
+                    let d = p0.dist(&p1);
+                    if d == 0.0 {
+                        continue;
+                    }
+                    let dt = t1.0.saturating_sub(t0.0);
+                    let v = if dt == 0 { f64::INFINITY } else { d / (dt as f64 * 1e-9) };
+                    best = best.max(v);
+                }
+                best
+            }
+            Mobility::RandomWaypoint { speed_max, .. } => speed_max.max(0.0),
+        }
+    }
+}
+
+/// Index `i` of the segment `w[i-1] -> w[i]` that holds `now`: the first
+/// waypoint strictly after `now` (0: before the first; `len`: after the last).
+fn segment_after(w: &[(Instant, Pos)], now: Instant) -> usize {
+    w.partition_point(|(t, _)| *t <= now)
+}
+
+fn waypoints_position(w: &[(Instant, Pos)], now: Instant) -> Pos {
+    let i = segment_after(w, now);
+    if i == 0 {
+        return w.first().map_or(Pos::ORIGIN, |(_, p)| *p);
+    }
+    let (t0, p0) = w[i - 1];
+    match w.get(i) {
+        None => p0,
+        Some(&(t1, p1)) => {
+            // Sorted input gives t0 <= now < t1; unsorted input must still
+            // not divide by zero.
+            let span = t1.0.saturating_sub(t0.0);
+            if span == 0 {
+                return p0;
+            }
+            let f = now.0.saturating_sub(t0.0) as f64 / span as f64;
+            p0.lerp(&p1, f.min(1.0))
+        }
+    }
+}
+
+fn waypoints_velocity(w: &[(Instant, Pos)], now: Instant) -> (f64, f64) {
+    let i = segment_after(w, now);
+    if i == 0 || i >= w.len() {
+        return (0.0, 0.0);
+    }
+    let ((t0, p0), (t1, p1)) = (w[i - 1], w[i]);
+    let span = t1.0.saturating_sub(t0.0);
+    if span == 0 {
+        return (0.0, 0.0);
+    }
+    let s = span as f64 * 1e-9;
+    ((p1.x - p0.x) / s, (p1.y - p0.y) / s)
+}
+
+/// Seconds (from a file) to integer nanoseconds, rounded to nearest; `None`
+/// unless finite, non-negative and below 2^64 ns (about 584 years).
+pub(crate) fn secs_to_instant(s: f64) -> Option<Instant> {
+    if !(s.is_finite() && s >= 0.0) {
+        return None;
+    }
+    let ns = (s * 1e9).round();
+    if ns < u64::MAX as f64 {
+        Some(Instant(ns as u64))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_and_unsorted_waypoints_do_not_panic() {
+        let mut m = Mobility::Waypoints(Vec::new());
+        assert_eq!(m.position(Instant(5)), Pos::ORIGIN);
+        assert_eq!(m.next_change(Instant(5)), None);
+        let mut m = Mobility::Waypoints(vec![
+            (Instant(10), Pos::new(1.0, 0.0, 0.0)),
+            (Instant(5), Pos::new(2.0, 0.0, 0.0)),
+            (Instant(7), Pos::new(3.0, 0.0, 0.0)),
+        ]);
+        for t in 0..20 {
+            let _ = m.position(Instant(t));
+            let _ = m.velocity(Instant(t));
+            let _ = m.next_change(Instant(t));
+        }
+        let _ = m.max_speed();
+    }
+
+    #[test]
+    fn secs_conversion_bounds() {
+        assert_eq!(secs_to_instant(1.5), Some(Instant(1_500_000_000)));
+        assert_eq!(secs_to_instant(-0.1), None);
+        assert_eq!(secs_to_instant(f64::NAN), None);
+        assert_eq!(secs_to_instant(1e11), None);
+    }
+}
