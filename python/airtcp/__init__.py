@@ -6,6 +6,8 @@ mobile links.
     ...                overrides={"sim.duration": "5s"})
     >>> r.summary["flows"][0]["goodput_bps"]
     >>> r.timeseries(0)          # pandas DataFrame
+    >>> df = airtcp.sweep("scenarios/bulk-lossy.toml",
+    ...                   {"flows.0.tcp.cc": ["reno", "cubic"]}, seeds=5, out="out/sw")
 
 Importing this package loads no compiled code and no pandas/numpy: the
 simulator is loaded by the first ``run`` and pandas by the first DataFrame.
@@ -16,4 +18,15 @@ __version__ = "0.1.0"
 from ._errors import ScenarioError, SimError
 from ._api import Result, run
 
-__all__ = ["run", "Result", "ScenarioError", "SimError", "__version__"]
+
+def sweep(scenario, grid=None, *, out, **kwargs):
+    """Run `scenario` over the cartesian product of `grid` and the seeds, on
+    a local Dask cluster (default), a thread pool or an existing Dask
+    scheduler, and return the runs as a pandas DataFrame; resumable (runs
+    already in `out` are skipped). See :func:`airtcp.sweep_core.sweep`."""
+    from .sweep_core import sweep as _sweep
+
+    return _sweep(scenario, grid, out=out, **kwargs)
+
+
+__all__ = ["run", "sweep", "Result", "ScenarioError", "SimError", "__version__"]

@@ -2,8 +2,10 @@
 
     airtcp run SCENARIO.toml --out DIR [--seed N] [--set path=value ...] [--pcap] [--quiet]
     airtcp plot DIR
-    airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...]
-    airtcp reproduce snoop --out DIR [--quick] [--seeds N] [--rates 0,0.05,...] [--jobs N]
+    airtcp sweep SCENARIO --out DIR --grid path=v1,v2,... [--grid ...] [--set path=value ...]
+                 [--seeds N | --seed-list S,S,...] [--jobs N] [--scheduler ADDRESS] [--keep-series] [--quiet]
+    airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...] [--jobs N] [--scheduler ADDRESS]
+    airtcp reproduce snoop --out DIR [--quick] [--seeds N] [--rates 0,0.05,...] [--jobs N] [--scheduler ADDRESS]
     airtcp --version
 
 Start-up is kept lean on purpose (the whole ``airtcp run`` process is
@@ -51,6 +53,48 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("plot", help="draw PNG plots of a run's outputs into DIR/plots")
     pl.add_argument("dir", metavar="DIR", help="output directory of `airtcp run`")
+
+    sw = sub.add_parser(
+        "sweep",
+        help="run a scenario over a grid of values and seeds (local or remote Dask cluster)",
+        description="Run SCENARIO at every point of the cartesian product of the grids, each point for "
+        "each seed. Rows go to DIR/runs.parquet and runs.csv, means and 95 %% intervals per point to "
+        "DIR/aggregate.parquet and aggregate.csv. Rerunning the command skips the runs already done.",
+    )
+    sw.add_argument("scenario", metavar="SCENARIO", help="scenario file (.toml or .json)")
+    sw.add_argument("--out", "-o", required=True, metavar="DIR", help="sweep directory (resumed if it holds one)")
+    sw.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="PATH=V1,V2,...",
+        help="values of one scenario path, read like --set (repeatable: the cartesian product is run)",
+    )
+    sw.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help="override a scenario value for every run (repeatable)",
+    )
+    g = sw.add_mutually_exclusive_group()
+    g.add_argument(
+        "--seeds", type=int, metavar="N", help="run every point for seeds 1..N (default: the scenario's seed)"
+    )
+    g.add_argument("--seed-list", metavar="S,S,...", help="run every point for these seeds")
+    sw.add_argument(
+        "--jobs", "-j", type=int, metavar="N", help="worker processes of the local cluster (default: one per core)"
+    )
+    sw.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="a Dask scheduler (tcp://host:8786 or a scheduler file .json); 'local' (default): a local "
+        "cluster of --jobs processes; 'threads': threads of this process",
+    )
+    sw.add_argument("--keep-series", action="store_true", help="also write every run's outputs to DIR/series/KEY/")
+    sw.add_argument("--batch", type=int, metavar="N", help="runs per Dask task (default: adapted to the run time)")
+    sw.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no final summary")
 
     rp = sub.add_parser("reproduce", help="reproduce a seed study (table, report, plots)")
     from .studies import add_arguments as _study_arguments
@@ -115,6 +159,49 @@ def _cmd_run(args: argparse.Namespace | _RunArgs) -> int:
         return 1
     if not args.quiet:
         _print_summary(result, args.scenario)
+    return 0
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep_core import SweepError, run_sweep
+    from .sweep_exec import ExecutorError, SchedulerSpecError
+
+    if args.batch is not None and args.batch < 1:
+        print("airtcp: --batch must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        res = run_sweep(
+            args.scenario,
+            args.grid,
+            out=args.out,
+            seeds=args.seeds if args.seed_list is None else args.seed_list,
+            overrides=args.overrides,
+            jobs=args.jobs,
+            scheduler=args.scheduler,
+            keep_series=args.keep_series,
+            progress=not args.quiet,
+            batch=args.batch,
+        )
+    except ScenarioError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except (SweepError, SchedulerSpecError, FileNotFoundError) as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 2
+    except ExecutorError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"airtcp: interrupted; the finished runs are kept in {args.out}/runs/, rerun to resume", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        print(
+            f"{res.total} runs ({res.skipped} already done, {res.ran} run, {res.failed} failed) "
+            f"in {res.wall_s:.1f} s -> {args.out}/runs.parquet, runs.csv, aggregate.parquet, aggregate.csv"
+        )
+    if res.failed:
+        print(f"airtcp: {res.failed} run(s) failed; see the error column of {args.out}/runs.csv", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -194,10 +281,14 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     if args.command == "run":
         return _cmd_run(args)
+    if args.command == "sweep":
+        return _cmd_sweep(args)
     if args.command == "reproduce":
         from .studies import main as _study_main
+        from .studies.runner import executor_options
 
-        return _study_main(args)
+        with executor_options(scheduler=getattr(args, "scheduler", None)):
+            return _study_main(args)
     return _cmd_plot(args)
 
 

@@ -7,8 +7,11 @@ write its outputs, and :func:`run_study` does the rest:
 
 1. every distinct scenario is validated (a zero-length run) before anything
    is written, so a bad input exits with status 2 and leaves nothing behind;
-2. the runs go to ``--jobs`` threads (the simulation releases the GIL), with
-   a progress line on a terminal;
+2. the runs go to the executor of :mod:`airtcp.sweep_exec` — by default
+   ``--jobs`` threads of this process (the simulation releases the GIL);
+   with ``--scheduler local`` a local Dask cluster of ``--jobs`` worker
+   processes, with ``--scheduler tcp://host:8786`` (or a scheduler file) an
+   existing Dask cluster — with a progress line on a terminal;
 3. everything is built in a temporary sibling of ``--out`` that is renamed
    into place at the end: a failed or interrupted study leaves no
    half-written directory, and a previous study's directory stays whole
@@ -20,6 +23,7 @@ their checks, CSV writing, and the mapping of errors to exit statuses.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 import time
@@ -53,7 +57,20 @@ def add_common_arguments(p, *, quick: str, seeds: str, plots: str = "skip the PN
     )
     p.add_argument("--quick", action="store_true", help=quick)
     p.add_argument("--seeds", type=int, metavar="N", help=seeds)
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="runs in parallel threads (default 1)")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=1,
+        metavar="N",
+        help="runs in parallel: threads, or worker processes with --scheduler local (default 1)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on Dask: 'local' (a local cluster of --jobs processes), tcp://host:8786 or a scheduler "
+        "file (.json) of an existing cluster; default: threads of this process",
+    )
     p.add_argument("--no-plots", action="store_true", help=plots)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line and no final summary")
 
@@ -64,6 +81,12 @@ def check_common(args) -> None:
         raise StudyError("--seeds must be at least 1")
     if args.jobs < 1:
         raise StudyError("--jobs must be at least 1")
+    from ..sweep_exec import SchedulerSpecError, check_scheduler
+
+    try:
+        check_scheduler(getattr(args, "scheduler", None))
+    except SchedulerSpecError as e:
+        raise StudyError(str(e)) from None
     check_out(Path(args.out))
 
 
@@ -159,35 +182,67 @@ class Progress:
             print(f"[{i}/{n}] {text}", file=self.stream, flush=True)
 
 
-def run_tasks(tasks: list[Task], measure, *, jobs: int = 1, progress: Progress | None = None, describe=None, keep=None):
-    """Run every task on `jobs` threads. Returns (rows, kept): `rows` the
-    metric rows (labels first) in task order, `kept` what ``keep(task,
-    result)`` returned for each task with ``keep=True``, in task order.
-    The first failure cancels the runs not yet started and is re-raised."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
+#: The scheduler of the studies run by ``airtcp reproduce`` (set by the CLI
+#: around a study, read by :func:`run_study` when none is passed).
+_SCHEDULER: contextvars.ContextVar = contextvars.ContextVar("airtcp_study_scheduler", default=None)
 
+
+@contextmanager
+def executor_options(scheduler=None):
+    """Within the block, studies run on `scheduler` (see :func:`run_tasks`)
+    unless their call says otherwise."""
+    token = _SCHEDULER.set(scheduler)
+    try:
+        yield
+    finally:
+        _SCHEDULER.reset(token)
+
+
+def _run_one(task: Task, measure, keep):
+    """One task, where the executor runs it (a thread or a Dask worker)."""
     from .. import run
 
-    def one(task: Task):
-        result = run(task.scenario, seed=task.seed)
-        got = measure(task, result)
-        rows = [{**task.labels, **r} for r in (got if isinstance(got, list) else [got])]
-        kept = keep(task, result) if (keep is not None and task.keep) else None
-        return rows, kept
+    result = run(task.scenario, seed=task.seed)
+    got = measure(task, result)
+    rows = [{**task.labels, **r} for r in (got if isinstance(got, list) else [got])]
+    kept = keep(task, result) if (keep is not None and task.keep) else None
+    return rows, kept
+
+
+def run_tasks(
+    tasks: list[Task],
+    measure,
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    describe=None,
+    keep=None,
+    scheduler=None,
+):
+    """Run every task on the executor (:class:`airtcp.sweep_exec.Executor`):
+    `jobs` threads of this process when `scheduler` is None (or
+    ``"threads"``), a local Dask cluster of `jobs` processes for
+    ``"local"``, an existing Dask cluster for an address. Returns (rows,
+    kept): `rows` the metric rows (labels first) in task order, `kept` what
+    ``keep(task, result)`` returned for each task with ``keep=True``, in
+    task order. On Dask, `measure` and `keep` run on the workers (and must
+    pickle; a `keep` that writes files needs a file system the workers
+    share). The first failure cancels the runs not yet done and is
+    re-raised."""
+    from functools import partial
+
+    from ..sweep_exec import THREADS, Executor
 
     outcomes: list = [None] * len(tasks)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        futures = {ex.submit(one, t): i for i, t in enumerate(tasks)}
-        try:
-            for fut in as_completed(futures):
-                i = futures[fut]
-                outcomes[i] = fut.result()
-                if progress is not None:
-                    progress.update(describe(outcomes[i][0][0]) if describe and outcomes[i][0] else "")
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+    fn = partial(_run_one, measure=measure, keep=keep)
+    with Executor(THREADS if scheduler is None else scheduler, max(1, jobs), retries=0) as ex:
+        for o in ex.map(fn, enumerate(tasks), total=len(tasks)):
+            if not o.ok:
+                raise o.value
+            outcomes[o.key] = o.value
+            if progress is not None:
+                first = o.value[0]
+                progress.update(describe(first[0]) if describe and first else "")
     rows = [r for rs, _ in outcomes for r in rs]
     kept = [k for t, (_, k) in zip(tasks, outcomes) if t.keep and keep is not None]
     return rows, kept
@@ -204,15 +259,22 @@ def run_study(
     describe=None,
     keep=None,
     validate: bool = True,
+    scheduler=None,
 ) -> StudyRun:
     """Validate, run every task, and let ``write(dir, study_run)`` write the
     outputs into a staging directory that replaces `out` at the end.
-    ``keep(task, result, dir)`` (called in the worker thread for tasks with
-    ``keep=True``) may write into the staging directory too, e.g. plots."""
+    ``keep(task, result, dir)`` (called in the worker for tasks with
+    ``keep=True``) may write into the staging directory too, e.g. plots.
+    `scheduler`: see :func:`run_tasks`; None takes the one of the enclosing
+    :func:`executor_options` (the CLI's ``--scheduler``)."""
+    if scheduler is None:
+        scheduler = _SCHEDULER.get()
     out = Path(out)
     check_out(out)
     if validate:
         validate_scenarios(t.scenario for t in tasks)
+    from functools import partial
+
     with staged_dir(out) as tmp:
         t0 = time.perf_counter()
         rows, kept = run_tasks(
@@ -221,11 +283,16 @@ def run_study(
             jobs=jobs,
             progress=Progress(len(tasks), quiet),
             describe=describe,
-            keep=(lambda task, result: keep(task, result, tmp)) if keep else None,
+            keep=partial(_keep_in, keep, tmp) if keep else None,
+            scheduler=scheduler,
         )
         sr = StudyRun(rows, kept, time.perf_counter() - t0, jobs)
         write(tmp, sr)
     return sr
+
+
+def _keep_in(keep, d: Path, task: Task, result):
+    return keep(task, result, d)
 
 
 # --- output directory ---------------------------------------------------------
@@ -312,9 +379,13 @@ def exit_status(body) -> int:
     arguments or an invalid scenario 2 (one line on stderr, nothing
     written), a failed run 1."""
     from .._errors import ScenarioError, SimError
+    from ..sweep_exec import ExecutorError
 
     try:
         return body()
+    except ExecutorError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 1
     except StudyError as e:
         print(f"airtcp: {e}", file=sys.stderr)
         return 2
