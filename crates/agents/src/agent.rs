@@ -104,6 +104,14 @@ pub enum NodeEvent {
     /// The MAC of wireless interface `iface` gave up on a frame toward IPv4
     /// `dst` at its retry limit (the cross-layer signal of seed 001).
     TxFailed { iface: IfaceId, dst: [u8; 4] },
+    /// A station's wireless interface `iface` associated with the AP at
+    /// `ap` (its radio's address).
+    Associated { iface: IfaceId, ap: [u8; 4] },
+    /// A station's wireless interface lost its AP (T0 of a handoff).
+    LinkLost { iface: IfaceId },
+    /// At an AP: station `station` associated with (or left) interface `iface`.
+    StationJoined { iface: IfaceId, station: [u8; 4] },
+    StationLeft { iface: IfaceId, station: [u8; 4] },
 }
 
 /// One line for the run's event log: `kind` names the action ("snoop_local_rexmit"),

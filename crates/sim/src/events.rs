@@ -59,4 +59,6 @@ pub(crate) enum Raw {
     Agent { agent: u32, kind: &'static str, value: u64 },
     /// The scenario's route change `idx` was applied.
     RouteChange { idx: u32 },
+    /// A management step of radio `radio`.
+    Wifi { radio: u32, event: airtcp_wifi::mgmt::MgmtEvent },
 }

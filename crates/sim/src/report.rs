@@ -7,6 +7,7 @@ use airtcp_tcp::Event;
 
 use crate::link::DirStats;
 use crate::scenario::{AppSpec, TraceModel, TraceSpec, DIR_NAMES};
+use airtcp_wifi::mgmt::{MgmtEvent, Trigger};
 use crate::events::{Raw, EVENT_KINDS};
 use crate::sim::Finished;
 use crate::{LogEvent, RunOutput};
@@ -83,6 +84,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "segs_sent": rst.segs_sent,
                 "segs_received": rst.segs_received,
                 "bytes_delivered": rst.bytes_delivered,
+                "dup_data_segs_received": rst.dup_data_segs_received,
             },
         }));
     }
@@ -125,6 +127,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             "ttl_expired_drops": fin.net_stats.ttl_expired,
             "unmatched_packets": fin.unmatched,
             "echo_replies": fin.net_stats.echo_replies,
+            "hosts_learned": fin.net_stats.hosts_learned,
             "run_wall_s": run_wall_s,
         },
     });
@@ -187,6 +190,36 @@ fn trace_report(t: &TraceSpec, end: Instant) -> Value {
     }
 }
 
+/// One management step as a log line: `kind` wifi_*, `detail` the radio's
+/// node and the AP or station involved.
+fn wifi_event(sc: &crate::scenario::Scenario, t_s: f64, radio: u32, event: MgmtEvent) -> LogEvent {
+    let w = sc.wifi.as_ref().expect("wifi events come from a scenario with radios");
+    let name = |r: u32| sc.nodes[w.radios[r as usize].node].name.as_str();
+    let trig = |t: Trigger| match t {
+        Trigger::Startup => "startup",
+        Trigger::Signal => "signal",
+        Trigger::BeaconLoss => "beacon_loss",
+        Trigger::Scripted => "scripted",
+        Trigger::Kicked => "deauthenticated",
+        Trigger::Failed => "failed",
+    };
+    let me = name(radio);
+    let (kind, detail) = match event {
+        MgmtEvent::LinkLost { ap, trigger } => ("wifi_link_lost", format!("sta={me} ap={} trigger={}", name(ap), trig(trigger))),
+        MgmtEvent::ScanStart { trigger } => ("wifi_scan_start", format!("sta={me} trigger={}", trig(trigger))),
+        MgmtEvent::ScanEnd { best: Some((ap, dbm)) } => ("wifi_scan_end", format!("sta={me} best={} signal_dbm={dbm:.1}", name(ap))),
+        MgmtEvent::ScanEnd { best: None } => ("wifi_scan_end", format!("sta={me} best=none")),
+        MgmtEvent::AuthStart { ap } => ("wifi_auth_start", format!("sta={me} ap={}", name(ap))),
+        MgmtEvent::Authenticated { ap } => ("wifi_authenticated", format!("sta={me} ap={}", name(ap))),
+        MgmtEvent::AssocStart { ap, reassoc } => ("wifi_assoc_start", format!("sta={me} ap={} reassoc={reassoc}", name(ap))),
+        MgmtEvent::Associated { ap, aid, reassoc } => ("wifi_associated", format!("sta={me} ap={} aid={aid} reassoc={reassoc}", name(ap))),
+        MgmtEvent::Stayed { ap } => ("wifi_stayed", format!("sta={me} ap={}", name(ap))),
+        MgmtEvent::ApAssociated { sta, aid } => ("wifi_ap_station_joined", format!("ap={me} sta={} aid={aid}", name(sta))),
+        MgmtEvent::ApDisassociated { sta } => ("wifi_ap_station_left", format!("ap={me} sta={}", name(sta))),
+    };
+    LogEvent { t_s, kind: kind.to_string(), flow: None, link: None, detail }
+}
+
 /// Per radio: its node, mode, address, channel and MAC counters.
 fn radios_json(fin: &Finished<'_>) -> Value {
     let Some(w) = &fin.sc.wifi else { return json!([]) };
@@ -194,7 +227,8 @@ fn radios_json(fin: &Finished<'_>) -> Value {
         .radios
         .iter()
         .zip(&fin.radios)
-        .map(|(r, c)| {
+        .enumerate()
+        .map(|(i, (r, c))| {
             let mode = match r.mode {
                 crate::scenario::wifi::RadioMode::Ap { .. } => "ap",
                 crate::scenario::wifi::RadioMode::Station { .. } => "station",
@@ -209,7 +243,12 @@ fn radios_json(fin: &Finished<'_>) -> Value {
                     "enqueued": c.enqueued, "queue_drops": c.queue_drops, "data_tx": c.data_tx, "retries": c.retries,
                     "acked": c.acked, "retry_drops": c.retry_drops, "failed_tx": c.failed_tx, "rx_errors": c.rx_errors,
                     "rx_data": c.rx_data, "rx_duplicates": c.rx_duplicates, "rts_tx": c.rts_tx, "cts_rx": c.cts_rx,
-                    "broadcast_tx": c.broadcast_tx,
+                    "broadcast_tx": c.broadcast_tx, "mgmt_tx": c.mgmt_tx, "not_associated_drops": c.not_associated_drops,
+                },
+                "associated_ap": fin.radio_ap[i].map(|a| fin.sc.nodes[w.radios[a as usize].node].name.clone()),
+                "signal": {
+                    "t_s": fin.radio_signal[i].iter().map(|s| crate::secs(s.0 .0)).collect::<Vec<_>>(),
+                    "dbm": fin.radio_signal[i].iter().map(|s| s.1 as f64).collect::<Vec<_>>(),
                 },
             })
         })
@@ -308,6 +347,7 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
                 detail: if failed { format!("{what} (no such route: nothing changed)") } else { what },
             }
         }
+        Raw::Wifi { radio, event } => wifi_event(sc, t_s, radio, event),
         Raw::TransferComplete { flow, response } => LogEvent {
             t_s,
             kind: "transfer_complete".to_string(),

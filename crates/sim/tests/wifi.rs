@@ -169,3 +169,45 @@ bytes = 200000
     assert!(radio_counter(&o, 0, "data_tx") > 2 * 200_000 / 1500 - 10);
     assert_eq!(o.summary["run"]["no_route_drops"].as_u64(), Some(0));
 }
+
+/// The wireless management steps of a run: `(t_s, kind, detail)`.
+fn wifi_steps(o: &airtcp_sim::RunOutput) -> Vec<(f64, String, String)> {
+    o.events.iter().filter(|e| e.kind.starts_with("wifi_")).map(|e| (e.t_s, e.kind.clone(), e.detail.clone())).collect()
+}
+
+#[test]
+fn station_walking_past_three_aps_hands_off_twice_and_the_download_survives() {
+    let s = Scenario::from_path(&scenario_path("wifi-roaming.toml"), &[]).unwrap();
+    let o = run(&s, RunOptions::default()).unwrap();
+    let steps = wifi_steps(&o);
+    let assoc: Vec<&(f64, String, String)> = steps.iter().filter(|e| e.1 == "wifi_associated").collect();
+    let aps: Vec<&str> = assoc.iter().map(|e| e.2.split("ap=").nth(1).unwrap().split(' ').next().unwrap()).collect();
+    assert_eq!(aps, ["ap1", "ap2", "ap3"], "{steps:#?}");
+    // Each handoff's timeline, in order: T0 (link lost) -> authentication
+    // -> association, within a few milliseconds after the scan decided.
+    for handoff in &assoc[1..] {
+        let t_assoc = handoff.0;
+        let before: Vec<&(f64, String, String)> = steps.iter().filter(|e| e.0 <= t_assoc && e.0 > t_assoc - 0.5).collect();
+        let kinds: Vec<&str> = before.iter().map(|e| e.1.as_str()).collect();
+        let seq = ["wifi_scan_start", "wifi_scan_end", "wifi_link_lost", "wifi_auth_start", "wifi_authenticated", "wifi_assoc_start", "wifi_associated"];
+        let mut at = 0;
+        for k in &kinds {
+            if at < seq.len() && *k == seq[at] {
+                at += 1;
+            }
+        }
+        assert_eq!(at, seq.len(), "handoff at {t_assoc}: {kinds:?}");
+        let t0 = before.iter().find(|e| e.1 == "wifi_link_lost").unwrap().0;
+        assert!(t_assoc - t0 < 0.02, "authentication + reassociation took {} s", t_assoc - t0);
+    }
+    // The switch learned the station behind each new AP.
+    assert!(o.summary["run"]["hosts_learned"].as_u64().unwrap() >= 3);
+    // The download survives: data keeps arriving after the last handoff.
+    let last = assoc.last().unwrap().0;
+    let series = &o.series[0];
+    let at = |t: f64| series.t_s.iter().position(|&x| x >= t).map(|i| series.bytes_delivered[i]).unwrap();
+    let after = at(41.0) - at(last + 1.0);
+    assert!(after > 1_000_000, "only {after} bytes in the {} s after the last handoff", 40.0 - last);
+    let signal = &o.summary["radios"][3]["signal"]["dbm"];
+    assert!(signal.as_array().unwrap().len() > 300, "beacon signal samples");
+}

@@ -11,5 +11,6 @@ pub mod capture;
 pub mod frame;
 pub mod mac;
 pub mod medium;
+pub mod mgmt;
 pub mod mobility;
 pub mod phy;

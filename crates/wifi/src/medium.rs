@@ -19,7 +19,9 @@ use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use airtcp_core::{Duration, Instant, RngStream};
 
+use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MacCounters, MacParams};
+use crate::mgmt::{ApState, MgmtEvent, MgmtSpec, StaState};
 use crate::mobility::{Mobility, Pos};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
@@ -32,12 +34,15 @@ pub struct RadioSpec {
     pub phy: RadioParams,
     pub mac: MacParams,
     /// The AP radio a station of an infrastructure BSS sends every frame
-    /// through; `None` for an AP or an ad hoc radio.
+    /// through (its association at the start); `None` for an AP, an ad hoc
+    /// radio, or a station that starts unassociated.
     pub ap: Option<u32>,
+    /// Beacons, scanning, association and roaming (or none).
+    pub mgmt: MgmtSpec,
 }
 
 /// What the medium reports to the network, in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WlanOutput {
     /// Data frame `handle` arrived correctly at `radio`, for it (unicast or
     /// broadcast). The network copies the frame: the sender keeps `handle`
@@ -53,6 +58,16 @@ pub enum WlanOutput {
     /// `radio` dropped `handle` after its retry limit toward `dst`
     /// (reported to the node's agents); the frame is released as well.
     RetryDrop { handle: u32, radio: u32, dst: u32 },
+    /// A management step of `radio` (scan, authentication, association,
+    /// loss of link), for the event log and the node's agents.
+    Mgmt { radio: u32, event: MgmtEvent },
+}
+
+/// A radio's part in infrastructure mode.
+pub(crate) enum MgmtRole {
+    Static,
+    Ap(ApState),
+    Sta(Box<StaState>),
 }
 
 /// A frame being received: the transmission it came from, its signal, and
@@ -96,6 +111,8 @@ pub(crate) struct Radio {
 pub(crate) enum Wake {
     TxEnd { tx: u32 },
     Mac { radio: u32, gen: u32 },
+    Mgmt { radio: u32, gen: u32 },
+    Beacon { radio: u32 },
 }
 
 pub struct Wlan {
@@ -119,6 +136,11 @@ pub struct Wlan {
     floor_mw: f64,
     /// Candidates of the last grid query (kept to avoid an allocation per frame).
     scratch: Vec<u32>,
+    pub(crate) mgmt: Vec<MgmtRole>,
+    /// Whether each radio is an AP (declared, or the fixed AP of a station).
+    pub(crate) is_ap: Vec<bool>,
+    /// SSIDs by index (management frames carry the index).
+    pub(crate) ssids: Vec<String>,
 }
 
 /// Radios filed by cell. The cell edge is 1.5 × the interference range, and
@@ -165,6 +187,33 @@ impl Wlan {
                 spec,
             });
         }
+        let mut ssids: Vec<String> = Vec::new();
+        let mut ssid_index = |name: &str| -> u16 {
+            match ssids.iter().position(|s| s == name) {
+                Some(i) => i as u16,
+                None => {
+                    ssids.push(name.to_string());
+                    (ssids.len() - 1) as u16
+                }
+            }
+        };
+        let mut is_ap = vec![false; radios.len()];
+        let mut mgmt = Vec::with_capacity(radios.len());
+        for (i, r) in radios.iter().enumerate() {
+            if let Some(ap) = r.spec.ap {
+                if let Some(x) = is_ap.get_mut(ap as usize) {
+                    *x = true;
+                }
+            }
+            mgmt.push(match &r.spec.mgmt {
+                MgmtSpec::Static => MgmtRole::Static,
+                MgmtSpec::Ap(a) => {
+                    is_ap[i] = true;
+                    MgmtRole::Ap(ApState::new(a, ssid_index(&a.ssid)))
+                }
+                MgmtSpec::Station(s) => MgmtRole::Sta(Box::new(StaState::new(s.clone(), ssid_index(&s.ssid)))),
+            });
+        }
         let cell_m = (1.5 * range_m).max(1.0);
         let refile_every = if max_speed > 0.0 { Some(Duration::from_nanos((0.5 * range_m / max_speed * 1e9) as u64)) } else { None };
         let mut wlan = Wlan {
@@ -182,6 +231,9 @@ impl Wlan {
             grid: Grid { cell_m, cells: HashMap::new(), filed_at: Instant::ZERO, refile_at: Instant::MAX },
             floor_mw: if floor_mw.is_finite() { floor_mw } else { 0.0 },
             scratch: Vec::new(),
+            mgmt,
+            is_ap,
+            ssids,
         };
         wlan.grid.refile_at = refile_every.map_or(Instant::MAX, |d| Instant::ZERO + d.max(Duration::from_millis(1)));
         wlan.refile(Instant::ZERO);
@@ -207,6 +259,15 @@ impl Wlan {
         self.radios[radio as usize].spec.mobility.position(now)
     }
 
+    /// Start infrastructure mode at time zero: APs schedule their beacons,
+    /// stations associated from the start report it, the others scan. Call
+    /// once before the first `handle_timeout`; its reports come out of
+    /// `poll_output`.
+    pub fn start(&mut self) {
+        self.start_beacons();
+        self.start_stations();
+    }
+
     /// Earliest instant at which `handle_timeout` has something to do.
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.wakes.peek().map(|Reverse((t, ..))| *t)
@@ -227,6 +288,12 @@ impl Wlan {
                         self.mac_wake(t, radio);
                     }
                 }
+                Wake::Mgmt { radio, gen } => {
+                    if matches!(&self.mgmt[radio as usize], MgmtRole::Sta(s) if s.gen == gen) {
+                        self.sta_wake(t, radio);
+                    }
+                }
+                Wake::Beacon { radio } => self.beacon_due(t, radio),
             }
         }
     }
@@ -342,6 +409,7 @@ impl Wlan {
             let r = &mut self.radios[j as usize];
             close_chunk(r, now, &self.txs);
             let mut decoded = None;
+            let rx_dbm = phy::mw_to_dbm(mw);
             if matches!(r.rx, Some(rx) if rx.tx == tx) {
                 let rx = r.rx.take().expect("locked");
                 let mut p = rx.log_success.exp();
@@ -355,7 +423,7 @@ impl Wlan {
             r.signals -= 1;
             r.energy_mw = if r.signals == 0 { 0.0 } else { (r.energy_mw - mw).max(0.0) };
             if let Some(ok) = decoded {
-                self.mac_received(now, j, &frame, ok);
+                self.mac_received(now, j, &frame, ok, rx_dbm);
             }
             self.mac_medium_changed(now, j);
         }
@@ -389,5 +457,37 @@ fn close_chunk(r: &mut Radio, now: Instant, txs: &[Tx]) {
             rx.log_success += if p > 0.0 { p.ln() } else { f64::NEG_INFINITY };
         }
         rx.since = now;
+    }
+}
+
+impl Wlan {
+    /// A management frame for `radio` (or broadcast) arrived correctly.
+    pub(crate) fn mgmt_received(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f64) {
+        match &self.mgmt[radio as usize] {
+            MgmtRole::Ap(_) => self.ap_received(now, radio, f),
+            MgmtRole::Sta(_) => self.sta_received(now, radio, f, rx_dbm),
+            MgmtRole::Static => {}
+        }
+    }
+
+    /// Radio `radio`'s MAC is done with management frame `kind`.
+    pub(crate) fn mgmt_done(&mut self, now: Instant, radio: u32, kind: FrameKind) {
+        if let MgmtRole::Sta(_) = &self.mgmt[radio as usize] {
+            self.sta_mgmt_done(now, radio, kind);
+        }
+    }
+
+    /// The SSID of index `i` (management frames carry indices).
+    pub fn ssid(&self, i: u16) -> Option<&str> {
+        self.ssids.get(i as usize).map(|s| s.as_str())
+    }
+
+    /// The AP a station is associated with now (`None` while it is not).
+    pub fn associated_ap(&self, radio: u32) -> Option<u32> {
+        match &self.mgmt[radio as usize] {
+            MgmtRole::Sta(s) if s.phase == crate::mgmt::sta_phase_associated() => s.ap.map(|a| a.0),
+            MgmtRole::Sta(_) => None,
+            _ => self.radios[radio as usize].spec.ap,
+        }
     }
 }

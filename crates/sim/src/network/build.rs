@@ -27,7 +27,7 @@ impl Network {
 
     pub(crate) fn build(sc: &Scenario, seed: u64, pcap: Option<PcapOut>) -> Network {
         let end = Instant::ZERO + sc.sim.duration;
-        let mut nodes: Vec<Node> = (0..sc.nodes.len()).map(|_| Node::default()).collect();
+        let mut nodes: Vec<Node> = sc.nodes.iter().map(|n| Node { learning: n.learn_hosts, ..Node::default() }).collect();
         let mut ifaces = Vec::with_capacity(2 * sc.links.len());
         let mut channels = Vec::with_capacity(sc.links.len());
         let mut channel_ends = Vec::with_capacity(sc.links.len());
@@ -106,11 +106,12 @@ impl Network {
         }
     }
 
-    /// Arm every agent's first timer.
+    /// Arm every agent's first timer and start the wireless medium.
     pub(crate) fn start(&mut self, cx: &mut super::Cx, now: Instant) {
         for a in 0..self.agents.len() {
             self.arm_agent(cx, now, a);
         }
+        self.start_wlan(cx, now);
     }
 }
 
@@ -211,14 +212,33 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Ifa
         }
         specs.push(spec);
     }
+    // Segments: per network (SSID) its APs send to its stations and its
+    // stations to its APs; ad hoc radios all to each other.
     let mut segments: Vec<Vec<u32>> = Vec::new();
     let mut segment_of = vec![u32::MAX; w.radios.len()];
+    let mut by_ssid: Vec<(&str, u32, u32)> = Vec::new();
     let mut adhoc: Option<u32> = None;
     for (i, r) in w.radios.iter().enumerate() {
-        match r.mode {
-            RadioMode::Ap { .. } => {
-                segment_of[i] = segments.len() as u32;
-                segments.push(Vec::new());
+        let g = first + i as u32;
+        match &r.mode {
+            RadioMode::Ap { ssid } | RadioMode::Station { ssid, .. } => {
+                let k = match by_ssid.iter().position(|e| e.0 == ssid.as_str()) {
+                    Some(k) => k,
+                    None => {
+                        segments.push(Vec::new());
+                        segments.push(Vec::new());
+                        by_ssid.push((ssid.as_str(), (segments.len() - 2) as u32, (segments.len() - 1) as u32));
+                        by_ssid.len() - 1
+                    }
+                };
+                let (stations, aps) = (by_ssid[k].1, by_ssid[k].2);
+                if matches!(r.mode, RadioMode::Ap { .. }) {
+                    segment_of[i] = stations;
+                    segments[aps as usize].push(g);
+                } else {
+                    segment_of[i] = aps;
+                    segments[stations as usize].push(g);
+                }
             }
             RadioMode::AdHoc => {
                 let s = *adhoc.get_or_insert_with(|| {
@@ -226,16 +246,8 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Ifa
                     (segments.len() - 1) as u32
                 });
                 segment_of[i] = s;
-                segments[s as usize].push(first + i as u32);
+                segments[s as usize].push(g);
             }
-            RadioMode::Station { .. } => {}
-        }
-    }
-    for (i, r) in w.radios.iter().enumerate() {
-        if let RadioMode::Station { ap } = r.mode {
-            segments[segment_of[ap] as usize].push(first + i as u32);
-            segment_of[i] = segments.len() as u32;
-            segments.push(vec![first + ap as u32]);
         }
     }
     let mut wlan = Wlan::new(specs, w.path_loss, w.shadowing, seed);

@@ -49,12 +49,17 @@ impl Network {
     pub(super) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) -> Option<LocalDelivery> {
         let ifc = &self.ifaces[iface as usize];
         let node = ifc.node as usize;
-        if !ifc.up || self.nodes[node].hooks.0 != 0 {
+        if !ifc.up || self.nodes[node].hooks.0 != 0 || self.nodes[node].learning {
             self.receive_general(cx, now, iface, idx);
             return None;
         }
         let pkt = &self.frames.get(idx).pkt;
         let dst = u32::from_be_bytes(pkt.net_header().dst);
+        if dst == u32::MAX {
+            // Limited broadcast (an AP's station announcement) stops here.
+            self.frames.remove(idx);
+            return None;
+        }
         if self.is_local(node, dst) {
             if pkt.outer.is_some() || matches!(pkt.payload, IpPayload::Icmp(Icmp::EchoRequest { .. })) {
                 self.receive_general(cx, now, iface, idx);

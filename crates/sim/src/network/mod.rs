@@ -43,6 +43,8 @@ pub struct NetStats {
     pub ttl_expired: u64,
     /// Echo requests answered (RFC 1122 3.2.2.6: every host answers them).
     pub echo_replies: u64,
+    /// Host routes a learning node installed or moved for roaming stations.
+    pub hosts_learned: u64,
 }
 
 /// A packet that reached one of `node`'s addresses, arrived on `iface` (global

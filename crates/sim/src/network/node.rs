@@ -49,10 +49,12 @@ pub struct Node {
     /// the table. Slot 0 is the most recent.
     pub route_cache: [Option<(u32, Route)>; 2],
     pub cache_epoch: u64,
+    /// Learns host routes toward wireless stations from their packets.
+    pub learning: bool,
 }
 
 impl Default for Node {
     fn default() -> Node {
-        Node { ifaces: Vec::new(), primary: None, fib: Fib::default(), agents: Vec::new(), hooks: Default::default(), ip_id: 0, route_cache: [None; 2], cache_epoch: 0 }
+        Node { ifaces: Vec::new(), primary: None, fib: Fib::default(), agents: Vec::new(), hooks: Default::default(), ip_id: 0, route_cache: [None; 2], cache_epoch: 0, learning: false }
     }
 }

@@ -42,6 +42,14 @@ impl Network {
             self.frames.remove(idx);
             return;
         }
+        if self.nodes[node].learning {
+            let src = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().src);
+            self.learn(node, src, iface);
+        }
+        if u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst) == u32::MAX {
+            self.frames.remove(idx);
+            return;
+        }
         let top = self.nodes[node].agents.len();
         self.ingress(cx, now, iface, idx, top, 0);
     }

@@ -7,15 +7,17 @@
 //! destination.
 
 use airtcp_agents::{Agent, IfaceId, NodeEvent};
-use airtcp_core::Instant;
+use airtcp_core::{Frame, Instant, IpPayload, Ipv4Header, Packet, Udp, UdpMsg};
 use airtcp_wifi::mac::BROADCAST;
 use airtcp_wifi::medium::WlanOutput;
+use airtcp_wifi::mgmt::MgmtEvent;
 
-use super::addr::mask;
+use super::addr::{mask, Prefix};
+use super::fib::{Origin, Route};
 use super::node::NO_RADIO;
 use super::{Cx, Network};
 use crate::engine::class;
-use crate::events::Ev;
+use crate::events::{Ev, Raw};
 
 impl Network {
     /// Hand frame `idx` to the MAC of wireless interface `iface`.
@@ -64,6 +66,19 @@ impl Network {
         }
         let Some(w) = self.wlan.as_mut() else { return };
         w.handle_timeout(now);
+        self.drain_wlan(cx, now);
+    }
+
+    /// Start the medium's management (beacons, first associations and scans).
+    pub(crate) fn start_wlan(&mut self, cx: &mut Cx, now: Instant) {
+        if let Some(w) = self.wlan.as_mut() {
+            w.start();
+            self.drain_wlan(cx, now);
+        }
+    }
+
+    /// Act on everything the medium reported.
+    fn drain_wlan(&mut self, cx: &mut Cx, now: Instant) {
         while let Some(o) = self.wlan.as_mut().and_then(|w| w.poll_output()) {
             match o {
                 WlanOutput::Delivered { handle, radio } => {
@@ -91,15 +106,83 @@ impl Network {
                     let (node, local) = (self.ifaces[iface].node as usize, self.ifaces[iface].local);
                     let dst = self.frames.get(handle).pkt.net_header().dst;
                     let ev = NodeEvent::TxFailed { iface: IfaceId(local), dst };
-                    for pos in 0..self.nodes[node].agents.len() {
-                        let a = self.nodes[node].agents[pos] as usize;
-                        self.agents[a].on_node_event(now, ev);
-                        self.after_agent(cx, now, a);
-                    }
+                    self.node_event(cx, now, node, ev);
+                }
+                WlanOutput::Mgmt { radio, event } => {
+                    cx.log.push((now, Raw::Wifi { radio, event }));
+                    self.on_mgmt(cx, now, radio, event);
                 }
             }
         }
         self.arm_wlan(cx, now);
+    }
+
+    fn node_event(&mut self, cx: &mut Cx, now: Instant, node: usize, ev: NodeEvent) {
+        for pos in 0..self.nodes[node].agents.len() {
+            let a = self.nodes[node].agents[pos] as usize;
+            self.agents[a].on_node_event(now, ev);
+            self.after_agent(cx, now, a);
+        }
+    }
+
+    /// A management step: the node's agents hear of it; an AP announces a
+    /// station that (re)associated on its wired side.
+    fn on_mgmt(&mut self, cx: &mut Cx, now: Instant, radio: u32, event: MgmtEvent) {
+        let iface = self.radio_iface[radio as usize] as usize;
+        let (node, local) = (self.ifaces[iface].node as usize, IfaceId(self.ifaces[iface].local));
+        let addr_of = |net: &Network, r: u32| net.ifaces[net.radio_iface[r as usize] as usize].addr.to_be_bytes();
+        match event {
+            MgmtEvent::Associated { ap, .. } => {
+                let ev = NodeEvent::Associated { iface: local, ap: addr_of(self, ap) };
+                self.node_event(cx, now, node, ev);
+            }
+            MgmtEvent::LinkLost { .. } => self.node_event(cx, now, node, NodeEvent::LinkLost { iface: local }),
+            MgmtEvent::ApAssociated { sta, .. } => {
+                let station = addr_of(self, sta);
+                self.node_event(cx, now, node, NodeEvent::StationJoined { iface: local, station });
+                self.announce(cx, now, node, station);
+            }
+            MgmtEvent::ApDisassociated { sta } => {
+                let station = addr_of(self, sta);
+                self.node_event(cx, now, node, NodeEvent::StationLeft { iface: local, station });
+            }
+            _ => {}
+        }
+    }
+
+    /// IAPP ADD-notify (IEEE 802.11F): a broadcast from the station's
+    /// address out of every wired interface of the AP.
+    fn announce(&mut self, cx: &mut Cx, now: Instant, node: usize, station: [u8; 4]) {
+        for k in 0..self.nodes[node].ifaces.len() {
+            let i = self.nodes[node].ifaces[k];
+            if self.ifaces[i as usize].radio != NO_RADIO {
+                continue;
+            }
+            let ip_id = self.next_ip_id(node);
+            let pkt = Packet {
+                ip: Ipv4Header { src: station, dst: [255; 4], ttl: 1, ip_id },
+                outer: None,
+                payload: IpPayload::Udp(Udp { src_port: IAPP_PORT, dst_port: IAPP_PORT, msg: UdpMsg::Opaque { len: 8 } }),
+            };
+            let idx = self.frames.insert(Frame { l2: Default::default(), pkt });
+            self.transmit(cx, now, i, idx);
+        }
+    }
+
+    /// A learning node saw `src` arrive on `iface`: if `src` is a wireless
+    /// station's address, route it there from now on.
+    pub(super) fn learn(&mut self, node: usize, src: u32, iface: u32) {
+        let Some(owner) = self.iface_of(src) else { return };
+        if self.ifaces[owner as usize].radio == NO_RADIO || self.ifaces[owner as usize].node as usize == node {
+            return;
+        }
+        let host = Prefix::new(src, 32);
+        if self.nodes[node].fib.lookup(src).is_some_and(|r| r.iface == iface && r.origin == Origin::Static) {
+            return;
+        }
+        self.nodes[node].fib.insert(host, Route { iface, origin: Origin::Static, via: 0 });
+        self.route_epoch += 1;
+        self.stats.hosts_learned += 1;
     }
 
     /// Queue an `Ev::Wlan` at the medium's next instant unless one is queued
@@ -113,3 +196,8 @@ impl Network {
         }
     }
 }
+
+/// UDP port of IAPP (IEEE 802.11F), whose ADD-notify an AP broadcasts on
+/// its wired side when a station (re)associates, so that switches learn
+/// where the station now is.
+pub const IAPP_PORT: u16 = 3517;

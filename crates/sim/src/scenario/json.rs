@@ -43,7 +43,11 @@ fn loss_json(l: &LossSpec) -> Value {
 }
 
 pub fn scenario_json(s: &Scenario) -> Value {
-    let nodes: Vec<Value> = s.nodes.iter().map(|n| json!({ "name": n.name })).collect();
+    let nodes: Vec<Value> = s
+        .nodes
+        .iter()
+        .map(|n| if n.learn_hosts { json!({ "name": n.name, "learn_hosts": true }) } else { json!({ "name": n.name }) })
+        .collect();
     let links: Vec<Value> = s
         .links
         .iter()

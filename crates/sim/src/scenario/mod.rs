@@ -145,6 +145,9 @@ pub struct SimSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeSpec {
     pub name: String,
+    /// The node learns where wireless stations are from the packets they
+    /// send (a learning switch's table, at the granularity of addresses).
+    pub learn_hosts: bool,
 }
 
 /// Index 0 of the per-direction arrays is a -> b, index 1 is b -> a.

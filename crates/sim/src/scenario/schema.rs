@@ -80,13 +80,14 @@ fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
     let mut out: Vec<NodeSpec> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(tables.len());
     for t in &tables {
-        t.known(&["name"])?;
+        t.known(&["name", "learn_hosts"])?;
         let f = t.req("name")?;
         let name = check_name(&f, "node")?;
         if let Some(j) = seen.insert(name.clone(), out.len()) {
             return Err(f.err(format!("duplicate node name \"{name}\" (also nodes[{j}])")));
         }
-        out.push(NodeSpec { name });
+        let learn_hosts = t.opt("learn_hosts").map(|f| f.bool()).transpose()?.unwrap_or(false);
+        out.push(NodeSpec { name, learn_hosts });
     }
     if out.len() > 65_536 {
         return Err(root.doc.err(&KeyPath::root().key("nodes"), "at most 65536 nodes"));

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use airtcp_core::{Duration, Instant};
 use airtcp_wifi::mac::MacParams;
 use airtcp_wifi::medium::RadioSpec;
+use airtcp_wifi::mgmt::{ApSpec, MgmtSpec, ScanKind, StaSpec};
 use airtcp_wifi::mobility::{self, Mobility, Pos};
 use airtcp_wifi::phy::{PathLoss, Preamble, RadioParams, Rate, Shadowing, Standard};
 
@@ -24,8 +25,8 @@ use crate::network::addr::{fmt_addr, mask, parse_addr, Prefix};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RadioMode {
     Ap { ssid: String },
-    /// A station of the BSS of AP radio `ap` (static association).
-    Station { ap: usize },
+    /// A station of network `ssid`, associated with AP radio `ap` at the start.
+    Station { ssid: String, ap: Option<usize> },
     AdHoc,
 }
 
@@ -62,8 +63,14 @@ const WIFI_KEYS: &[&str] = &[
 ];
 const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
-    "tx_power_dbm", "rts_threshold", "queue_packets",
+    "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
+    "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at",
 ];
+/// Keys only a station may have.
+const STATION_KEYS: &[&str] =
+    &["ap", "scan", "scan_channels", "min_channel_time", "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at"];
+/// Keys only an AP may have.
+const AP_KEYS: &[&str] = &["beacons", "beacon_interval", "subnet"];
 /// Automatic BSS subnets: 172.16.0.0/12 in /22 blocks (RFC 1918 space that
 /// the link plan, which uses 10.0.0.0/8, never touches).
 const AUTO_BSS_BASE: u32 = 0xAC10_0000;
@@ -183,6 +190,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     let items = radios_f.list()?;
     let mut out: Vec<RadioDecl> = Vec::with_capacity(items.len());
     let mut station_ap: Vec<Option<(usize, Field)>> = Vec::with_capacity(items.len());
+    let mut scripts: Vec<(usize, Field)> = Vec::new();
     let mut ap_of_node: HashMap<usize, usize> = HashMap::new();
     let mut seen_node: HashMap<usize, usize> = HashMap::new();
     let mut declared_addr: Vec<Option<(u32, Field)>> = Vec::with_capacity(items.len());
@@ -198,34 +206,49 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
         }
         let mode_f = t.opt("mode");
         let mode_s = mode_f.as_ref().map(|f| f.str()).transpose()?.unwrap_or("station");
+        let ssid = match t.opt("ssid") {
+            Some(f) => {
+                let s = f.str()?;
+                if s.is_empty() || s.len() > 32 {
+                    return Err(f.err("ssid must be 1 to 32 bytes (802.11-2016 9.4.2.2)"));
+                }
+                Some(s.to_string())
+            }
+            None => None,
+        };
         let mode = match mode_s {
             "ap" => {
                 ap_of_node.insert(node, i);
-                let ssid = match t.opt("ssid") {
-                    Some(f) => {
-                        let s = f.str()?;
-                        if s.is_empty() || s.len() > 32 {
-                            return Err(f.err("ssid must be 1 to 32 bytes (802.11-2016 9.4.2.2)"));
-                        }
-                        s.to_string()
-                    }
-                    None => "airtcp".to_string(),
-                };
-                RadioMode::Ap { ssid }
+                RadioMode::Ap { ssid: ssid.clone().unwrap_or_else(|| "airtcp".to_string()) }
             }
-            "station" => RadioMode::Station { ap: usize::MAX },
-            "adhoc" => RadioMode::AdHoc,
+            "station" => RadioMode::Station { ssid: ssid.clone().unwrap_or_default(), ap: None },
+            "adhoc" => {
+                if let Some(f) = t.opt("ssid") {
+                    return Err(f.err("an ad hoc radio has no ssid"));
+                }
+                RadioMode::AdHoc
+            }
             s => return Err(mode_f.expect("non-default mode is declared").err(format!("unknown mode \"{s}\" (known: ap, station, adhoc)"))),
         };
-        if let (Some(f), false) = (t.opt("ssid"), matches!(mode, RadioMode::Ap { .. })) {
-            return Err(f.err("only an AP has an ssid"));
+        let is_station = matches!(mode, RadioMode::Station { .. });
+        for k in STATION_KEYS {
+            if let (Some(f), false) = (t.opt(k), is_station) {
+                return Err(f.err(format!("only a station has `{k}`")));
+            }
         }
-        station_ap.push(match (&mode, t.opt("ap")) {
-            (RadioMode::Station { .. }, Some(f)) => Some((i, f)),
-            (RadioMode::Station { .. }, None) => return Err(t.err("a station needs `ap` (the node of the AP it is associated with)")),
-            (_, Some(f)) => return Err(f.err("only a station has an `ap`")),
-            (_, None) => None,
+        for k in AP_KEYS {
+            if let (Some(f), false) = (t.opt(k), matches!(mode, RadioMode::Ap { .. })) {
+                return Err(f.err(format!("only an AP has `{k}`")));
+            }
+        }
+        station_ap.push(match (is_station, t.opt("ap")) {
+            (true, Some(f)) => Some((i, f)),
+            (true, None) if ssid.is_none() => return Err(t.err("a station needs `ap` (the AP it starts associated with) or `ssid` (the network it joins by scanning)")),
+            (_, _) => None,
         });
+        if let Some(f) = t.opt("roam_at") {
+            scripts.push((i, f));
+        }
         let channel = match t.opt("channel") {
             Some(f) => {
                 let c = f.u32()?;
@@ -237,7 +260,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
             None => standard.default_channel(),
         };
         let (mobility, random_waypoint) = mobility_of(&t)?;
-        let mut rp = phy.clone();
+        let mut rp = phy;
         read_dbm(&t, "tx_power_dbm", &mut rp.tx_power_dbm)?;
         let mut mp = mac.clone();
         if let Some(f) = t.opt("rate") {
@@ -249,30 +272,108 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
         if let Some(f) = t.opt("queue_packets") {
             mp.queue_limit = at_least_one(&f, "queue_packets")?;
         }
+        let mgmt = match &mode {
+            RadioMode::Ap { ssid } => {
+                let beacons = t.opt("beacons").map(|f| f.bool()).transpose()?.unwrap_or(true);
+                if beacons {
+                    let mut a = ApSpec::new(ssid);
+                    if let Some(f) = t.opt("beacon_interval") {
+                        a.beacon_interval = f.duration()?;
+                        if a.beacon_interval < Duration::from_millis(1) {
+                            return Err(f.err("beacon_interval must be at least 1ms"));
+                        }
+                    }
+                    MgmtSpec::Ap(a)
+                } else {
+                    MgmtSpec::Static
+                }
+            }
+            RadioMode::Station { ssid, .. } => MgmtSpec::Station(station_spec(&t, ssid)?),
+            RadioMode::AdHoc => MgmtSpec::Static,
+        };
         declared_addr.push(t.opt("addr").map(|f| f.str().and_then(|s| parse_addr(s).map_err(|m| f.err(m))).map(|a| (a, f.clone()))).transpose()?);
         declared_subnet.push(match (t.opt("subnet"), &mode) {
             (Some(f), RadioMode::Ap { .. }) => Some((Prefix::parse(f.str()?).map_err(|m| f.err(m))?, f)),
-            (Some(f), _) => return Err(f.err("only an AP declares a subnet (stations take their AP's; ad hoc radios use [wifi] adhoc_subnet)")),
+            (Some(f), _) => return Err(f.err("only an AP declares a subnet (stations take their network's; ad hoc radios use [wifi] adhoc_subnet)")),
             (None, _) => None,
         });
         out.push(RadioDecl {
             node,
             mode,
-            spec: RadioSpec { mobility, channel, phy: rp, mac: mp, ap: None },
+            spec: RadioSpec { mobility, channel, phy: rp, mac: mp, ap: None, mgmt },
             subnet: Prefix::new(0, 0),
             addr: 0,
             random_waypoint,
         });
     }
-    for (i, f) in station_ap.into_iter().flatten() {
+    let ap_ref = |f: &Field| -> R<usize> {
         let s = f.str()?;
         let n = index.get(s).ok_or_else(|| f.err(format!("unknown node \"{s}\"")))?;
-        let ap = *ap_of_node.get(&n).ok_or_else(|| f.err(format!("node \"{s}\" has no radio in mode \"ap\"")))?;
-        if out[ap].spec.channel != out[i].spec.channel {
+        ap_of_node.get(&n).copied().ok_or_else(|| f.err(format!("node \"{s}\" has no radio in mode \"ap\"")))
+    };
+    for (i, f) in station_ap.into_iter().flatten() {
+        let ap = ap_ref(&f)?;
+        let s = f.str()?;
+        if out[ap].spec.channel != out[i].spec.channel && t_has(radios_f.item(i), "channel") {
             return Err(f.err(format!("AP \"{s}\" is on channel {} and this station on {}", out[ap].spec.channel, out[i].spec.channel)));
         }
-        out[i].mode = RadioMode::Station { ap };
+        out[i].spec.channel = out[ap].spec.channel;
+        let RadioMode::Ap { ssid: ap_ssid } = out[ap].mode.clone() else { unreachable!("ap_of_node holds APs") };
+        let RadioMode::Station { ssid, .. } = &mut out[i].mode else { unreachable!("only stations have `ap`") };
+        if ssid.is_empty() {
+            *ssid = ap_ssid.clone();
+        } else if *ssid != ap_ssid {
+            return Err(f.err(format!("AP \"{s}\" has ssid \"{ap_ssid}\", this station \"{ssid}\"")));
+        }
+        out[i].mode = RadioMode::Station { ssid: ap_ssid.clone(), ap: Some(ap) };
         out[i].spec.ap = Some(ap as u32);
+        if let MgmtSpec::Station(st) = &mut out[i].spec.mgmt {
+            st.ssid = ap_ssid;
+        }
+        if matches!(out[ap].spec.mgmt, MgmtSpec::Static) {
+            out[i].spec.mgmt = MgmtSpec::Static;
+        }
+    }
+    // Every station's network must have an AP; scan lists default to the
+    // channels of that network's APs.
+    for i in 0..out.len() {
+        let RadioMode::Station { ssid, .. } = out[i].mode.clone() else { continue };
+        let chans: std::collections::BTreeSet<u8> =
+            out.iter().filter(|r| matches!(&r.mode, RadioMode::Ap { ssid: s } if *s == ssid)).map(|r| r.spec.channel).collect();
+        if chans.is_empty() {
+            return Err(root.doc.err(&KeyPath::root().key("radios").index(i).key("ssid"), format!("no AP has ssid \"{ssid}\"")));
+        }
+        if let MgmtSpec::Station(st) = &mut out[i].spec.mgmt {
+            if st.channels.is_empty() {
+                st.channels = chans.into_iter().collect();
+            }
+        }
+    }
+    for (i, f) in scripts {
+        let list = f.list()?;
+        let mut steps = Vec::with_capacity(list.len());
+        let mut last = None;
+        for k in 0..list.len() {
+            let e = f.item(k);
+            let v = e.list()?;
+            if v.len() != 2 {
+                return Err(e.err("a scripted handoff is [time, \"ap-node\"] or [time, \"best\"]"));
+            }
+            let at = e.item(0).duration()?;
+            if last.is_some_and(|l| at <= l) {
+                return Err(e.item(0).err("scripted handoffs must be in increasing time order"));
+            }
+            last = Some(at);
+            let target = match e.item(1).str()? {
+                "best" => None,
+                _ => Some(ap_ref(&e.item(1))? as u32),
+            };
+            steps.push((Instant::ZERO + at, target));
+        }
+        match &mut out[i].spec.mgmt {
+            MgmtSpec::Station(st) => st.scripted = steps,
+            _ => return Err(f.err("roam_at needs an AP that beacons (its `beacons` is false)")),
+        }
     }
     assign_addresses(root, &mut out, &declared_subnet, &declared_addr, adhoc_subnet)?;
     check_reach(root, &out, &path_loss)?;
@@ -398,33 +499,101 @@ fn mobility_of(t: &Table) -> R<(Mobility, Option<((f64, f64, f64, f64), f64, f64
     Ok((Mobility::Static(pos), None))
 }
 
-/// Give every radio its subnet and address (see the module doc).
-fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Prefix, Field)>], addrs: &[Option<(u32, Field)>], adhoc: Prefix) -> R<()> {
-    let mut k = 0usize;
-    let mut next_host: HashMap<usize, u32> = HashMap::new();
-    let radios_path = KeyPath::root().key("radios");
-    for i in 0..out.len() {
-        if let RadioMode::Ap { .. } = out[i].mode {
-            let p = match &subnets[i] {
-                Some((p, _)) => *p,
-                None => {
-                    if k >= AUTO_BSS_COUNT {
-                        return Err(root.doc.err(&radios_path.index(i), format!("more than {AUTO_BSS_COUNT} APs need declared subnets")));
-                    }
-                    k += 1;
-                    Prefix::new(AUTO_BSS_BASE + ((k - 1) as u32) * 1024, 22)
-                }
-            };
-            out[i].subnet = p;
-            next_host.insert(i, p.addr + 1);
+fn t_has(f: Field, key: &str) -> bool {
+    f.table().is_ok_and(|t| t.opt(key).is_some())
+}
+
+/// A station's scanning and roaming keys.
+fn station_spec(t: &Table, ssid: &str) -> R<StaSpec> {
+    let mut s = StaSpec::new(ssid, Vec::new());
+    if let Some(f) = t.opt("scan") {
+        s.scan = match f.str()? {
+            "active" => ScanKind::Active,
+            "passive" => ScanKind::Passive,
+            x => return Err(f.err(format!("unknown scan \"{x}\" (known: active, passive)"))),
+        };
+    }
+    if let Some(f) = t.opt("scan_channels") {
+        let n = f.list()?.len();
+        if n == 0 {
+            return Err(f.err("scan_channels needs at least one channel"));
+        }
+        for k in 0..n {
+            let c = f.item(k).u32()?;
+            if c == 0 || c > 255 {
+                return Err(f.item(k).err(format!("{c} is not a channel number")));
+            }
+            s.channels.push(c as u8);
         }
     }
+    for (key, slot) in [("min_channel_time", &mut s.min_channel_time), ("max_channel_time", &mut s.max_channel_time), ("passive_dwell", &mut s.passive_dwell)] {
+        if let Some(f) = t.opt(key) {
+            *slot = f.duration()?;
+            if *slot == Duration::ZERO {
+                return Err(f.err(format!("{key} must be positive")));
+            }
+        }
+    }
+    if s.max_channel_time < s.min_channel_time {
+        let f = t.opt("max_channel_time").or_else(|| t.opt("min_channel_time")).expect("one of them was set");
+        return Err(f.err("max_channel_time must be at least min_channel_time"));
+    }
+    if let Some(f) = t.opt("roam_threshold_dbm") {
+        s.roam_threshold_dbm = Some(finite(&f)?);
+    }
+    if let Some(f) = t.opt("hysteresis_db") {
+        s.hysteresis_db = finite(&f)?;
+        if s.hysteresis_db < 0.0 {
+            return Err(f.err("hysteresis_db must not be negative"));
+        }
+    }
+    if let Some(f) = t.opt("beacon_loss") {
+        s.beacon_loss = at_least_one(&f, "beacon_loss")?;
+    }
+    Ok(s)
+}
+
+/// Give every radio its subnet and address (see the module doc).
+fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Prefix, Field)>], addrs: &[Option<(u32, Field)>], adhoc: Prefix) -> R<()> {
+    let radios_path = KeyPath::root().key("radios");
+    // One subnet per network (SSID), from its first AP: declared or the
+    // next automatic block; every AP of the network must agree.
+    let mut ess: Vec<(String, Prefix, u32)> = Vec::new();
+    for i in 0..out.len() {
+        let RadioMode::Ap { ssid } = &out[i].mode else { continue };
+        match ess.iter().position(|e| e.0 == *ssid) {
+            Some(k) => {
+                if let Some((p, f)) = &subnets[i] {
+                    if *p != ess[k].1 {
+                        return Err(f.err(format!("APs of ssid \"{ssid}\" share one subnet, {} (the first AP's)", ess[k].1)));
+                    }
+                }
+            }
+            None => {
+                let p = match &subnets[i] {
+                    Some((p, _)) => *p,
+                    None => {
+                        let k = ess.iter().filter(|e| e.2 == u32::MAX).count();
+                        if k >= AUTO_BSS_COUNT {
+                            return Err(root.doc.err(&radios_path.index(i), format!("more than {AUTO_BSS_COUNT} networks need declared subnets")));
+                        }
+                        Prefix::new(AUTO_BSS_BASE + (k as u32) * 1024, 22)
+                    }
+                };
+                let auto = if subnets[i].is_some() { 0 } else { u32::MAX };
+                ess.push((ssid.clone(), p, auto));
+            }
+        }
+    }
+    let mut next: Vec<u32> = ess.iter().map(|e| e.1.addr + 1).collect();
     let mut adhoc_next = adhoc.addr + 1;
     for i in 0..out.len() {
-        let subnet = match out[i].mode {
-            RadioMode::Ap { .. } => out[i].subnet,
-            RadioMode::Station { ap } => out[ap].subnet,
-            RadioMode::AdHoc => adhoc,
+        let (subnet, counter) = match &out[i].mode {
+            RadioMode::Ap { ssid } | RadioMode::Station { ssid, .. } => {
+                let k = ess.iter().position(|e| e.0 == *ssid).expect("every network has an AP (checked)");
+                (ess[k].1, &mut next[k])
+            }
+            RadioMode::AdHoc => (adhoc, &mut adhoc_next),
         };
         let bcast = subnet.addr | !mask(subnet.len);
         let addr = match &addrs[i] {
@@ -435,14 +604,8 @@ fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Pref
                 *a
             }
             None => {
-                let key = match out[i].mode {
-                    RadioMode::Ap { .. } => i,
-                    RadioMode::Station { ap } => ap,
-                    RadioMode::AdHoc => usize::MAX,
-                };
-                let next = if key == usize::MAX { &mut adhoc_next } else { next_host.get_mut(&key).expect("every AP has a counter") };
-                let a = *next;
-                *next += 1;
+                let a = *counter;
+                *counter += 1;
                 if a >= bcast {
                     return Err(root.doc.err(&radios_path.index(i), format!("subnet {subnet} has no free host address left")));
                 }
@@ -466,7 +629,7 @@ fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Pref
 /// sensitivity), or it could never have associated.
 fn check_reach(root: &Table, out: &[RadioDecl], pl: &PathLoss) -> R<()> {
     for (i, r) in out.iter().enumerate() {
-        if let RadioMode::Station { ap } = r.mode {
+        if let RadioMode::Station { ap: Some(ap), .. } = r.mode {
             let a = &out[ap];
             if a.random_waypoint.is_some() || r.random_waypoint.is_some() {
                 continue;
@@ -512,16 +675,17 @@ fn errors(root: &Table, out: &[RadioDecl], nodes: &[NodeSpec], index: &NodeIndex
     Ok(v)
 }
 
-/// Node pairs a wireless segment connects (each station with its AP; every
-/// ad hoc radio with the first one), for reachability checks.
+/// Node pairs a wireless segment connects (every radio of a network with
+/// its first AP; every ad hoc radio with the first one), for reachability
+/// checks.
 pub(super) fn segment_pairs(w: &WifiSpec) -> Vec<(usize, usize)> {
     let first_adhoc = w.radios.iter().position(|r| r.mode == RadioMode::AdHoc);
+    let first_ap = |ssid: &str| w.radios.iter().position(|r| matches!(&r.mode, RadioMode::Ap { ssid: s } if s == ssid));
     w.radios
         .iter()
-        .filter_map(|r| match r.mode {
-            RadioMode::Station { ap } => Some((r.node, w.radios[ap].node)),
+        .filter_map(|r| match &r.mode {
+            RadioMode::Station { ssid, .. } | RadioMode::Ap { ssid } => first_ap(ssid).map(|a| (r.node, w.radios[a].node)),
             RadioMode::AdHoc => first_adhoc.map(|f| (r.node, w.radios[f].node)),
-            RadioMode::Ap { .. } => None,
         })
         .collect()
 }

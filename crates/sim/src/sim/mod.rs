@@ -137,6 +137,9 @@ pub(crate) struct Finished<'s> {
     pub agents: Vec<AgentReport>,
     /// Each radio's MAC counters, in `[[radios]]` order.
     pub radios: Vec<airtcp_wifi::mac::MacCounters>,
+    /// Each station's beacon signal samples and the AP it ends with.
+    pub radio_signal: Vec<Vec<(Instant, f32)>>,
+    pub radio_ap: Vec<Option<u32>>,
 }
 
 impl<'s> Sim<'s> {
@@ -152,12 +155,21 @@ impl<'s> Sim<'s> {
                 series: std::mem::take(&mut series[a]),
             })
             .collect();
-        let radios = match &self.net.wlan {
-            Some(w) => (0..w.radio_count() as u32).map(|r| w.counters(r).clone()).collect(),
-            None => Vec::new(),
+        let (radios, radio_signal, radio_ap) = match &self.net.wlan {
+            Some(w) => {
+                let n = w.radio_count() as u32;
+                (
+                    (0..n).map(|r| w.counters(r).clone()).collect(),
+                    (0..n).map(|r| w.signal_series(r).to_vec()).collect(),
+                    (0..n).map(|r| w.associated_ap(r)).collect(),
+                )
+            }
+            None => (Vec::new(), Vec::new(), Vec::new()),
         };
         Finished {
             radios,
+            radio_signal,
+            radio_ap,
             sc: self.sc,
             seed: self.seed,
             end: self.end,

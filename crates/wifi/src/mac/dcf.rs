@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 
 use airtcp_core::{Duration, Instant};
 
-use super::{AirFrame, MacParams, BROADCAST};
+use super::{AirFrame, MacParams, MgmtInfo, BROADCAST, NO_HANDLE};
 use crate::frame::{self, FrameKind};
 use crate::medium::{Wake, Wlan, WlanOutput};
 use crate::phy::{Preamble, Standard};
@@ -21,6 +21,8 @@ pub(crate) struct Msdu {
     /// Receiver radio (the AP for a station of a BSS) and final destination.
     pub dst: u32,
     pub da: u32,
+    pub kind: FrameKind,
+    pub info: MgmtInfo,
 }
 
 /// The frame at the head of the line with its retry state.
@@ -53,6 +55,12 @@ pub struct DcfState {
     armed: Instant,
     queue: VecDeque<Msdu>,
     queue_limit: usize,
+    /// Management frames go before data (a queue of their own, as drivers
+    /// keep management on the highest-priority queue).
+    mgmt_q: VecDeque<Msdu>,
+    /// Whether data frames may go: a station sends data only while
+    /// associated and on its AP's channel.
+    pub(crate) data_allowed: bool,
     current: Option<Current>,
     phase: Phase,
     /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
@@ -95,6 +103,8 @@ impl DcfState {
             armed: Instant::MAX,
             queue: VecDeque::with_capacity(p.queue_limit.min(1024) as usize),
             queue_limit: p.queue_limit as usize,
+            mgmt_q: VecDeque::with_capacity(4),
+            data_allowed: true,
             current: None,
             phase: Phase::Idle,
             backoff: None,
@@ -120,8 +130,12 @@ impl DcfState {
         if self.eifs { self.eifs_time } else { self.difs }
     }
 
+    /// Whether there is a frame that may contend now.
     fn has_frame(&self) -> bool {
-        self.current.is_some() || !self.queue.is_empty()
+        match self.current {
+            Some(c) => c.msdu.kind != FrameKind::Data || self.data_allowed,
+            None => !self.mgmt_q.is_empty() || (self.data_allowed && !self.queue.is_empty()),
+        }
     }
 
     /// When the backoff ends, if the medium stays idle.
@@ -131,7 +145,7 @@ impl DcfState {
     }
 
     pub fn queue_len(&self) -> usize {
-        self.queue.len() + self.current.is_some() as usize
+        self.queue.len() + self.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) as usize
     }
 }
 
@@ -145,14 +159,33 @@ impl Wlan {
             r.counters.queue_drops += 1;
             return false;
         }
+        if self.is_ap[radio as usize] && da != BROADCAST && !self.ap_has(radio, da) {
+            // Class 3 frames only to associated stations (802.11-2016 11.3.3).
+            self.radios[radio as usize].counters.not_associated_drops += 1;
+            return false;
+        }
+        let r = &mut self.radios[radio as usize];
         r.counters.enqueued += 1;
-        let dst = match r.spec.ap {
-            Some(ap) if da != BROADCAST => ap,
-            _ => da,
-        };
-        r.mac.queue.push_back(Msdu { handle, mpdu_bytes: frame::data_mpdu_len(ip_bytes), dst, da });
+        r.mac.queue.push_back(Msdu { handle, mpdu_bytes: frame::data_mpdu_len(ip_bytes), dst: da, da, kind: FrameKind::Data, info: MgmtInfo::default() });
+        self.kick(now, radio);
+        true
+    }
+
+    /// Queue management frame `kind` from `radio` to `dst` (`BROADCAST`:
+    /// beacons, probe requests) ahead of data.
+    pub(crate) fn enqueue_mgmt(&mut self, now: Instant, radio: u32, kind: FrameKind, dst: u32, info: MgmtInfo) {
+        let bytes = crate::mgmt::mgmt_mpdu_len(kind, self.ssids.get(info.ssid as usize).map_or(0, |s| s.len() as u32));
+        self.radios[radio as usize].mac.mgmt_q.push_back(Msdu { handle: NO_HANDLE, mpdu_bytes: bytes, dst, da: dst, kind, info });
+        self.kick(now, radio);
+    }
+
+    /// A frame became eligible: start contending if the MAC was idle
+    /// (802.11-2016 10.3.4.3: a frame that finds the medium busy invokes
+    /// the backoff; one that finds it idle for DIFS goes at once).
+    pub(crate) fn kick(&mut self, now: Instant, radio: u32) {
+        let r = &mut self.radios[radio as usize];
         let m = &mut r.mac;
-        if m.current.is_none() && m.queue.len() == 1 && m.phase == Phase::Idle {
+        if m.current.is_none() && m.phase == Phase::Idle && m.has_frame() {
             // 802.11-2016 10.3.4.3: a frame that finds the medium busy
             // invokes the backoff; one that finds it idle for DIFS goes now.
             if m.busy {
@@ -165,7 +198,6 @@ impl Wlan {
             }
         }
         self.mac_arm(now, radio);
-        true
     }
 
     /// A radio's MAC timer fired.
@@ -224,7 +256,12 @@ impl Wlan {
         let r = &mut self.radios[ri];
         let m = &mut r.mac;
         if m.current.is_none() {
-            let Some(msdu) = m.queue.pop_front() else { return };
+            let next = match m.mgmt_q.pop_front() {
+                Some(x) => Some(x),
+                None if m.data_allowed => m.queue.pop_front(),
+                None => None,
+            };
+            let Some(msdu) = next else { return };
             let seq = m.next_seq;
             m.next_seq = (m.next_seq + 1) & 0x0fff;
             m.current = Some(Current { msdu, seq, short_retries: 0, long_retries: 0, sent_after_cts: false, retry: false });
@@ -232,11 +269,35 @@ impl Wlan {
         let cur = m.current.expect("head frame");
         let p = &m.p;
         let std = p.standard;
-        let msdu = cur.msdu;
+        let mut msdu = cur.msdu;
+        if msdu.kind == FrameKind::Data && msdu.dst != BROADCAST {
+            // A station sends everything to its AP; a frame for the DS (an
+            // AP's own address) is for the AP it is associated with now.
+            if let Some(ap) = r.spec.ap {
+                msdu.dst = ap;
+                if self.is_ap[msdu.da as usize] {
+                    msdu.da = ap;
+                }
+            }
+        }
+        let r = &mut self.radios[ri];
+        let m = &mut r.mac;
+        let p = &m.p;
+        let info = msdu.info;
+        if msdu.kind != FrameKind::Data {
+            r.counters.mgmt_tx += 1;
+        }
         let (f, air) = if msdu.dst == BROADCAST {
-            r.counters.broadcast_tx += 1;
+            if msdu.kind == FrameKind::Data {
+                r.counters.broadcast_tx += 1;
+            }
             let rate = p.broadcast_rate;
-            let f = AirFrame { kind: FrameKind::Data, src: radio, dst: BROADCAST, da: BROADCAST, bytes: msdu.mpdu_bytes, nav: Duration::ZERO, seq: cur.seq, retry: false, handle: msdu.handle, rate };
+            let f = AirFrame { kind: msdu.kind, src: radio, dst: BROADCAST, da: BROADCAST, bytes: msdu.mpdu_bytes, nav: Duration::ZERO, seq: cur.seq, retry: false, handle: msdu.handle, rate, info };
+            (f, p.airtime(rate, msdu.mpdu_bytes))
+        } else if msdu.kind != FrameKind::Data {
+            let rate = p.broadcast_rate;
+            let ack = p.airtime(std.control_rate(rate), frame::ACK_LEN);
+            let f = AirFrame { kind: msdu.kind, src: radio, dst: msdu.dst, da: msdu.dst, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: NO_HANDLE, rate, info };
             (f, p.airtime(rate, msdu.mpdu_bytes))
         } else {
             let data_rate = p.data_rate;
@@ -247,17 +308,18 @@ impl Wlan {
                 r.counters.rts_tx += 1;
                 let cts = p.airtime(ctrl, frame::CTS_LEN);
                 let nav = m.sifs.saturating_mul(3).saturating_add(cts).saturating_add(data_air).saturating_add(ack);
-                let f = AirFrame { kind: FrameKind::Rts, src: radio, dst: msdu.dst, da: msdu.da, bytes: frame::RTS_LEN, nav, seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: ctrl };
+                let f = AirFrame { kind: FrameKind::Rts, src: radio, dst: msdu.dst, da: msdu.da, bytes: frame::RTS_LEN, nav, seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: ctrl, info };
                 (f, p.airtime(ctrl, frame::RTS_LEN))
             } else {
                 r.counters.data_tx += 1;
-                let f = AirFrame { kind: FrameKind::Data, src: radio, dst: msdu.dst, da: msdu.da, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: data_rate };
+                let f = AirFrame { kind: FrameKind::Data, src: radio, dst: msdu.dst, da: msdu.da, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: data_rate, info };
                 (f, data_air)
             }
         };
         if cur.retry {
             r.counters.retries += 1;
         }
+        m.current = Some(Current { msdu, ..cur });
         m.phase = Phase::Sending;
         self.start_tx(now, f, air);
     }
@@ -269,21 +331,25 @@ impl Wlan {
         match f.kind {
             FrameKind::Ack | FrameKind::Cts => {}
             FrameKind::Rts => m.phase = Phase::AwaitCts { deadline: now + m.sifs + m.slot + m.phy_start },
-            FrameKind::Data if f.dst == BROADCAST => {
+            _ if f.dst == BROADCAST => {
                 // No ACK and no retry for group frames (10.3.6): done.
                 m.current = None;
                 m.phase = Phase::Idle;
-                self.out.push_back(WlanOutput::Released { handle: f.handle, radio });
+                if f.handle != NO_HANDLE {
+                    self.out.push_back(WlanOutput::Released { handle: f.handle, radio });
+                }
                 self.new_backoff(radio, true);
+                if f.kind.is_mgmt() {
+                    self.mgmt_done(now, radio, f.kind);
+                }
             }
-            FrameKind::Data => m.phase = Phase::AwaitAck { deadline: now + m.sifs + m.slot + m.phy_start },
-            _ => {}
+            _ => m.phase = Phase::AwaitAck { deadline: now + m.sifs + m.slot + m.phy_start },
         }
         self.mac_arm(now, radio);
     }
 
     /// Radio `radio` finished receiving `f` (`ok`: decoded correctly).
-    pub(crate) fn mac_received(&mut self, now: Instant, radio: u32, f: &AirFrame, ok: bool) {
+    pub(crate) fn mac_received(&mut self, now: Instant, radio: u32, f: &AirFrame, ok: bool, rx_dbm: f64) {
         let ri = radio as usize;
         let awaiting = self.radios[ri].mac.phase;
         if !ok {
@@ -309,13 +375,18 @@ impl Wlan {
         }
         match f.kind {
             FrameKind::Data => self.receive_data(now, radio, f),
+            k if k.is_mgmt() => {
+                if f.dst == BROADCAST || self.accept_unicast(now, radio, f) {
+                    self.mgmt_received(now, radio, f, rx_dbm);
+                }
+            }
             FrameKind::Rts => {
                 let m = &self.radios[ri].mac;
                 if m.nav_until <= now && m.response.is_none() {
                     let ctrl = f.rate;
                     let cts_air = m.p.airtime(ctrl, frame::CTS_LEN);
                     let nav = f.nav.saturating_sub(m.sifs).saturating_sub(cts_air);
-                    let cts = AirFrame { kind: FrameKind::Cts, src: radio, dst: f.src, da: f.src, bytes: frame::CTS_LEN, nav, seq: 0, retry: false, handle: u32::MAX, rate: ctrl };
+                    let cts = AirFrame { kind: FrameKind::Cts, src: radio, dst: f.src, da: f.src, bytes: frame::CTS_LEN, nav, seq: 0, retry: false, handle: NO_HANDLE, rate: ctrl, info: MgmtInfo::default() };
                     let at = now + m.sifs;
                     self.radios[ri].mac.response = Some((at, cts));
                 }
@@ -330,7 +401,7 @@ impl Wlan {
                 m.current = Some(cur);
                 let ctrl = m.p.standard.control_rate(m.p.data_rate);
                 let ack = m.p.airtime(ctrl, frame::ACK_LEN);
-                let data = AirFrame { kind: FrameKind::Data, src: radio, dst: cur.msdu.dst, da: cur.msdu.da, bytes: cur.msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: cur.msdu.handle, rate: m.p.data_rate };
+                let data = AirFrame { kind: FrameKind::Data, src: radio, dst: cur.msdu.dst, da: cur.msdu.da, bytes: cur.msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: cur.msdu.handle, rate: m.p.data_rate, info: MgmtInfo::default() };
                 m.response = Some((now + m.sifs, data));
                 m.phase = Phase::Sending;
             }
@@ -339,8 +410,13 @@ impl Wlan {
                 r.counters.acked += 1;
                 let cur = r.mac.current.take().expect("awaiting ACK for a frame");
                 r.mac.phase = Phase::Idle;
-                self.out.push_back(WlanOutput::Released { handle: cur.msdu.handle, radio });
+                if cur.msdu.handle != NO_HANDLE {
+                    self.out.push_back(WlanOutput::Released { handle: cur.msdu.handle, radio });
+                }
                 self.new_backoff(radio, true);
+                if cur.msdu.kind.is_mgmt() {
+                    self.mgmt_done(now, radio, cur.msdu.kind);
+                }
             }
             _ => {}
         }
@@ -354,23 +430,39 @@ impl Wlan {
             self.out.push_back(WlanOutput::Delivered { handle: f.handle, radio });
             return;
         }
-        let r = &mut self.radios[ri];
-        let m = &mut r.mac;
-        let ctrl = f.rate;
-        let ack = AirFrame { kind: FrameKind::Ack, src: radio, dst: f.src, da: f.src, bytes: frame::ACK_LEN, nav: Duration::ZERO, seq: 0, retry: false, handle: u32::MAX, rate: m.p.standard.control_rate(ctrl) };
-        m.response = Some((now + m.sifs, ack));
-        let dup = f.retry && m.last_seq.get(&f.src) == Some(&f.seq);
-        m.last_seq.insert(f.src, f.seq);
-        if dup {
-            r.counters.rx_duplicates += 1;
+        if !self.accept_unicast(now, radio, f) {
             return;
         }
+        if self.is_ap[ri] && !self.ap_has(radio, f.src) {
+            // Data from a station that is not associated: dropped, and
+            // the station told so (11.3.3).
+            self.radios[ri].counters.not_associated_drops += 1;
+            self.ap_reject(now, radio, f.src);
+            return;
+        }
+        let r = &mut self.radios[ri];
         r.counters.rx_data += 1;
         if f.da != radio && r.spec.ap.is_none() && f.da != BROADCAST {
             self.out.push_back(WlanOutput::Relay { handle: f.handle, radio, da: f.da });
         } else {
             self.out.push_back(WlanOutput::Delivered { handle: f.handle, radio });
         }
+    }
+
+    /// A unicast data or management frame for `radio` arrived: schedule the
+    /// ACK after SIFS and tell whether it is new (not a retransmission of
+    /// the last frame from that transmitter, 802.11-2016 10.3.2.11).
+    fn accept_unicast(&mut self, now: Instant, radio: u32, f: &AirFrame) -> bool {
+        let r = &mut self.radios[radio as usize];
+        let m = &mut r.mac;
+        let ack = AirFrame { kind: FrameKind::Ack, src: radio, dst: f.src, da: f.src, bytes: frame::ACK_LEN, nav: Duration::ZERO, seq: 0, retry: false, handle: NO_HANDLE, rate: m.p.standard.control_rate(f.rate), info: MgmtInfo::default() };
+        m.response = Some((now + m.sifs, ack));
+        let dup = f.retry && m.last_seq.get(&f.src) == Some(&f.seq);
+        m.last_seq.insert(f.src, f.seq);
+        if dup {
+            r.counters.rx_duplicates += 1;
+        }
+        !dup
     }
 
     /// We were waiting for a CTS/ACK past its deadline and some other frame
@@ -405,9 +497,14 @@ impl Wlan {
             m.current = None;
             r.counters.retry_drops += 1;
             let msdu = cur.msdu;
-            self.out.push_back(WlanOutput::RetryDrop { handle: msdu.handle, radio, dst: msdu.dst });
-            self.out.push_back(WlanOutput::Released { handle: msdu.handle, radio });
+            if msdu.handle != NO_HANDLE {
+                self.out.push_back(WlanOutput::RetryDrop { handle: msdu.handle, radio, dst: msdu.dst });
+                self.out.push_back(WlanOutput::Released { handle: msdu.handle, radio });
+            }
             self.new_backoff(radio, true);
+            if msdu.kind.is_mgmt() {
+                self.mgmt_done(now, radio, msdu.kind);
+            }
         } else {
             cur.retry = true;
             m.current = Some(cur);

@@ -4,6 +4,7 @@
 //! (in `dcf.rs`) the channel-access logic.
 
 mod dcf;
+pub mod minstrel;
 
 pub(crate) use dcf::DcfState;
 
@@ -14,6 +15,20 @@ use crate::phy::{Preamble, Rate, Standard};
 
 /// Radio index meaning "every radio in range" (broadcast).
 pub const BROADCAST: u32 = u32::MAX;
+/// Handle of a frame the network does not own (management and control).
+pub const NO_HANDLE: u32 = u32::MAX;
+
+/// The fields of a management frame the state machines act on
+/// (802.11-2016 9.3.3); `ssid` indexes the medium's SSID table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MgmtInfo {
+    pub ssid: u16,
+    pub channel: u8,
+    pub aid: u16,
+    pub status: u16,
+    pub reason: u16,
+    pub auth_seq: u16,
+}
 
 /// MAC parameters of one radio.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +100,8 @@ pub struct AirFrame {
     pub retry: bool,
     pub handle: u32,
     pub rate: Rate,
+    /// Management fields (management frames only).
+    pub info: MgmtInfo,
 }
 
 /// What a radio's MAC counted.
@@ -114,4 +131,8 @@ pub struct MacCounters {
     pub cts_rx: u64,
     /// Broadcast frames sent.
     pub broadcast_tx: u64,
+    /// Management frames sent (beacons, probes, authentication, association).
+    pub mgmt_tx: u64,
+    /// Data frames refused by an AP for a station not associated with it.
+    pub not_associated_drops: u64,
 }

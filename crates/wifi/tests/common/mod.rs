@@ -20,6 +20,7 @@ pub fn radio(std: Standard, rate: Rate, x: f64, y: f64, ap: Option<u32>) -> Radi
         phy: RadioParams::default(),
         mac: MacParams::new(std, rate),
         ap,
+        mgmt: Default::default(),
     }
 }
 
@@ -79,6 +80,7 @@ pub fn saturate(specs: Vec<RadioSpec>, ip_bytes: u32, secs: f64, seed: u64) -> (
                 }
                 WlanOutput::RetryDrop { .. } => sat.retry_drops += 1,
                 WlanOutput::Relay { .. } => panic!("no relaying in a star of uplinks"),
+                WlanOutput::Mgmt { .. } => {}
             }
         }
     }

@@ -1,0 +1,170 @@
+//! Infrastructure mode (802.11-2016 11.1–11.3): APs beacon, stations scan
+//! (actively with probe requests or passively), authenticate (open
+//! system), associate and reassociate, and roam when the signal fades,
+//! beacons stop, or a script says so. Every step is reported as a
+//! [`MgmtEvent`] with its time, so a handoff's timeline is measured.
+//!
+//! The state machines are methods of the medium ([`crate::medium::Wlan`]):
+//! they send real management frames through the DCF, so a handoff costs
+//! airtime and can fail like any exchange.
+
+mod ap;
+mod sta;
+
+use airtcp_core::Duration;
+
+use crate::frame::FrameKind;
+
+pub(crate) use ap::ApState;
+pub(crate) use sta::StaState;
+
+pub(crate) fn sta_phase_associated() -> sta::Phase {
+    sta::Phase::Associated
+}
+
+/// How a radio takes part in infrastructure mode.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum MgmtSpec {
+    /// No management frames: ad hoc, or a BSS whose association is fixed
+    /// (`RadioSpec::ap`) and whose AP does not beacon.
+    #[default]
+    Static,
+    Ap(ApSpec),
+    Station(StaSpec),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApSpec {
+    pub ssid: String,
+    /// Beacon interval: 100 TU = 102.4 ms, the usual default (802.11-2016
+    /// dot11BeaconPeriod is in TU of 1024 µs).
+    pub beacon_interval: Duration,
+}
+
+impl ApSpec {
+    pub fn new(ssid: &str) -> ApSpec {
+        ApSpec { ssid: ssid.to_string(), beacon_interval: Duration::from_micros(102_400) }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanKind {
+    /// Probe request on each channel, then wait for responses.
+    Active,
+    /// Listen for beacons on each channel.
+    Passive,
+}
+
+/// A station's management parameters. Scan timing defaults follow the
+/// measurements of Mishra, Shin and Arbaugh ("An empirical analysis of the
+/// IEEE 802.11 MAC layer handoff process", ACM CCR 33(2), 2003): the probe
+/// phase dominates a handoff, tens to a few hundred milliseconds, with
+/// cards waiting MinChannelTime for any response and MaxChannelTime once
+/// one arrived; authentication and reassociation take a few milliseconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaSpec {
+    pub ssid: String,
+    pub scan: ScanKind,
+    /// Channels scanned, in order (default: the standard's usual set).
+    pub channels: Vec<u8>,
+    /// Active scan: wait this long on a channel for a first probe response…
+    pub min_channel_time: Duration,
+    /// …and this long once one arrived.
+    pub max_channel_time: Duration,
+    /// Passive scan: dwell per channel (longer than a beacon interval).
+    pub passive_dwell: Duration,
+    /// Roam when the beacons' signal (EWMA) falls below this (dBm).
+    pub roam_threshold_dbm: Option<f64>,
+    /// A new AP must be this much stronger than the current one (dB).
+    pub hysteresis_db: f64,
+    /// Consecutive beacons missed before the link counts as lost: Linux
+    /// mac80211's IEEE80211_BEACON_LOSS_COUNT = 7.
+    pub beacon_loss: u32,
+    /// Authentication / association response timeout and attempts: Linux
+    /// mac80211 IEEE80211_AUTH_TIMEOUT = IEEE80211_ASSOC_TIMEOUT = HZ/5
+    /// (200 ms), IEEE80211_AUTH_MAX_TRIES = IEEE80211_ASSOC_MAX_TRIES = 3.
+    pub response_timeout: Duration,
+    pub max_tries: u32,
+    /// Scripted handoffs: at each instant, leave the current AP and join
+    /// the given AP radio (or the best one found when `None`).
+    pub scripted: Vec<(airtcp_core::Instant, Option<u32>)>,
+    /// Time between signal-triggered scans that found nothing better.
+    pub rescan_interval: Duration,
+}
+
+impl StaSpec {
+    pub fn new(ssid: &str, channels: Vec<u8>) -> StaSpec {
+        StaSpec {
+            ssid: ssid.to_string(),
+            scan: ScanKind::Active,
+            channels,
+            min_channel_time: Duration::from_millis(20),
+            max_channel_time: Duration::from_millis(40),
+            passive_dwell: Duration::from_millis(110),
+            roam_threshold_dbm: None,
+            hysteresis_db: 5.0,
+            beacon_loss: 7,
+            response_timeout: Duration::from_millis(200),
+            max_tries: 3,
+            scripted: Vec::new(),
+            rescan_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Why a station started scanning or left its AP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trigger {
+    /// Not associated yet.
+    Startup,
+    /// The AP's signal fell below the roaming threshold.
+    Signal,
+    /// `beacon_loss` beacons in a row were missed.
+    BeaconLoss,
+    /// The scenario's script.
+    Scripted,
+    /// The AP disassociated or deauthenticated the station.
+    Kicked,
+    /// Authentication or association failed.
+    Failed,
+}
+
+/// One step of a station's (or an AP's) management, for the event log.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MgmtEvent {
+    /// T0 of a handoff: the station decided to leave (or lost) `ap`.
+    LinkLost { ap: u32, trigger: Trigger },
+    ScanStart { trigger: Trigger },
+    /// `best`: the AP chosen, with its signal (dBm).
+    ScanEnd { best: Option<(u32, f64)> },
+    AuthStart { ap: u32 },
+    Authenticated { ap: u32 },
+    AssocStart { ap: u32, reassoc: bool },
+    Associated { ap: u32, aid: u16, reassoc: bool },
+    /// A signal-triggered scan found nothing better: the station stays.
+    Stayed { ap: u32 },
+    /// Seen at the AP: a station associated or left.
+    ApAssociated { sta: u32, aid: u16 },
+    ApDisassociated { sta: u32 },
+}
+
+/// MPDU length of a management frame (802.11-2016 9.3.3): the 24-byte
+/// header and FCS, the fixed fields and the elements we send (SSID of
+/// `ssid_len` bytes, 8 supported rates, DS parameter set, a 6-byte TIM in
+/// beacons).
+pub fn mgmt_mpdu_len(kind: FrameKind, ssid_len: u32) -> u32 {
+    let base = crate::frame::DATA_HDR + crate::frame::FCS_LEN;
+    let ssid = 2 + ssid_len;
+    let rates = 2 + 8;
+    base + match kind {
+        FrameKind::Beacon => 12 + ssid + rates + 3 + 6,
+        FrameKind::ProbeResp => 12 + ssid + rates + 3,
+        FrameKind::ProbeReq => ssid + rates,
+        FrameKind::Auth => 6,
+        FrameKind::AssocReq => 4 + ssid + rates,
+        FrameKind::ReassocReq => 10 + ssid + rates,
+        FrameKind::AssocResp | FrameKind::ReassocResp => 6 + rates,
+        FrameKind::Disassoc | FrameKind::Deauth => 2,
+        _ => 0,
+    }
+}

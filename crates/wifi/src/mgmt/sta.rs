@@ -1,0 +1,415 @@
+//! The station side: scanning, authentication, (re)association, beacon
+//! tracking and the roaming triggers. One timer per station (`deadline`)
+//! covers the phase it is in: the end of a channel dwell, a response
+//! timeout, the beacon-loss limit or the next scripted handoff.
+
+use airtcp_core::{Duration, Instant};
+
+use super::{MgmtEvent, ScanKind, StaSpec, Trigger};
+use crate::frame::FrameKind;
+use crate::mac::{AirFrame, MgmtInfo, BROADCAST};
+use crate::medium::{MgmtRole, Wake, Wlan, WlanOutput};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Phase {
+    /// Not associated, waiting to scan again.
+    Idle,
+    Associated,
+    /// Scanning channel `idx` of the list; `heard`: a response came.
+    Scanning { idx: usize, heard: bool, extended: bool },
+    Authenticating { ap: u32, channel: u8 },
+    Associating { ap: u32, channel: u8 },
+    /// Waiting for our disassociation frame to leave before scanning.
+    Leaving,
+}
+
+pub(crate) struct StaState {
+    pub spec: StaSpec,
+    pub ssid: u16,
+    pub phase: Phase,
+    /// The AP we are (or were last) associated with, and its channel.
+    pub ap: Option<(u32, u8)>,
+    pub trigger: Trigger,
+    /// Beacon signal of the current AP: an EWMA in dBm (weight 1/8 new, as
+    /// Linux mac80211's ave_beacon_signal smoothing).
+    pub rssi: Option<f64>,
+    pub last_beacon: Instant,
+    /// Best candidate of the scan: AP, signal, channel.
+    best: Option<(u32, f64, u8)>,
+    /// A scripted handoff's target, and what the scan heard of it.
+    target: Option<u32>,
+    target_hit: Option<(u32, f64, u8)>,
+    next_script: usize,
+    tries: u32,
+    next_scan_ok: Instant,
+    pub deadline: Instant,
+    pub gen: u32,
+    /// Beacon signal samples of the current AP `(t, dBm)`.
+    pub signal: Vec<(Instant, f32)>,
+}
+
+impl StaState {
+    pub(crate) fn new(spec: StaSpec, ssid: u16) -> StaState {
+        StaState {
+            spec,
+            ssid,
+            phase: Phase::Idle,
+            ap: None,
+            trigger: Trigger::Startup,
+            rssi: None,
+            last_beacon: Instant::ZERO,
+            best: None,
+            target: None,
+            target_hit: None,
+            next_script: 0,
+            tries: 0,
+            next_scan_ok: Instant::ZERO,
+            deadline: Instant::MAX,
+            gen: 0,
+            signal: Vec::new(),
+        }
+    }
+}
+
+impl Wlan {
+    fn sta(&mut self, radio: u32) -> &mut StaState {
+        match &mut self.mgmt[radio as usize] {
+            MgmtRole::Sta(s) => s,
+            _ => unreachable!("station state of a non-station radio"),
+        }
+    }
+
+    fn emit(&mut self, radio: u32, event: MgmtEvent) {
+        self.out.push_back(WlanOutput::Mgmt { radio, event });
+    }
+
+    /// Start every station: associated from the start when the scenario
+    /// says so (as ns-3's examples begin), else scanning.
+    pub(crate) fn start_stations(&mut self) {
+        for radio in 0..self.radios.len() as u32 {
+            let ap = self.radios[radio as usize].spec.ap;
+            let MgmtRole::Sta(_) = &self.mgmt[radio as usize] else { continue };
+            match ap {
+                Some(ap) => {
+                    let aid = match &mut self.mgmt[ap as usize] {
+                        MgmtRole::Ap(a) => a.admit(radio),
+                        _ => 0,
+                    };
+                    let ch = self.radios[ap as usize].spec.channel;
+                    let s = self.sta(radio);
+                    s.ap = Some((ap, ch));
+                    s.phase = Phase::Associated;
+                    self.emit(radio, MgmtEvent::Associated { ap, aid, reassoc: false });
+                    self.emit(ap, MgmtEvent::ApAssociated { sta: radio, aid });
+                }
+                None => {
+                    self.radios[radio as usize].mac.data_allowed = false;
+                    self.start_scan(Instant::ZERO, radio, Trigger::Startup);
+                }
+            }
+            self.sta_arm(Instant::ZERO, radio);
+        }
+    }
+
+    /// Put `radio` on `channel`: what it was receiving is lost.
+    pub(crate) fn tune(&mut self, radio: u32, channel: u8) {
+        let r = &mut self.radios[radio as usize];
+        if r.spec.channel != channel {
+            r.spec.channel = channel;
+            if r.rx.take().is_some() {
+                r.counters.rx_errors += 1;
+            }
+        }
+    }
+
+    fn start_scan(&mut self, now: Instant, radio: u32, trigger: Trigger) {
+        self.radios[radio as usize].mac.data_allowed = false;
+        let s = self.sta(radio);
+        s.trigger = trigger;
+        s.best = None;
+        s.phase = Phase::Scanning { idx: 0, heard: false, extended: false };
+        s.target_hit = None;
+        self.emit(radio, MgmtEvent::ScanStart { trigger });
+        self.scan_channel(now, radio, 0);
+    }
+
+    fn scan_channel(&mut self, now: Instant, radio: u32, idx: usize) {
+        let s = self.sta(radio);
+        let Some(&ch) = s.spec.channels.get(idx) else { return self.end_scan(now, radio) };
+        let (kind, ssid) = (s.spec.scan, s.ssid);
+        let dwell = match kind {
+            ScanKind::Active => s.spec.min_channel_time,
+            ScanKind::Passive => s.spec.passive_dwell,
+        };
+        s.phase = Phase::Scanning { idx, heard: false, extended: false };
+        s.deadline = now + dwell;
+        self.tune(radio, ch);
+        if kind == ScanKind::Active {
+            self.enqueue_mgmt(now, radio, FrameKind::ProbeReq, BROADCAST, MgmtInfo { ssid, channel: ch, ..Default::default() });
+        }
+    }
+
+    fn end_scan(&mut self, now: Instant, radio: u32) {
+        let s = self.sta(radio);
+        s.target = None;
+        let best = s.target_hit.take().or(s.best);
+        let (trigger, current, rssi, hysteresis) = (s.trigger, s.ap, s.rssi, s.spec.hysteresis_db);
+        self.emit(radio, MgmtEvent::ScanEnd { best: best.map(|(ap, dbm, _)| (ap, dbm)) });
+        let Some((ap, dbm, ch)) = best else {
+            // Nothing heard: try again later.
+            let s = self.sta(radio);
+            if s.phase != Phase::Associated {
+                s.phase = Phase::Idle;
+                s.deadline = now + s.spec.rescan_interval;
+            }
+            if trigger == Trigger::Signal {
+                return self.stay(now, radio);
+            }
+            return;
+        };
+        if trigger == Trigger::Signal {
+            if let Some((cur, _)) = current {
+                if ap == cur || dbm < rssi.unwrap_or(f64::NEG_INFINITY) + hysteresis {
+                    return self.stay(now, radio);
+                }
+                self.emit(radio, MgmtEvent::LinkLost { ap: cur, trigger });
+            }
+        }
+        self.authenticate(now, radio, ap, ch, 0);
+    }
+
+    /// A signal-triggered scan found nothing better: back to the AP.
+    fn stay(&mut self, now: Instant, radio: u32) {
+        let s = self.sta(radio);
+        let Some((ap, ch)) = s.ap else { return };
+        s.phase = Phase::Associated;
+        s.next_scan_ok = now + s.spec.rescan_interval;
+        s.last_beacon = now;
+        self.tune(radio, ch);
+        self.radios[radio as usize].mac.data_allowed = true;
+        self.emit(radio, MgmtEvent::Stayed { ap });
+        self.kick(now, radio);
+    }
+
+    fn authenticate(&mut self, now: Instant, radio: u32, ap: u32, channel: u8, tries: u32) {
+        let s = self.sta(radio);
+        s.phase = Phase::Authenticating { ap, channel };
+        s.tries = tries;
+        s.deadline = now + s.spec.response_timeout;
+        let ssid = s.ssid;
+        self.tune(radio, channel);
+        if tries == 0 {
+            self.emit(radio, MgmtEvent::AuthStart { ap });
+        }
+        self.enqueue_mgmt(now, radio, FrameKind::Auth, ap, MgmtInfo { ssid, auth_seq: 1, ..Default::default() });
+    }
+
+    fn associate(&mut self, now: Instant, radio: u32, ap: u32, channel: u8, tries: u32) {
+        let s = self.sta(radio);
+        s.phase = Phase::Associating { ap, channel };
+        s.tries = tries;
+        s.deadline = now + s.spec.response_timeout;
+        let reassoc = s.ap.is_some();
+        let ssid = s.ssid;
+        if tries == 0 {
+            self.emit(radio, MgmtEvent::AssocStart { ap, reassoc });
+        }
+        let kind = if reassoc { FrameKind::ReassocReq } else { FrameKind::AssocReq };
+        self.enqueue_mgmt(now, radio, kind, ap, MgmtInfo { ssid, ..Default::default() });
+    }
+
+    /// Leave the current AP (T0 of a handoff) and look for another.
+    fn leave(&mut self, now: Instant, radio: u32, trigger: Trigger) {
+        let s = self.sta(radio);
+        if let Some((ap, _)) = s.ap {
+            self.emit(radio, MgmtEvent::LinkLost { ap, trigger });
+        }
+        self.start_scan(now, radio, trigger);
+    }
+
+    /// The station's timer.
+    pub(crate) fn sta_wake(&mut self, now: Instant, radio: u32) {
+        let s = self.sta(radio);
+        s.deadline = Instant::MAX;
+        match s.phase {
+            Phase::Idle => self.start_scan(now, radio, Trigger::Failed),
+            Phase::Scanning { idx, heard, extended } => {
+                let s = self.sta(radio);
+                let extra = s.spec.max_channel_time.saturating_sub(s.spec.min_channel_time);
+                if heard && !extended && s.spec.scan == ScanKind::Active && extra > Duration::ZERO {
+                    // A response came within MinChannelTime: stay until MaxChannelTime.
+                    s.phase = Phase::Scanning { idx, heard, extended: true };
+                    s.deadline = now + extra;
+                    return self.sta_arm(now, radio);
+                }
+                self.scan_channel(now, radio, idx + 1);
+            }
+            Phase::Authenticating { ap, channel } => {
+                let (tries, max) = (s.tries + 1, s.spec.max_tries);
+                if tries < max {
+                    self.authenticate(now, radio, ap, channel, tries);
+                } else {
+                    self.start_scan(now, radio, Trigger::Failed);
+                }
+            }
+            Phase::Associating { ap, channel } => {
+                let (tries, max) = (s.tries + 1, s.spec.max_tries);
+                if tries < max {
+                    self.associate(now, radio, ap, channel, tries);
+                } else {
+                    self.start_scan(now, radio, Trigger::Failed);
+                }
+            }
+            Phase::Associated => {
+                let script = s.spec.scripted.get(s.next_script).copied();
+                if let Some((at, target)) = script {
+                    if at <= now {
+                        let s = self.sta(radio);
+                        s.next_script += 1;
+                        s.target = target;
+                        let ap = s.ap.map(|a| a.0);
+                        let ssid = s.ssid;
+                        if let Some(ap) = ap {
+                            // Say goodbye on the old channel (reason 8:
+                            // leaving the BSS), then scan once it is out.
+                            s.phase = Phase::Leaving;
+                            s.trigger = Trigger::Scripted;
+                            self.radios[radio as usize].mac.data_allowed = false;
+                            self.emit(radio, MgmtEvent::LinkLost { ap, trigger: Trigger::Scripted });
+                            self.enqueue_mgmt(now, radio, FrameKind::Disassoc, ap, MgmtInfo { ssid, reason: 8, ..Default::default() });
+                        }
+                        return self.sta_arm(now, radio);
+                    }
+                }
+                if self.beacon_lost(now, radio) {
+                    self.leave(now, radio, Trigger::BeaconLoss);
+                }
+            }
+            Phase::Leaving => {}
+        }
+        self.sta_arm(now, radio);
+    }
+
+    /// Whether `beacon_loss` beacon intervals passed without a beacon.
+    fn beacon_lost(&mut self, now: Instant, radio: u32) -> bool {
+        let interval = self.beacon_interval_of(radio);
+        let s = self.sta(radio);
+        let limit = interval.saturating_mul(s.spec.beacon_loss as u64).saturating_add(Duration::from_nanos(interval.as_nanos() / 2));
+        now >= s.last_beacon + limit
+    }
+
+    fn beacon_interval_of(&self, radio: u32) -> Duration {
+        let ap = match &self.mgmt[radio as usize] {
+            MgmtRole::Sta(s) => s.ap.map(|a| a.0),
+            _ => None,
+        };
+        match ap.map(|a| &self.mgmt[a as usize]) {
+            Some(MgmtRole::Ap(a)) => a.interval,
+            _ => Duration::from_micros(102_400),
+        }
+    }
+
+    /// Arm the station's timer at its next instant of interest.
+    pub(crate) fn sta_arm(&mut self, now: Instant, radio: u32) {
+        let interval = self.beacon_interval_of(radio);
+        let beacons_enabled = match self.sta(radio).ap.map(|a| a.0) {
+            Some(ap) => matches!(self.mgmt[ap as usize], MgmtRole::Ap(_)),
+            None => false,
+        };
+        let s = self.sta(radio);
+        let mut t = s.deadline;
+        if s.phase == Phase::Associated {
+            if let Some(&(at, _)) = s.spec.scripted.get(s.next_script) {
+                t = t.min(at.max(now));
+            }
+            if beacons_enabled {
+                let limit = interval.saturating_mul(s.spec.beacon_loss as u64).saturating_add(Duration::from_nanos(interval.as_nanos() / 2));
+                t = t.min(s.last_beacon + limit);
+            }
+        }
+        if t != Instant::MAX {
+            s.gen = s.gen.wrapping_add(1);
+            let gen = s.gen;
+            self.push_wake(t, Wake::Mgmt { radio, gen });
+        }
+    }
+
+    /// A management frame reached station `radio` at `rx_dbm`.
+    pub(crate) fn sta_received(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f64) {
+        let s = self.sta(radio);
+        if f.info.ssid != s.ssid {
+            return;
+        }
+        match (f.kind, s.phase) {
+            (FrameKind::Beacon, Phase::Associated) if s.ap.map(|a| a.0) == Some(f.src) => {
+                let r = match s.rssi {
+                    Some(r) => r + (rx_dbm - r) / 8.0,
+                    None => rx_dbm,
+                };
+                s.rssi = Some(r);
+                s.last_beacon = now;
+                s.signal.push((now, rx_dbm as f32));
+                let low = s.spec.roam_threshold_dbm.is_some_and(|th| r < th) && now >= s.next_scan_ok;
+                if low {
+                    self.start_scan(now, radio, Trigger::Signal);
+                }
+                self.sta_arm(now, radio);
+            }
+            (FrameKind::Beacon | FrameKind::ProbeResp, Phase::Scanning { idx, extended, .. }) => {
+                let cand = (f.src, rx_dbm, f.info.channel);
+                if s.best.is_none_or(|b| rx_dbm > b.1) {
+                    s.best = Some(cand);
+                }
+                if s.target == Some(f.src) {
+                    s.target_hit = Some(cand);
+                }
+                s.phase = Phase::Scanning { idx, heard: true, extended };
+            }
+            (FrameKind::Auth, Phase::Authenticating { ap, channel }) if f.src == ap && f.info.auth_seq == 2 => {
+                if f.info.status == 0 {
+                    self.emit(radio, MgmtEvent::Authenticated { ap });
+                    self.associate(now, radio, ap, channel, 0);
+                    self.sta_arm(now, radio);
+                }
+            }
+            (FrameKind::AssocResp | FrameKind::ReassocResp, Phase::Associating { ap, channel }) if f.src == ap && f.info.status == 0 => {
+                let reassoc = f.kind == FrameKind::ReassocResp;
+                let s = self.sta(radio);
+                s.ap = Some((ap, channel));
+                s.phase = Phase::Associated;
+                s.rssi = Some(rx_dbm);
+                s.last_beacon = now;
+                s.deadline = Instant::MAX;
+                s.next_scan_ok = now + s.spec.rescan_interval;
+                self.radios[radio as usize].spec.ap = Some(ap);
+                self.radios[radio as usize].mac.data_allowed = true;
+                self.emit(radio, MgmtEvent::Associated { ap, aid: f.info.aid, reassoc });
+                self.kick(now, radio);
+                self.sta_arm(now, radio);
+            }
+            (FrameKind::Deauth | FrameKind::Disassoc, Phase::Associated) if s.ap.map(|a| a.0) == Some(f.src) => {
+                self.leave(now, radio, Trigger::Kicked);
+                self.sta_arm(now, radio);
+            }
+            _ => {}
+        }
+    }
+
+    /// Our management frame `kind` left (acknowledged, sent, or dropped).
+    pub(crate) fn sta_mgmt_done(&mut self, now: Instant, radio: u32, kind: FrameKind) {
+        if let MgmtRole::Sta(s) = &self.mgmt[radio as usize] {
+            if kind == FrameKind::Disassoc && s.phase == Phase::Leaving {
+                self.start_scan(now, radio, Trigger::Scripted);
+                self.sta_arm(now, radio);
+            }
+        }
+    }
+
+    /// A station's beacon signal samples.
+    pub fn signal_series(&self, radio: u32) -> &[(Instant, f32)] {
+        match &self.mgmt[radio as usize] {
+            MgmtRole::Sta(s) => &s.signal,
+            _ => &[],
+        }
+    }
+}
