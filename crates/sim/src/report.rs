@@ -84,7 +84,6 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "segs_sent": rst.segs_sent,
                 "segs_received": rst.segs_received,
                 "bytes_delivered": rst.bytes_delivered,
-                "dup_data_segs_received": rst.dup_data_segs_received,
             },
         }));
     }

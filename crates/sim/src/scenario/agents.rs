@@ -50,13 +50,20 @@ pub fn local_iface(links: &[LinkSpec], node: usize, li: usize) -> Option<u32> {
     None
 }
 
-/// The link behind `node`'s local interface `iface`.
-fn iface_link<'l>(links: &'l [LinkSpec], node: usize, iface: IfaceId) -> &'l LinkSpec {
-    links.iter().filter(|l| l.a == node || l.b == node).nth(iface.0 as usize).expect("validated interface")
+/// The name of `node`'s local interface `iface`: its link's, or "radio".
+fn iface_name(links: &[LinkSpec], node: usize, iface: IfaceId) -> &str {
+    links.iter().filter(|l| l.a == node || l.b == node).nth(iface.0 as usize).map_or("radio", |l| l.name.as_str())
 }
 
+/// An interface of `node` by its link's name, or `"radio"` for its radio.
 fn iface_ref(f: &Field, links: &[LinkSpec], nodes: &[NodeSpec], node: usize) -> R<IfaceId> {
     let s = f.str()?;
+    if s == "radio" {
+        if !nodes[node].radio {
+            return Err(f.err(format!("node \"{}\" has no radio", nodes[node].name)));
+        }
+        return Ok(IfaceId(links.iter().filter(|l| l.a == node || l.b == node).count() as u32));
+    }
     let Some(li) = links.iter().position(|l| l.name == s) else {
         let mine: Vec<&str> = links.iter().filter(|l| l.a == node || l.b == node).map(|l| l.name.as_str()).collect();
         return Err(f.err(format!("unknown link \"{s}\" (links of \"{}\": {})", nodes[node].name, mine.join(", "))));
@@ -166,7 +173,7 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
     let mut m = Map::new();
     m.insert("name".into(), json!(a.name));
     m.insert("node".into(), json!(nodes[a.node].name));
-    let link = |i: IfaceId| json!(iface_link(links, a.node, i).name);
+    let link = |i: IfaceId| json!(iface_name(links, a.node, i));
     match &a.spec {
         AgentSpec::Peg(c) => {
             m.insert("kind".into(), json!("peg"));

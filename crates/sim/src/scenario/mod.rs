@@ -148,6 +148,9 @@ pub struct NodeSpec {
     /// The node learns where wireless stations are from the packets they
     /// send (a learning switch's table, at the granularity of addresses).
     pub learn_hosts: bool,
+    /// The node has a radio (its interface after its links'; agents name it
+    /// `"radio"`).
+    pub radio: bool,
 }
 
 /// Index 0 of the per-direction arrays is a -> b, index 1 is b -> a.

@@ -26,13 +26,16 @@ pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
     root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes", "wifi", "radios", "wifi_errors"])?;
     let sim = sim_spec(&root.req("sim")?.table()?)?;
-    let nodes = nodes(&root)?;
+    let mut nodes = nodes(&root)?;
     let index = NodeIndex::new(&nodes);
     let links = links(&root, &nodes, &index)?;
     unique_addresses(&root, &links)?;
     let wifi = super::wifi::wifi(&root, &nodes, &index)?;
     if let Some(w) = &wifi {
         wired_wireless_overlap(&root, &links, w)?;
+        for r in &w.radios {
+            nodes[r.node].radio = true;
+        }
     }
     let flows = flows(&root, &nodes, &index, &links, wifi.as_ref(), &sim)?;
     let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links)?;
@@ -87,7 +90,7 @@ fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
             return Err(f.err(format!("duplicate node name \"{name}\" (also nodes[{j}])")));
         }
         let learn_hosts = t.opt("learn_hosts").map(|f| f.bool()).transpose()?.unwrap_or(false);
-        out.push(NodeSpec { name, learn_hosts });
+        out.push(NodeSpec { name, learn_hosts, radio: false });
     }
     if out.len() > 65_536 {
         return Err(root.doc.err(&KeyPath::root().key("nodes"), "at most 65536 nodes"));
