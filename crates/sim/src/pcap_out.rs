@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use airtcp_core::pcap::PcapWriter;
@@ -21,10 +21,23 @@ struct LinkCapture {
     pending: [VecDeque<(Instant, Packet)>; 2],
 }
 
+/// One radio's monitor-mode capture: radiotap + 802.11 records, written as
+/// they happen (a radio's records come in time order).
+struct RadioCapture {
+    out: BufWriter<File>,
+    tmp: PathBuf,
+    path: PathBuf,
+    buf: Vec<u8>,
+}
+
 pub struct PcapOut {
     links: Vec<LinkCapture>,
+    radios: Vec<RadioCapture>,
     error: Option<SimError>,
 }
+
+/// Snap length of radio captures (whole frames).
+const RADIO_SNAPLEN: u32 = 65_535;
 
 impl LinkCapture {
     /// Write pending records with time <= `upto`, oldest first (direction ab first on ties).
@@ -55,8 +68,9 @@ impl LinkCapture {
 }
 
 impl PcapOut {
-    /// `names[i]` = file stem of link `i` (e.g. "link0_snd-rtr").
-    pub fn create(dir: &Path, names: &[String]) -> Result<PcapOut, SimError> {
+    /// `names[i]` = file stem of link `i` (e.g. "link0_snd-rtr"), `radios[i]`
+    /// of radio `i` (e.g. "radio0_ap").
+    pub fn create(dir: &Path, names: &[String], radios: &[String]) -> Result<PcapOut, SimError> {
         std::fs::create_dir_all(dir).map_err(|err| SimError::Io { path: dir.to_path_buf(), err })?;
         let mut links = Vec::with_capacity(names.len());
         for n in names {
@@ -66,7 +80,37 @@ impl PcapOut {
             let writer = PcapWriter::new(BufWriter::new(f)).map_err(|err| SimError::Io { path: tmp.clone(), err })?;
             links.push(LinkCapture { writer, tmp, path, pending: [VecDeque::new(), VecDeque::new()] });
         }
-        Ok(PcapOut { links, error: None })
+        let mut rcaps = Vec::with_capacity(radios.len());
+        for n in radios {
+            let path = dir.join(format!("{n}.pcap"));
+            let tmp = dir.join(format!(".{n}.pcap.tmp"));
+            let f = File::create(&tmp).map_err(|err| SimError::Io { path: tmp.clone(), err })?;
+            let mut out = BufWriter::new(f);
+            let mut buf = Vec::with_capacity(64);
+            airtcp_wifi::capture::write_pcap_header(&mut buf, RADIO_SNAPLEN);
+            out.write_all(&buf).map_err(|err| SimError::Io { path: tmp.clone(), err })?;
+            rcaps.push(RadioCapture { out, tmp, path, buf });
+        }
+        Ok(PcapOut { links, radios: rcaps, error: None })
+    }
+
+    /// Whether radio captures were asked for.
+    pub fn has_radios(&self) -> bool {
+        !self.radios.is_empty()
+    }
+
+    /// One record (radiotap + 802.11 bytes) of radio `radio` at `t`.
+    pub fn air(&mut self, radio: usize, t: Instant, bytes: &[u8]) {
+        let Some(r) = self.radios.get_mut(radio) else { return };
+        r.buf.clear();
+        let res = airtcp_wifi::capture::write_record(&mut r.buf, t, bytes, RADIO_SNAPLEN)
+            .map_err(std::io::Error::other)
+            .and_then(|_| r.out.write_all(&r.buf));
+        if let Err(err) = res {
+            if self.error.is_none() {
+                self.error = Some(SimError::Io { path: r.tmp.clone(), err });
+            }
+        }
     }
 
     /// A frame of `link`/`dir` that starts transmission at `start`, offered at `now`.
@@ -86,6 +130,9 @@ impl PcapOut {
             for l in &self.links {
                 let _ = std::fs::remove_file(&l.tmp);
             }
+            for r in &self.radios {
+                let _ = std::fs::remove_file(&r.tmp);
+            }
             return Err(e);
         }
         let mut done = Vec::with_capacity(self.links.len());
@@ -93,6 +140,10 @@ impl PcapOut {
             l.flush(Instant::MAX).map_err(|err| SimError::Io { path: l.tmp.clone(), err })?;
             l.writer.finish().map_err(|err| SimError::Io { path: l.tmp.clone(), err })?;
             done.push((l.tmp, l.path));
+        }
+        for mut r in self.radios {
+            r.out.flush().map_err(|err| SimError::Io { path: r.tmp.clone(), err })?;
+            done.push((r.tmp, r.path));
         }
         for (tmp, path) in done {
             std::fs::rename(&tmp, &path).map_err(|err| SimError::Io { path: path.clone(), err })?;

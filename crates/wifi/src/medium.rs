@@ -61,6 +61,9 @@ pub enum WlanOutput {
     /// A management step of `radio` (scan, authentication, association,
     /// loss of link), for the event log and the node's agents.
     Mgmt { radio: u32, event: MgmtEvent },
+    /// With captures on: `radio` started sending `frame` (`rx_dbm` NaN) or
+    /// received it correctly at `rx_dbm`, now — a monitor-mode capture.
+    Air { radio: u32, frame: AirFrame, rx_dbm: f32 },
 }
 
 /// A radio's part in infrastructure mode.
@@ -141,6 +144,10 @@ pub struct Wlan {
     pub(crate) is_ap: Vec<bool>,
     /// SSIDs by index (management frames carry the index).
     pub(crate) ssids: Vec<String>,
+    /// The run's seed (rate controllers draw their own streams from it).
+    pub(crate) seed: u64,
+    /// Report every frame sent and received (`WlanOutput::Air`).
+    capture: bool,
 }
 
 /// Radios filed by cell. The cell edge is 1.5 × the interference range, and
@@ -234,10 +241,17 @@ impl Wlan {
             mgmt,
             is_ap,
             ssids,
+            seed,
+            capture: false,
         };
         wlan.grid.refile_at = refile_every.map_or(Instant::MAX, |d| Instant::ZERO + d.max(Duration::from_millis(1)));
         wlan.refile(Instant::ZERO);
         wlan
+    }
+
+    /// Report every frame on the air as `WlanOutput::Air` (for captures).
+    pub fn enable_capture(&mut self) {
+        self.capture = true;
     }
 
     /// A fixed frame error rate from radio `from` to radio `to` for MPDUs of
@@ -332,6 +346,9 @@ impl Wlan {
         }
         let src = frame.src as usize;
         let end = now + airtime;
+        if self.capture {
+            self.out.push_back(WlanOutput::Air { radio: frame.src, frame, rx_dbm: f32::NAN });
+        }
         let tx = match self.free_txs.pop() {
             Some(t) => {
                 let slot = &mut self.txs[t as usize];
@@ -423,6 +440,9 @@ impl Wlan {
             r.signals -= 1;
             r.energy_mw = if r.signals == 0 { 0.0 } else { (r.energy_mw - mw).max(0.0) };
             if let Some(ok) = decoded {
+                if ok && self.capture {
+                    self.out.push_back(WlanOutput::Air { radio: j, frame, rx_dbm: rx_dbm as f32 });
+                }
                 self.mac_received(now, j, &frame, ok, rx_dbm);
             }
             self.mac_medium_changed(now, j);
@@ -475,6 +495,22 @@ impl Wlan {
         if let MgmtRole::Sta(_) = &self.mgmt[radio as usize] {
             self.sta_mgmt_done(now, radio, kind);
         }
+    }
+
+    /// Transmit power of `radio` in dBm (for captures of its own frames).
+    pub fn radio_tx_power(&self, radio: u32) -> f32 {
+        self.radios[radio as usize].spec.phy.tx_power_dbm as f32
+    }
+
+    /// Whether `radio` is an AP.
+    pub fn is_ap(&self, radio: u32) -> bool {
+        self.is_ap[radio as usize]
+    }
+
+    /// The standard, channel and preamble of `radio`.
+    pub fn radio_phy(&self, radio: u32) -> (crate::phy::Standard, u8, crate::phy::Preamble) {
+        let s = &self.radios[radio as usize].spec;
+        (s.mac.standard, s.channel, s.mac.preamble)
     }
 
     /// The SSID of index `i` (management frames carry indices).

@@ -74,8 +74,14 @@ impl Network {
         }
         debug_assert!(nodes.iter().all(|n| n.hooks == union_hooks(n.agents.iter().map(|&a| agents[a as usize].hooks()))));
         let n_agents = agents.len();
+        let capture_radios = pcap.as_ref().is_some_and(|p| p.has_radios());
         let (wlan, radio_iface, wifi_segment, wifi_segments) = match wifi {
-            Some(w) => (Some(Box::new(w.wlan)), w.radio_iface, w.segment_of, w.segments),
+            Some(mut w) => {
+                if capture_radios {
+                    w.wlan.enable_capture();
+                }
+                (Some(Box::new(w.wlan)), w.radio_iface, w.segment_of, w.segments)
+            }
             None => (None, Vec::new(), Vec::new(), Vec::new()),
         };
         Network {
@@ -84,6 +90,8 @@ impl Network {
             radio_iface,
             wifi_segment,
             wifi_segments,
+            cap_payload: Vec::new(),
+            cap_bytes: Vec::new(),
             nodes,
             ifaces,
             channels,

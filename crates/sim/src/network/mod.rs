@@ -100,6 +100,9 @@ pub struct Network {
     /// Each radio's segment: the interfaces it sends to directly.
     wifi_segment: Vec<u32>,
     wifi_segments: Vec<Vec<u32>>,
+    /// Scratch buffers of radio captures.
+    cap_payload: Vec<u8>,
+    cap_bytes: Vec<u8>,
 }
 
 /// What the packet path needs from the run loop.

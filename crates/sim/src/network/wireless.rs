@@ -8,7 +8,10 @@
 
 use airtcp_agents::{Agent, IfaceId, NodeEvent};
 use airtcp_core::{Frame, Instant, IpPayload, Ipv4Header, Packet, Udp, UdpMsg};
-use airtcp_wifi::mac::BROADCAST;
+use airtcp_core::MacAddr;
+use airtcp_wifi::capture::{self, RadioInfo};
+use airtcp_wifi::frame::{FrameKind, MgmtBody, WifiFrame};
+use airtcp_wifi::mac::{AirFrame, BROADCAST};
 use airtcp_wifi::medium::WlanOutput;
 use airtcp_wifi::mgmt::MgmtEvent;
 
@@ -112,6 +115,7 @@ impl Network {
                     cx.log.push((now, Raw::Wifi { radio, event }));
                     self.on_mgmt(cx, now, radio, event);
                 }
+                WlanOutput::Air { radio, frame, rx_dbm } => self.capture_air(now, radio, &frame, rx_dbm),
             }
         }
         self.arm_wlan(cx, now);
@@ -194,6 +198,86 @@ impl Network {
             self.wlan_timer = t;
             cx.q.push(t, class::PACKET, Ev::Wlan);
         }
+    }
+}
+
+impl Network {
+    /// Write a frame radio `radio` sent or received to its capture, as
+    /// radiotap + 802.11 bytes (data frames carry the IP datagram).
+    fn capture_air(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f32) {
+        let Some(w) = self.wlan.as_ref() else { return };
+        let mac = |r: u32| if r == BROADCAST { MacAddr::BROADCAST } else { self.ifaces[self.radio_iface[r as usize] as usize].mac };
+        let (std, channel, preamble) = w.radio_phy(radio);
+        let (src_ap, dst_ap) = (w.is_ap(f.src), f.dst != BROADCAST && w.is_ap(f.dst));
+        let bssid = if src_ap {
+            mac(f.src)
+        } else if dst_ap {
+            mac(f.dst)
+        } else {
+            match w.associated_ap(f.src) {
+                Some(ap) => mac(ap),
+                None => MacAddr::BROADCAST,
+            }
+        };
+        let (to_ds, from_ds) = if f.kind == FrameKind::Data && f.dst != BROADCAST { (dst_ap, src_ap) } else { (false, false) };
+        let addr3 = match (to_ds, from_ds) {
+            (true, false) => mac(f.da),
+            _ => bssid,
+        };
+        let body = f.kind.is_mgmt().then(|| {
+            Box::new(MgmtBody {
+                ssid: w.ssid(f.info.ssid).unwrap_or("").to_string(),
+                channel: f.info.channel,
+                beacon_interval_tu: 100,
+                auth_seq: f.info.auth_seq,
+                status: f.info.status,
+                reason: f.info.reason,
+                aid: f.info.aid,
+                current_ap: MacAddr::default(),
+            })
+        });
+        let wf = WifiFrame {
+            kind: f.kind,
+            duration_us: (f.nav.as_micros().min(32_767)) as u16,
+            addr1: mac(f.dst),
+            addr2: mac(f.src),
+            addr3,
+            seq: f.seq,
+            retry: f.retry,
+            to_ds,
+            from_ds,
+            body,
+            payload_len: 0,
+        };
+        let five = std == airtcp_wifi::phy::Standard::A;
+        let tx_dbm = w.radio_tx_power(radio);
+        let info = RadioInfo {
+            rate_500kbps: (f.rate.kbps / 500).min(255) as u8,
+            freq_mhz: capture::channel_freq_mhz(channel, five),
+            ofdm: f.rate.is_ofdm(),
+            five_ghz: five,
+            signal_dbm: if rx_dbm.is_nan() { tx_dbm } else { rx_dbm }.clamp(-127.0, 127.0) as i8,
+            noise_dbm: -94,
+            short_preamble: preamble == airtcp_wifi::phy::Preamble::Short,
+            rates: match std {
+                airtcp_wifi::phy::Standard::A => capture::RATES_11A,
+                airtcp_wifi::phy::Standard::B => capture::RATES_11B,
+                airtcp_wifi::phy::Standard::G => capture::RATES_11G,
+            },
+        };
+        let mut payload = std::mem::take(&mut self.cap_payload);
+        payload.clear();
+        if f.kind == FrameKind::Data && f.handle != u32::MAX {
+            let _ = airtcp_core::wire::encode(&self.frames.get(f.handle).pkt, &mut payload);
+        }
+        let mut bytes = std::mem::take(&mut self.cap_bytes);
+        bytes.clear();
+        capture::encode(&wf, &info, &payload, &mut bytes);
+        if let Some(p) = self.pcap.as_mut() {
+            p.air(radio as usize, now, &bytes);
+        }
+        self.cap_payload = payload;
+        self.cap_bytes = bytes;
     }
 }
 

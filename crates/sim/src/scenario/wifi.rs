@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use airtcp_core::{Duration, Instant};
-use airtcp_wifi::mac::MacParams;
+use airtcp_wifi::mac::{MacParams, RateControl};
 use airtcp_wifi::medium::RadioSpec;
 use airtcp_wifi::mgmt::{ApSpec, MgmtSpec, ScanKind, StaSpec};
 use airtcp_wifi::mobility::{self, Mobility, Pos};
@@ -59,12 +59,12 @@ pub struct WifiSpec {
 const WIFI_KEYS: &[&str] = &[
     "standard", "propagation", "exponent", "reference_m", "reference_loss_db", "frequency_hz", "antenna_height_m", "system_loss",
     "shadowing_db", "rate", "rts_threshold", "queue_packets", "short_retry_limit", "long_retry_limit", "preamble", "tx_power_dbm",
-    "rx_sensitivity_dbm", "cca_threshold_dbm", "noise_figure_db", "radio_profile", "adhoc_subnet",
+    "rx_sensitivity_dbm", "cca_threshold_dbm", "noise_figure_db", "radio_profile", "adhoc_subnet", "rate_control",
 ];
 const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
     "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
-    "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at",
+    "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at", "rate_control",
 ];
 /// Keys only a station may have.
 const STATION_KEYS: &[&str] =
@@ -172,6 +172,9 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     if let Some(f) = w.opt("rts_threshold") {
         mac.rts_threshold = f.u32()?;
     }
+    if let Some(f) = w.opt("rate_control") {
+        mac.rate_control = rate_control(&f)?;
+    }
     if let Some(f) = w.opt("queue_packets") {
         mac.queue_limit = at_least_one(&f, "queue_packets")?;
     }
@@ -271,6 +274,9 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
         }
         if let Some(f) = t.opt("queue_packets") {
             mp.queue_limit = at_least_one(&f, "queue_packets")?;
+        }
+        if let Some(f) = t.opt("rate_control") {
+            mp.rate_control = rate_control(&f)?;
         }
         let mgmt = match &mode {
             RadioMode::Ap { ssid } => {
@@ -497,6 +503,14 @@ fn mobility_of(t: &Table) -> R<(Mobility, Option<((f64, f64, f64, f64), f64, f64
         return mobility::parse_csv(&text).map(|m| (m, None)).map_err(|m| f.err(format!("{}: {m}", path.display())));
     }
     Ok((Mobility::Static(pos), None))
+}
+
+fn rate_control(f: &Field) -> R<RateControl> {
+    match f.str()? {
+        "constant" => Ok(RateControl::Constant),
+        "minstrel" => Ok(RateControl::Minstrel),
+        s => Err(f.err(format!("unknown rate_control \"{s}\" (known: constant, minstrel)"))),
+    }
 }
 
 fn t_has(f: Field, key: &str) -> bool {

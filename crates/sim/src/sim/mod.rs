@@ -98,7 +98,11 @@ pub fn run(s: &Scenario, mut opts: RunOptions) -> Result<RunOutput, SimError> {
                 .enumerate()
                 .map(|(i, l)| format!("link{i}_{}-{}", s.nodes[l.a].name, s.nodes[l.b].name))
                 .collect();
-            Some(PcapOut::create(dir, &names)?)
+            let radios: Vec<String> = match &s.wifi {
+                Some(w) => w.radios.iter().enumerate().map(|(i, r)| format!("radio{i}_{}", s.nodes[r.node].name)).collect(),
+                None => Vec::new(),
+            };
+            Some(PcapOut::create(dir, &names, &radios)?)
         }
         None => None,
     };

@@ -8,10 +8,12 @@ use std::collections::{HashMap, VecDeque};
 
 use airtcp_core::{Duration, Instant};
 
-use super::{AirFrame, MacParams, MgmtInfo, BROADCAST, NO_HANDLE};
+use super::minstrel::Minstrel;
+use super::{AirFrame, MacParams, MgmtInfo, RateControl, BROADCAST, NO_HANDLE};
+
 use crate::frame::{self, FrameKind};
 use crate::medium::{Wake, Wlan, WlanOutput};
-use crate::phy::{Preamble, Standard};
+use crate::phy::{Preamble, Rate, Standard};
 
 /// A frame waiting in the interface queue.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +37,9 @@ struct Current {
     /// Whether the data frame itself went out (after a CTS) in this attempt.
     sent_after_cts: bool,
     retry: bool,
+    /// Data transmissions of this frame so far, and the rate of the last.
+    data_tries: u32,
+    rate: Rate,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +86,8 @@ pub struct DcfState {
     /// Last sequence number received from each transmitter, for duplicate
     /// detection (802.11-2016 10.3.2.11).
     last_seq: HashMap<u32, u16>,
+    /// Minstrel state per destination (with `RateControl::Minstrel`).
+    minstrel: HashMap<u32, Minstrel>,
     p: MacParams,
     slot: Duration,
     sifs: Duration,
@@ -117,6 +124,7 @@ impl DcfState {
             response: None,
             next_seq: 0,
             last_seq: HashMap::new(),
+            minstrel: HashMap::new(),
             slot: std.slot(),
             sifs: std.sifs(),
             difs: std.difs(),
@@ -264,7 +272,8 @@ impl Wlan {
             let Some(msdu) = next else { return };
             let seq = m.next_seq;
             m.next_seq = (m.next_seq + 1) & 0x0fff;
-            m.current = Some(Current { msdu, seq, short_retries: 0, long_retries: 0, sent_after_cts: false, retry: false });
+            let rate = m.p.data_rate;
+            m.current = Some(Current { msdu, seq, short_retries: 0, long_retries: 0, sent_after_cts: false, retry: false, data_tries: 0, rate });
         }
         let cur = m.current.expect("head frame");
         let p = &m.p;
@@ -300,7 +309,19 @@ impl Wlan {
             let f = AirFrame { kind: msdu.kind, src: radio, dst: msdu.dst, da: msdu.dst, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: NO_HANDLE, rate, info };
             (f, p.airtime(rate, msdu.mpdu_bytes))
         } else {
-            let data_rate = p.data_rate;
+            let data_rate = match p.rate_control {
+                RateControl::Constant => p.data_rate,
+                RateControl::Minstrel => {
+                    let (std, pre, seed) = (p.standard, p.preamble, self.seed);
+                    let mc = m.minstrel.entry(msdu.dst).or_insert_with(|| {
+                        let rng = airtcp_core::RngStream::new(seed, &format!("wifi.minstrel.{radio}.{}", msdu.dst));
+                        Minstrel::new(std, std.rates(), pre, 1536, rng)
+                    });
+                    mc.rate_for(now, cur.data_tries)
+                }
+            };
+            m.current = Some(Current { rate: data_rate, ..cur });
+            let p = &m.p;
             let ctrl = std.control_rate(data_rate);
             let ack = p.airtime(ctrl, frame::ACK_LEN);
             let data_air = p.airtime(data_rate, msdu.mpdu_bytes);
@@ -319,7 +340,8 @@ impl Wlan {
         if cur.retry {
             r.counters.retries += 1;
         }
-        m.current = Some(Current { msdu, ..cur });
+        let rate = m.current.map_or(cur.rate, |c| c.rate);
+        m.current = Some(Current { msdu, rate, ..cur });
         m.phase = Phase::Sending;
         self.start_tx(now, f, air);
     }
@@ -343,7 +365,14 @@ impl Wlan {
                     self.mgmt_done(now, radio, f.kind);
                 }
             }
-            _ => m.phase = Phase::AwaitAck { deadline: now + m.sifs + m.slot + m.phy_start },
+            _ => {
+                if f.kind == FrameKind::Data {
+                    if let Some(c) = m.current.as_mut() {
+                        c.data_tries += 1;
+                    }
+                }
+                m.phase = Phase::AwaitAck { deadline: now + m.sifs + m.slot + m.phy_start };
+            }
         }
         self.mac_arm(now, radio);
     }
@@ -399,9 +428,9 @@ impl Wlan {
                 cur.sent_after_cts = true;
                 cur.short_retries = 0;
                 m.current = Some(cur);
-                let ctrl = m.p.standard.control_rate(m.p.data_rate);
+                let ctrl = m.p.standard.control_rate(cur.rate);
                 let ack = m.p.airtime(ctrl, frame::ACK_LEN);
-                let data = AirFrame { kind: FrameKind::Data, src: radio, dst: cur.msdu.dst, da: cur.msdu.da, bytes: cur.msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: cur.msdu.handle, rate: m.p.data_rate, info: MgmtInfo::default() };
+                let data = AirFrame { kind: FrameKind::Data, src: radio, dst: cur.msdu.dst, da: cur.msdu.da, bytes: cur.msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: cur.msdu.handle, rate: cur.rate, info: MgmtInfo::default() };
                 m.response = Some((now + m.sifs, data));
                 m.phase = Phase::Sending;
             }
@@ -410,6 +439,12 @@ impl Wlan {
                 r.counters.acked += 1;
                 let cur = r.mac.current.take().expect("awaiting ACK for a frame");
                 r.mac.phase = Phase::Idle;
+                if cur.msdu.kind == FrameKind::Data {
+                    if let Some(mc) = r.mac.minstrel.get_mut(&cur.msdu.dst) {
+                        mc.report(now, cur.rate, true);
+                        mc.frame_done(now);
+                    }
+                }
                 if cur.msdu.handle != NO_HANDLE {
                     self.out.push_back(WlanOutput::Released { handle: cur.msdu.handle, radio });
                 }
@@ -491,6 +526,17 @@ impl Wlan {
             cur.short_retries += 1;
         } else {
             cur.long_retries += 1;
+        }
+        let mc = if cur.msdu.kind == FrameKind::Data { m.minstrel.get_mut(&cur.msdu.dst) } else { None };
+        let dropping = cur.short_retries >= m.p.short_retry_limit || cur.long_retries >= m.p.long_retry_limit;
+        if let Some(mc) = mc {
+            // A failed RTS says nothing about the data rate.
+            if !was_rts {
+                mc.report(now, cur.rate, false);
+            }
+            if dropping {
+                mc.frame_done(now);
+            }
         }
         cur.sent_after_cts = false;
         if cur.short_retries >= m.p.short_retry_limit || cur.long_retries >= m.p.long_retry_limit {

@@ -30,6 +30,15 @@ pub struct MgmtInfo {
     pub auth_seq: u16,
 }
 
+/// How a radio picks the rate of its unicast data frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateControl {
+    /// Always `data_rate` (ns-3's ConstantRateWifiManager).
+    Constant,
+    /// Minstrel (Linux mac80211's rc80211_minstrel), per destination.
+    Minstrel,
+}
+
 /// MAC parameters of one radio.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MacParams {
@@ -55,6 +64,7 @@ pub struct MacParams {
     /// 15-5, 17-21).
     pub cw_min: u32,
     pub cw_max: u32,
+    pub rate_control: RateControl,
 }
 
 impl MacParams {
@@ -71,6 +81,7 @@ impl MacParams {
             queue_limit: 500,
             cw_min: standard.cw_min(),
             cw_max: standard.cw_max(),
+            rate_control: RateControl::Constant,
         }
     }
 
