@@ -80,7 +80,7 @@ pub fn saturate(specs: Vec<RadioSpec>, ip_bytes: u32, secs: f64, seed: u64) -> (
                 }
                 WlanOutput::RetryDrop { .. } => sat.retry_drops += 1,
                 WlanOutput::Relay { .. } => panic!("no relaying in a star of uplinks"),
-                WlanOutput::Mgmt { .. } => {}
+                WlanOutput::Mgmt { .. } | WlanOutput::Air { .. } => {}
             }
         }
     }
