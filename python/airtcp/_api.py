@@ -128,6 +128,68 @@ class Result:
         s = got[agent].get("series") or {}
         return pd.DataFrame({"t_s": s.get("t_s", []), "value": s.get("value", [])})
 
+    # --- 802.11 -------------------------------------------------------------
+
+    @property
+    def radios(self) -> list:
+        """Per-radio results in declaration order: node, mode (ap, station,
+        adhoc), addr, channel, counters (MAC counters), associated_ap, signal
+        {t_s, dbm} (a station's beacon signal samples of its current AP).
+        Empty for a run without ``[[radios]]``."""
+        return list(self.summary.get("radios", []) or [])
+
+    def _radio_index(self, radio: int | str) -> int:
+        got = self.radios
+        if isinstance(radio, str):
+            for i, r in enumerate(got):
+                if r.get("node") == radio:
+                    return i
+            raise IndexError(f"radio {radio!r}: no radio on that node (radios: {[r.get('node') for r in got]})")
+        if isinstance(radio, bool) or not isinstance(radio, int) or not 0 <= radio < len(got):
+            raise IndexError(f"radio {radio!r} out of range: the run has {len(got)} radio(s)")
+        return radio
+
+    def radio_signal(self, radio: int | str = 0):
+        """Beacon signal samples of station ``radio`` (index into
+        :attr:`radios`, or its node's name) as a DataFrame with columns t_s,
+        dbm and ap: the AP the station was associated with at that time (from
+        the event log; its starting AP before the first association event).
+        Empty for an AP or ad hoc radio."""
+        import pandas as pd
+
+        i = self._radio_index(radio)
+        r = self.radios[i]
+        s = r.get("signal") or {}
+        t, dbm = list(s.get("t_s", [])), list(s.get("dbm", []))
+        declared = (self.summary.get("scenario", {}).get("radios") or [{}] * (i + 1))[i]
+        return pd.DataFrame({"t_s": t, "dbm": dbm, "ap": _ap_at(t, *_assoc_timeline(self.events, r, declared))})
+
+    def wifi_events(self):
+        """The 802.11 management steps of the event log (kinds ``wifi_*``:
+        wifi_link_lost, wifi_scan_start/_end, wifi_auth_start,
+        wifi_authenticated, wifi_assoc_start, wifi_associated, wifi_stayed,
+        wifi_ap_station_joined/_left) as a DataFrame with columns t_s, kind,
+        sta, ap, trigger (parsed from the ``key=value`` detail, None where
+        absent) and detail."""
+        import pandas as pd
+
+        return pd.DataFrame(wifi_event_rows(self.events), columns=["t_s", "kind", "sta", "ap", "trigger", "detail"])
+
+    def handoffs(self):
+        """One row per completed handoff of a station (a new association
+        after the station had one): sta, from_ap, to_ap, t0 (the
+        wifi_link_lost that started it, or the scan start when no link loss
+        precedes: a signal-triggered roam scans first and leaves its AP
+        after the scan), link_lost, the times scan_start, scan_end, auth_start,
+        authenticated, assoc_start, associated (NaN for a step that did not
+        happen, e.g. the scan of a scripted handoff to a named AP), and the
+        durations scan_s, auth_s, assoc_s and total_s (t0 -> associated), in
+        seconds. A station's first association (joining by scanning) is not
+        a handoff and is not listed."""
+        import pandas as pd
+
+        return pd.DataFrame(handoff_rows(self.events), columns=HANDOFF_COLUMNS)
+
     @property
     def n_flows(self) -> int:
         return self._native.n_flows
@@ -183,3 +245,152 @@ class Result:
             f"<airtcp.Result flows={self.n_flows} events_executed={self.events_executed} "
             f"run_wall_s={self.run_wall_s:.3f} out={self.out!r}>"
         )
+
+
+# --- 802.11 event log parsing (shared with ``airtcp plot``) ------------------------
+
+#: Columns of :meth:`Result.handoffs`.
+HANDOFF_COLUMNS = [
+    "sta",
+    "from_ap",
+    "to_ap",
+    "t0",
+    "link_lost",
+    "scan_start",
+    "scan_end",
+    "auth_start",
+    "authenticated",
+    "assoc_start",
+    "associated",
+    "scan_s",
+    "auth_s",
+    "assoc_s",
+    "total_s",
+]
+
+_STEP = {
+    "wifi_scan_start": "scan_start",
+    "wifi_scan_end": "scan_end",
+    "wifi_auth_start": "auth_start",
+    "wifi_authenticated": "authenticated",
+    "wifi_assoc_start": "assoc_start",
+}
+
+
+def parse_detail(detail) -> dict:
+    """``"sta=sta ap=ap2 aid=1"`` -> ``{"sta": "sta", "ap": "ap2", "aid": "1"}``
+    (tokens without ``=`` are ignored)."""
+    out = {}
+    for tok in str(detail or "").split():
+        k, sep, v = tok.partition("=")
+        if sep:
+            out[k] = v
+    return out
+
+
+def wifi_event_rows(events) -> list[dict]:
+    """The ``wifi_*`` events in log order as dicts t_s, kind, sta, ap,
+    trigger, detail."""
+    rows = []
+    for e in events:
+        kind = str(e.get("kind", ""))
+        if not kind.startswith("wifi_"):
+            continue
+        d = parse_detail(e.get("detail"))
+        rows.append(
+            {
+                "t_s": e.get("t_s"),
+                "kind": kind,
+                "sta": d.get("sta"),
+                "ap": d.get("ap"),
+                "trigger": d.get("trigger"),
+                "detail": e.get("detail"),
+            }
+        )
+    return rows
+
+
+def _nan() -> float:
+    return float("nan")
+
+
+def _diff(a, b) -> float:
+    return b - a if a is not None and b is not None else _nan()
+
+
+def handoff_rows(events) -> list[dict]:
+    """Completed handoffs from the event log (see :meth:`Result.handoffs`):
+    a station's steps are collected from the first of wifi_link_lost /
+    wifi_scan_start / wifi_auth_start (t0) to its wifi_associated; a
+    wifi_stayed (the scan found no better AP) discards them."""
+    current: dict = {}
+    pending: dict = {}
+    rows = []
+    for e in wifi_event_rows(events):
+        sta, kind, t = e["sta"], e["kind"], e["t_s"]
+        if sta is None:
+            continue
+        p = pending.get(sta)
+        if kind == "wifi_link_lost":
+            if p is None:
+                p = pending[sta] = {"t0": t}
+            p.setdefault("link_lost", t)
+            p["from_ap"] = e["ap"] or p.get("from_ap") or current.get(sta)
+        elif kind == "wifi_scan_start":
+            if p is None:
+                p = pending[sta] = {"t0": t, "from_ap": e["ap"] or current.get(sta)}
+            p.setdefault("scan_start", t)
+        elif kind in _STEP:
+            if p is None:  # e.g. a scripted handoff to a named AP: no scan
+                p = pending[sta] = {"t0": t, "from_ap": current.get(sta)}
+            p.setdefault(_STEP[kind], t)
+        elif kind == "wifi_stayed":
+            pending.pop(sta, None)
+        elif kind == "wifi_associated":
+            p = pending.pop(sta, None) or {"t0": t, "from_ap": current.get(sta)}
+            from_ap = p.get("from_ap") or current.get(sta)
+            to_ap = e["ap"]
+            if from_ap is not None or sta in current:
+                g = p.get
+                rows.append(
+                    {
+                        "sta": sta,
+                        "from_ap": from_ap,
+                        "to_ap": to_ap,
+                        "t0": p["t0"],
+                        "link_lost": g("link_lost", _nan()),
+                        "scan_start": g("scan_start", _nan()),
+                        "scan_end": g("scan_end", _nan()),
+                        "auth_start": g("auth_start", _nan()),
+                        "authenticated": g("authenticated", _nan()),
+                        "assoc_start": g("assoc_start", _nan()),
+                        "associated": t,
+                        "scan_s": _diff(g("scan_start"), g("scan_end")),
+                        "auth_s": _diff(g("auth_start"), g("authenticated")),
+                        "assoc_s": _diff(g("assoc_start"), t),
+                        "total_s": t - p["t0"],
+                    }
+                )
+            current[sta] = to_ap
+    return rows
+
+
+def _assoc_timeline(events, radio: dict, declared: dict | None = None) -> tuple:
+    """(the AP a station starts with, [(t, ap) of each association in the
+    log]); the start is the declared `ap` of its radio, if any."""
+    node = radio.get("node")
+    changes = [
+        (e["t_s"], e["ap"]) for e in wifi_event_rows(events) if e["kind"] == "wifi_associated" and e["sta"] == node
+    ]
+    return (declared or {}).get("ap"), changes
+
+
+def _ap_at(times, start, changes) -> list:
+    """The associated AP at each of `times` (sorted), given the timeline."""
+    out, cur, j = [], start, 0
+    for t in times:
+        while j < len(changes) and changes[j][0] <= t:
+            cur = changes[j][1]
+            j += 1
+        out.append(cur)
+    return out

@@ -267,6 +267,8 @@ def test_quick_study_writes_every_output(quick):
     expected = [("s1", a, "m1", r) for a in ARMS for r in ("0", "0.1", "0.3")]
     expected += [("s2", a, m, r) for a in ("tcp", "snoop") for r in ("0", "0.1", "0.3") for m in ("m1", "m2")]
     assert [(r["scenario"], r["arm"], r["mobile"], r["drop_rate"]) for r in rows] == expected
+    assert {r["mac"] for r in rows} == {"p2p"}  # the default wireless hop: the point-to-point link
+    assert {r["mac_retries_mean"] for r in rows} == {""}
     with open(out / "runs.csv") as fh:
         runs = list(csv.DictReader(fh))
     assert len(runs) == 2 * len(rows)  # 2 seeds

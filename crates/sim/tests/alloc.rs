@@ -66,11 +66,16 @@ struct Figures {
 }
 
 fn measure(sets: &[(&str, &str)], duration: &str, series: &str) -> Figures {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/bulk-lossy.toml");
+    let mut sets: Vec<(&str, &str)> = sets.to_vec();
+    sets.push(("links.1.loss_ab.p", "0.01"));
+    measure_file("bulk-lossy.toml", &sets, duration, series)
+}
+
+fn measure_file(file: &str, sets: &[(&str, &str)], duration: &str, series: &str) -> Figures {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(file);
     let mut sets: Vec<(String, String)> = sets.iter().map(|(p, v)| (p.to_string(), v.to_string())).collect();
     sets.push(("sim.duration".into(), duration.into()));
     sets.push(("sim.series_interval".into(), series.into()));
-    sets.push(("links.1.loss_ab.p".into(), "0.01".into()));
     let s = Scenario::from_path(&path, &sets).unwrap();
     let mut from: Option<u64> = None;
     let mut to = 0;
@@ -100,12 +105,20 @@ fn measure(sets: &[(&str, &str)], duration: &str, series: &str) -> Figures {
 /// `String`s (about 4 allocations with the formatting); that grows with the
 /// number of log entries, not of events, and is bounded separately.
 fn check(name: &str, sets: &[(&str, &str)], series: &str) {
-    let short = measure(sets, "60s", series);
-    let long = measure(sets, "600s", series);
+    check_file(name, None, sets, series, ("60s", "600s"))
+}
+
+fn check_file(name: &str, file: Option<&str>, sets: &[(&str, &str)], series: &str, durations: (&str, &str)) {
+    let m = |d: &str| match file {
+        Some(f) => measure_file(f, sets, d, series),
+        None => measure(sets, d, series),
+    };
+    let short = m(durations.0);
+    let long = m(durations.1);
     let d_events = long.events - short.events;
     let d_loop = long.in_loop as i64 - short.in_loop as i64;
-    eprintln!("{name}: 60s {short:?}");
-    eprintln!("{name}: 600s {long:?}");
+    eprintln!("{name}: {} {short:?}", durations.0);
+    eprintln!("{name}: {} {long:?}", durations.1);
     let d_total = long.total as i64 - short.total as i64;
     let d_log = (long.log_events - short.log_events) as i64;
     eprintln!("{name}: +{d_events} events, +{d_loop} allocations in the loop, +{d_total} in the whole run (+{d_log} log entries)");
@@ -158,4 +171,12 @@ fn bbr_sack_run_loop_does_not_allocate_per_event() {
 #[test]
 fn sampling_the_series_does_not_allocate() {
     check("newreno-ns3-series", &[], "10ms");
+}
+
+/// A TCP download over an 802.11a hop with frame errors (MAC retries,
+/// beacons, the medium's own event heap): the wireless path allocates
+/// nothing per event either.
+#[test]
+fn wifi_run_loop_does_not_allocate_per_event() {
+    check_file("wifi-tcp", Some("wifi-tcp.toml"), &[("wifi_errors.0.fer", "0.1")], "0s", ("20s", "200s"));
 }

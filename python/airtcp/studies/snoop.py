@@ -20,6 +20,12 @@ Outputs in ``--out``: ``table.csv`` (per scenario, arm, mobile and drop
 rate), ``runs.csv`` (one row per run and mobile), ``report.md`` (setup, the
 seed's claims beside the measured values, findings computed from the data),
 ``scenarios/*.json`` and ``plots/*.png``.
+
+``--mac`` picks the wireless hop: ``p2p`` (default; the point-to-point
+airtime link of the README's results), ``80211`` (the simulator's 802.11b
+DCF MAC: one shared medium with contention, collisions and MAC retries) or
+``both``; every run carries its ``mac`` label, and with ``both`` the report
+adds the 802.11 results beside the point-to-point ones.
 """
 
 from __future__ import annotations
@@ -28,7 +34,18 @@ from pathlib import Path
 
 from . import runner
 from .report import present, summarize
-from .snoop_setup import ARMS, DEFAULTS, FULL_RATES, QUICK_PLAN, QUICK_RATES, SEED_S1_RATE, SETUPS, arms_for, scenario
+from .snoop_setup import (
+    ARMS,
+    DEFAULTS,
+    FULL_RATES,
+    MACS,
+    QUICK_PLAN,
+    QUICK_RATES,
+    SEED_S1_RATE,
+    SETUPS,
+    arms_for,
+    scenario,
+)
 
 #: Seeds per point (the brief: at least 20).
 FULL_SEEDS = 20
@@ -54,6 +71,18 @@ def add_arguments(p) -> None:
         help=f"cap on simulated seconds per run (default {DEFAULTS['duration_s']:g})",
     )
     p.add_argument("--bytes", type=int, metavar="N", help=f"bytes per transfer (default {DEFAULTS['bytes']})")
+    p.add_argument(
+        "--mac",
+        choices=["p2p", "80211", "both"],
+        default="p2p",
+        help="wireless hop: p2p = point-to-point 802.11b airtime link (default), 80211 = the 802.11b DCF MAC, "
+        "both = each scenario on both, compared in the report",
+    )
+
+
+def macs_of(choice: str) -> list[str]:
+    """--mac value -> the MACs run, the report's primary first."""
+    return list(MACS) if choice == "both" else [choice]
 
 
 def parse_rates(text: str) -> list[float]:
@@ -95,8 +124,8 @@ def agent_index(decl: list[dict], kind: str, mobile: str) -> tuple[int | None, s
             continue
         if a["node"] == mobile or (kind == "itcp" and a.get("wireless") == f"ap-{mobile}"):
             return i, "own"
-    for i, a in enumerate(decl):  # an agent at the server sees every flow
-        if a["kind"] == kind and a["node"] == "server":
+    for i, a in enumerate(decl):  # an agent at the server (or on the AP's radio) sees every flow
+        if a["kind"] == kind and (a["node"] == "server" or (kind == "itcp" and a.get("wireless") == "radio")):
             return i, "shared"
     return None, ""
 
@@ -148,14 +177,28 @@ def measure(task, result) -> list[dict]:
         ic = agent_counters(result, decl, ii)
         row["itcp_acked_not_delivered"] = ic.get("acked_not_delivered") if ii is not None else None
         row["itcp_relay_max_bytes"] = ic.get("relay_max_bytes") if ii is not None else None
+        mine = mac_counters(result, m)
+        ap = mac_counters(result, "ap")
+        row["mac_retries"] = mine.get("retries")
+        row["mac_retry_drops"] = mine.get("retry_drops")
+        row["ap_mac_retries"] = ap.get("retries")
+        row["ap_mac_retry_drops"] = ap.get("retry_drops")
         row["run_wall_s"] = result.run_wall_s
         rows.append(row)
     return rows
 
 
+def mac_counters(result, node: str) -> dict:
+    """802.11 MAC counters of `node`'s radio ({} on the point-to-point variant)."""
+    for r in getattr(result, "radios", None) or result.summary.get("radios", []) or []:
+        if r.get("node") == node:
+            return r.get("counters", {})
+    return {}
+
+
 # --- aggregation -------------------------------------------------------------------------
 
-KEY = ["scenario", "arm", "mobile", "drop_rate"]
+KEY = ["scenario", "mac", "arm", "mobile", "drop_rate"]
 MEAN_COLUMNS = [
     "timeouts",
     "retransmissions",
@@ -166,6 +209,10 @@ MEAN_COLUMNS = [
     "snoop_dupacks_suppressed",
     "peg_dropped",
     "itcp_acked_not_delivered",
+    "mac_retries",
+    "mac_retry_drops",
+    "ap_mac_retries",
+    "ap_mac_retry_drops",
 ]
 
 
@@ -180,7 +227,8 @@ def aggregate(runs: list[dict]) -> list[dict]:
     counts the others (the mean is then a lower bound)."""
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
-        groups.setdefault(tuple(r[k] for k in KEY), []).append(r)
+        # rows without a mac label are the point-to-point variant's
+        groups.setdefault(tuple(r.get(k, "p2p") if k == "mac" else r[k] for k in KEY), []).append(r)
     table = []
     for key, rs in groups.items():
         st = summarize([r["response_time_s"] for r in rs if r["finished"]])
@@ -213,18 +261,21 @@ def plot_rate(rates: list[float]) -> float:
     return min(rates, key=lambda r: (abs(r - SEED_S1_RATE), -r))
 
 
-def build_tasks(plan: dict, rates: list[float], seeds: int, duration_s: float, nbytes: int, plots: bool) -> list:
+def build_tasks(
+    plan: dict, rates: list[float], seeds: int, duration_s: float, nbytes: int, plots: bool, macs=("p2p",)
+) -> list:
     tasks = []
     prate = plot_rate(rates)
-    for sid, arms in plan.items():
-        setup = SETUPS[sid]
-        for arm in arms_for(setup, arms):
-            for rate in rates:
-                for seed in range(1, seeds + 1):
-                    keep = plots and sid == "s1" and seed == 1 and rate == prate and arm in ("tcp", "snoop")
-                    sc = scenario(setup, arm, rate, duration_s=duration_s, nbytes=nbytes, series=keep)
-                    labels = {"scenario": sid, "arm": arm, "drop_rate": rate, "seed": seed}
-                    tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    for mac in macs:
+        for sid, arms in plan.items():
+            setup = SETUPS[sid]
+            for arm in arms_for(setup, arms):
+                for rate in rates:
+                    for seed in range(1, seeds + 1):
+                        keep = plots and sid == "s1" and seed == 1 and rate == prate and arm in ("tcp", "snoop")
+                        sc = scenario(setup, arm, rate, duration_s=duration_s, nbytes=nbytes, series=keep, mac=mac)
+                        labels = {"scenario": sid, "mac": mac, "arm": arm, "drop_rate": rate, "seed": seed}
+                        tasks.append(runner.Task(labels, sc, seed, keep=keep))
     return tasks
 
 
@@ -253,7 +304,8 @@ def median_rto(k: dict) -> float | None:
 
 def describe(row: dict) -> str:
     rt = row["response_time_s"]
-    return f"{row['scenario']} {row['arm']} drop {row['drop_rate']:g} seed {row['seed']}: " + (
+    mac = "" if row.get("mac", "p2p") == "p2p" else f" {row['mac']}"
+    return f"{row['scenario']}{mac} {row['arm']} drop {row['drop_rate']:g} seed {row['seed']}: " + (
         f"{rt:.2f} s" if rt is not None else "unfinished"
     )
 
@@ -269,10 +321,12 @@ def run_study(
     jobs: int = 1,
     plots: bool = True,
     quiet: bool = False,
+    macs=("p2p",),
 ) -> dict:
     import json
 
-    tasks = build_tasks(plan, rates, seeds, duration_s, nbytes, plots)
+    macs = list(macs)
+    tasks = build_tasks(plan, rates, seeds, duration_s, nbytes, plots, macs)
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
@@ -280,10 +334,12 @@ def run_study(
 
         (d / "scenarios").mkdir()
         shown = SEED_S1_RATE if SEED_S1_RATE in rates else max(rates)
-        for sid, arms in plan.items():
-            for arm in arms_for(SETUPS[sid], arms):
-                sc = scenario(SETUPS[sid], arm, shown, duration_s=duration_s, nbytes=nbytes)
-                (d / "scenarios" / f"{sid}_{arm}.json").write_text(json.dumps(sc, indent=1) + "\n")
+        for mac in macs:
+            tag = "" if mac == "p2p" else f"_{mac}"
+            for sid, arms in plan.items():
+                for arm in arms_for(SETUPS[sid], arms):
+                    sc = scenario(SETUPS[sid], arm, shown, duration_s=duration_s, nbytes=nbytes, mac=mac)
+                    (d / "scenarios" / f"{sid}{tag}_{arm}.json").write_text(json.dumps(sc, indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)
         table.extend(aggregate(sr.runs))
         runner.write_csv(d / "table.csv", table)
@@ -292,7 +348,7 @@ def run_study(
             from .snoop_plots import plot_all
 
             (d / "plots").mkdir()
-            pngs = plot_all(d / "plots", table, sr.kept)
+            pngs = plot_all(d / "plots", table, sr.kept, macs)
         write_report(
             d / "report.md",
             table=table,
@@ -306,8 +362,28 @@ def run_study(
             jobs=jobs,
             plots=[str(p.relative_to(d)) for p in pngs],
             shown_rate=shown,
-            cache_final=next((k["cache"][1][-1] for k in sr.kept if k["cache"] and k["cache"][1]), None),
-            snoop_rto_s=next((median_rto(k) for k in sr.kept if k["labels"]["arm"] == "snoop"), None),
+            macs=macs,
+            kept_facts={
+                mac: {
+                    "cache_final": next(
+                        (
+                            k["cache"][1][-1]
+                            for k in sr.kept
+                            if k["labels"]["mac"] == mac and k["cache"] and k["cache"][1]
+                        ),
+                        None,
+                    ),
+                    "snoop_rto_s": next(
+                        (
+                            median_rto(k)
+                            for k in sr.kept
+                            if k["labels"]["mac"] == mac and k["labels"]["arm"] == "snoop"
+                        ),
+                        None,
+                    ),
+                }
+                for mac in macs
+            },
         )
 
     sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
@@ -344,6 +420,7 @@ def _cli(args) -> int:
         jobs=args.jobs,
         plots=not args.no_plots,
         quiet=args.quiet,
+        macs=macs_of(getattr(args, "mac", "p2p")),
     )
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")

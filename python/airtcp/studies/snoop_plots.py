@@ -8,6 +8,12 @@
   Snoop;
 - ``s1_drop<r>_seed1_snoop_cache.png``: segments in Snoop's cache over time
   in the Snoop run.
+
+With ``--mac 80211`` or ``both`` the same plots of the 802.11 DCF variant
+carry ``_80211`` after the scenario (``s1_80211_response_time.png``,
+``s1_80211_drop0.3_seed1_cwnd.png``, ...), and with ``both``
+``<scenario>_mac_response_time.png`` draws each arm on both variants
+(point-to-point solid, 802.11 dashed).
 """
 
 from __future__ import annotations
@@ -51,8 +57,12 @@ def _save(plt, fig, path: Path) -> Path:
     return path
 
 
-def plot_response(plt, table: list[dict], sid: str, out: Path) -> Path | None:
-    rows = [r for r in table if r["scenario"] == sid]
+def _tag(mac: str) -> str:
+    return "" if mac == "p2p" else f"_{mac}"
+
+
+def plot_response(plt, table: list[dict], sid: str, out: Path, mac: str = "p2p") -> Path | None:
+    rows = [r for r in table if r["scenario"] == sid and r.get("mac", "p2p") == mac]
     if not rows:
         return None
     mobiles = list(SETUPS[sid].mobiles)
@@ -88,8 +98,48 @@ def plot_response(plt, table: list[dict], sid: str, out: Path) -> Path | None:
         ax.grid(alpha=0.3, which="both")
         ax.legend(fontsize=8)
     axes[0][0].set_ylabel("response time (s), mean and 95 % CI\n(lower bars clipped at the axis)")
-    fig.suptitle(SETUPS[sid].title, fontsize=10)
-    return _save(plt, fig, out / f"{sid}_response_time.png")
+    fig.suptitle(SETUPS[sid].title + ("" if mac == "p2p" else " (802.11b DCF MAC)"), fontsize=10)
+    return _save(plt, fig, out / f"{sid}{_tag(mac)}_response_time.png")
+
+
+def plot_mac_response(plt, table: list[dict], sid: str, out: Path, macs: list[str]) -> Path | None:
+    """Mean response time vs drop rate per arm, one line style per MAC."""
+    rows = [r for r in table if r["scenario"] == sid and not is_missing(r["response_time_mean"])]
+    if not rows:
+        return None
+    mobiles = list(SETUPS[sid].mobiles)
+    fig, axes = plt.subplots(1, len(mobiles), figsize=(6.5 * len(mobiles), 4.6), squeeze=False, sharey=True)
+    dash = {"p2p": "-", "80211": "--"}
+    name = {"p2p": "p2p", "80211": "802.11"}
+    for ax, m in zip(axes[0], mobiles):
+        for arm in ARMS:
+            for mac in macs:
+                rs = sorted(
+                    (r for r in rows if r["arm"] == arm and r["mobile"] == m and r.get("mac", "p2p") == mac),
+                    key=lambda r: r["drop_rate"],
+                )
+                if not rs:
+                    continue
+                mk, _ = STYLES.get(arm, ("o", "-"))
+                ax.plot(
+                    [r["drop_rate"] * 100 for r in rs],
+                    [r["response_time_mean"] for r in rs],
+                    marker=mk,
+                    ms=4,
+                    ls=dash.get(mac, ":"),
+                    lw=1.3,
+                    color=COLORS.get(arm),
+                    mfc="white" if mac != "p2p" else None,
+                    label=f"{arm} {name.get(mac, mac)}",
+                )
+        ax.set_yscale("log")
+        ax.set_xlabel("PEG drop rate (%)")
+        ax.set_title(f"{sid}: {m} ({SETUPS[sid].direction})")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7, ncol=2)
+    axes[0][0].set_ylabel("response time (s), mean over seeds")
+    fig.suptitle(f"{SETUPS[sid].title}: point-to-point airtime link (solid) vs 802.11b DCF (dashed)", fontsize=10)
+    return _save(plt, fig, out / f"{sid}_mac_response_time.png")
 
 
 def _end(k: dict) -> float | None:
@@ -103,7 +153,7 @@ def _end(k: dict) -> float | None:
 
 def _stem(kept: list[dict]) -> str:
     lab = kept[0]["labels"]
-    return f"{lab['scenario']}_drop{lab['drop_rate']:g}_seed{lab['seed']}"
+    return f"{lab['scenario']}{_tag(lab.get('mac', 'p2p'))}_drop{lab['drop_rate']:g}_seed{lab['seed']}"
 
 
 def plot_cwnd(plt, kept: list[dict], out: Path) -> Path:
@@ -166,19 +216,27 @@ def plot_cache(plt, k: dict, out: Path) -> Path:
     return _save(plt, fig, out / f"{_stem([k])}_snoop_cache.png")
 
 
-def plot_all(out: Path, table: list[dict], kept: list[dict]) -> list[Path]:
+def plot_all(out: Path, table: list[dict], kept: list[dict], macs=("p2p",)) -> list[Path]:
     """Every plot; returns the files written."""
     plt = _plt()
     written = []
-    for sid in SETUPS:
-        p = plot_response(plt, table, sid, out)
-        if p is not None:
-            written.append(p)
-    kept = sorted(kept, key=lambda k: ARMS.index(k["labels"]["arm"]))
-    if kept:
-        written.append(plot_cwnd(plt, kept, out))
-        written.append(plot_seq(plt, kept, out))
-        for k in kept:
-            if k["cache"] is not None:
-                written.append(plot_cache(plt, k, out))
+    for mac in macs:
+        for sid in SETUPS:
+            p = plot_response(plt, table, sid, out, mac)
+            if p is not None:
+                written.append(p)
+    if len(macs) > 1:
+        for sid in SETUPS:
+            p = plot_mac_response(plt, table, sid, out, list(macs))
+            if p is not None:
+                written.append(p)
+    for mac in macs:
+        mine = [k for k in kept if k["labels"].get("mac", "p2p") == mac]
+        mine = sorted(mine, key=lambda k: ARMS.index(k["labels"]["arm"]))
+        if mine:
+            written.append(plot_cwnd(plt, mine, out))
+            written.append(plot_seq(plt, mine, out))
+            for k in mine:
+                if k["cache"] is not None:
+                    written.append(plot_cache(plt, k, out))
     return written

@@ -13,11 +13,14 @@ from .snoop_setup import (
     ARM_NOTES,
     DEFAULTS,
     HEADERS,
+    MAC_NOTES,
+    POSITIONS,
     SEED_S1_RATE,
     SEED_S1_RATIO,
     SETUPS,
     TCP,
     TCP_TABLE,
+    WIFI,
     WLAN,
     arms_for,
     link_time_us,
@@ -28,10 +31,20 @@ from .snoop_setup import (
 )
 
 
-class Table:
-    """table.csv rows indexed by (scenario, arm, mobile, drop rate)."""
+def of_mac(rows: list[dict], mac: str) -> list[dict]:
+    """The rows of one wireless variant (rows without a mac label are p2p)."""
+    return [r for r in rows if r.get("mac", "p2p") == mac]
 
-    def __init__(self, rows: list[dict]):
+
+MAC_NAMES = {"p2p": "point-to-point", "80211": "802.11 DCF"}
+
+
+class Table:
+    """table.csv rows indexed by (scenario, arm, mobile, drop rate), of one
+    wireless variant when `mac` is given."""
+
+    def __init__(self, rows: list[dict], mac: str | None = None):
+        rows = rows if mac is None else of_mac(rows, mac)
         self.rows = rows
         self.ix = {(r["scenario"], r["arm"], r["mobile"], r["drop_rate"]): r for r in rows}
 
@@ -501,15 +514,30 @@ def write_report(
     shown_rate: float,
     cache_final: float | None = None,
     snoop_rto_s: float | None = None,
+    macs: list[str] | None = None,
+    kept_facts: dict | None = None,
 ) -> None:
-    t = Table(table)
-    nruns = len({(r["scenario"], r["arm"], r["drop_rate"], r["seed"]) for r in runs})
+    macs = list(macs or ["p2p"])
+    primary = macs[0]
+    facts = (kept_facts or {}).get(primary) or {"cache_final": cache_final, "snoop_rto_s": snoop_rto_s}
+    cache_final, snoop_rto_s = facts.get("cache_final"), facts.get("snoop_rto_s")
+    all_table, all_runs = table, runs
+    t = Table(table, primary)
+    runs = of_mac(runs, primary)
+    nruns = len({(r.get("mac"), r["scenario"], r["arm"], r["drop_rate"], r["seed"]) for r in all_runs})
     L = ["# snoop: seed 004 (TCP over 802.11 WLAN with the Snoop proxy) in simulation\n"]
     L.append(
         f"{nruns} runs: scenarios {', '.join(plan)}, drop rates {', '.join(f'{r:g}' for r in rates)}, "
-        f"{seeds} seed(s) per point. Wall time {wall_s:.1f} s with {jobs} job(s).\n"
+        f"{seeds} seed(s) per point, wireless hop: {', '.join(MAC_NAMES[m] for m in macs)}. "
+        f"Wall time {wall_s:.1f} s with {jobs} job(s).\n"
     )
     L.extend(_setup_section(nbytes, duration_s))
+    if "80211" in macs:
+        L.extend(_mac_setup(macs))
+    if len(macs) > 1 or primary != "p2p":
+        L.append(
+            f"**The sections below, up to the 802.11 comparison, are for the {MAC_NAMES[primary]} variant.**\n"
+        )
     L.append("## The seed's claims beside what we measured\n")
     claims = _claims(t, runs, plan, shown_rate, cache_final)
     if claims:
@@ -532,9 +560,156 @@ def write_report(
             L.append(f"### {sid}, {m}\n")
             L.extend(_counter_table(t, sid, arms_for(SETUPS[sid], arms), m, rates))
             L.append("")
+    if len(macs) > 1:
+        kf = kept_facts or {}
+        L.extend(_mac_comparison(all_table, all_runs, plan, rates, shown_rate, macs, kf.get(macs[1], {})))
     if plots:
         L.append("## Plots\n")
         for p in plots:
             L.append(f"- [{p}]({p})")
         L.append("")
     path.write_text("\n".join(L) + "\n")
+
+
+# --- the 802.11 DCF variant ------------------------------------------------------------
+
+
+def _mac_setup(macs: list[str]) -> list[str]:
+    pos = ", ".join(f"{n} at ({x:g}, {y:g}) m" for n, (x, y) in POSITIONS.items())
+    return [
+        "**Wireless variants** (`--mac`, the `mac` column of table.csv and runs.csv):\n",
+        *[f"- `{m}`: {MAC_NOTES[m]}." for m in macs],
+        "",
+        f"The 802.11 variant replaces the wireless links by `[wifi] standard = \"{WIFI['standard']}\"`, "
+        f"`rate = \"{WIFI['rate']}\"`, `queue_packets = {WIFI['queue_packets']}` and `[[radios]]`: the AP node's "
+        "radio in mode `ap`, each mobile a station associated with it from the start (log-distance propagation, "
+        f"one channel; {pos}: all in range of each other, no hidden terminal). The exchange is then the real "
+        "DCF one (DIFS, a backoff drawn per attempt from the contention window, long PLCP, MAC/LLC/FCS, SIFS, "
+        "ACK at the basic rate), and the medium is shared: the mobile's data segments contend with the TCP ACKs "
+        "the AP sends back, and in s2/s3 the two connections contend with each other; two stations whose "
+        "backoffs end in the same slot collide, and the MAC retries the frame (up to 7 attempts, doubling the "
+        "window). Beacons (every 102.4 ms at 1 Mb/s) take a little airtime too. The PEG and Snoop are agents "
+        "above the MAC (the mobile's agents name its `radio`; Snoop at the server keeps its wired link): a PEG "
+        "drop never reaches the MAC, so the MAC never retries it, and the losses the study varies are the "
+        "same as on the point-to-point link. The I-TCP arm has one proxy on the AP's radio, which splits "
+        "every mobile's connection.\n",
+    ]
+
+
+def _both_cell(t1: Table, t2: Table, sid, arm, m, rate) -> tuple[str, str]:
+    return _cell(t1, sid, arm, m, rate), _cell(t2, sid, arm, m, rate)
+
+
+def _mac_comparison(
+    table: list[dict], runs: list[dict], plan: dict, rates: list[float], rate: float, macs: list[str], facts: dict
+) -> list[str]:
+    a, b = macs[0], macs[1]
+    ta, tb = Table(table, a), Table(table, b)
+    na, nb = MAC_NAMES[a], MAC_NAMES[b]
+    L = ["## The 802.11 DCF MAC beside the point-to-point link\n"]
+    L.append(
+        f"The same scenarios, arms, drop rates and seeds with the wireless hop on the 802.11b DCF MAC. "
+        "What changes: the airtime of an exchange is no longer its mean but a draw (backoff), the mobile's "
+        "data and the AP's ACKs share one medium (on the point-to-point link each direction had its own), the two "
+        "mobiles of s2/s3 contend and can collide, and a collided frame is retried by the MAC. What does not: "
+        "the PEG's drops, the study's only losses besides collisions, happen above the MAC and are not retried "
+        "there, so TCP (and Snoop) still repair every one of them.\n"
+    )
+    claims = _claims(tb, of_mac(runs, b), plan, rate, facts.get("cache_final"))
+    if claims:
+        L.append(f"### The seed's claims on the {nb} variant\n")
+        L.extend(claims_table(claims))
+        L.append("")
+    L.append(f"### Response time (s), {na} | {nb}\n")
+    for sid, arms in plan.items():
+        s = SETUPS[sid]
+        arms = arms_for(s, arms)
+        for m in s.mobiles:
+            L.append(f"#### {sid}, {m}\n")
+            head = ["drop rate"] + [f"{arm} {x}" for arm in arms for x in (a, b)]
+            rows = [[f"{r:g}"] + [c for arm in arms for c in _both_cell(ta, tb, sid, arm, m, r)] for r in rates]
+            L.extend(md_table(head, rows))
+            L.append("")
+    L.append(f"### 802.11 MAC retries per run at {rate:.0%} (mobile's radio / AP's radio; retry drops)\n")
+    rows = []
+    for sid, arms in plan.items():
+        for arm in arms_for(SETUPS[sid], arms):
+            for m in SETUPS[sid].mobiles:
+                g = lambda c: tb.val(sid, arm, m, rate, c)  # noqa: E731
+                rows.append(
+                    [
+                        sid,
+                        arm,
+                        m,
+                        f"{_x(g('mac_retries_mean'))} / {_x(g('ap_mac_retries_mean'))}",
+                        f"{_x(g('mac_retry_drops_mean'))} / {_x(g('ap_mac_retry_drops_mean'))}",
+                    ]
+                )
+    L.extend(md_table(["scenario", "arm", "mobile", "MAC retries", "MAC retry drops"], rows))
+    L.append("")
+    L.append("### Findings\n")
+    L.extend(_mac_findings(ta, tb, plan, rates, rate, na, nb))
+    L.append("")
+    return L
+
+
+def _mac_findings(ta: Table, tb: Table, plan: dict, rates: list[float], rate: float, na: str, nb: str) -> list[str]:
+    L = []
+    zero = rates[0]
+    for sid, arms in plan.items():
+        arms = arms_for(SETUPS[sid], arms)
+        pairs = [
+            (ta.stats(sid, arm, m, zero).mean, tb.stats(sid, arm, m, zero).mean)
+            for arm in arms
+            for m in SETUPS[sid].mobiles
+        ]
+        pairs = [(x, y) for x, y in pairs if not is_missing(x) and not is_missing(y)]
+        if pairs and zero == 0:
+            d = [y / x - 1 for x, y in pairs]
+            L.append(
+                f"- {sid} without drops: {nb} {min(y for _, y in pairs):.3f}-{max(y for _, y in pairs):.3f} s against "
+                f"{na} {min(x for x, _ in pairs):.3f}-{max(x for x, _ in pairs):.3f} s ({min(d):+.1%} to {max(d):+.1%}): "
+                + (
+                    "the mean-airtime link and the DCF agree when nothing is lost."
+                    if max(abs(x) for x in d) < 0.05
+                    else "the two transfers now share one medium's airtime (on the point-to-point model each "
+                    "mobile had a link of its own), so each runs at about half the rate while both are active."
+                    if len(SETUPS[sid].mobiles) > 1 and min(d) > 0
+                    else "the DCF's drawn backoffs and contention make the difference."
+                )
+            )
+    if "s1" in plan and {"tcp", "snoop"} <= set(plan["s1"]):
+        ra = ratio_stats(ta.stats("s1", "tcp", "m1", rate), ta.stats("s1", "snoop", "m1", rate))
+        rb = ratio_stats(tb.stats("s1", "tcp", "m1", rate), tb.stats("s1", "snoop", "m1", rate))
+        L.append(
+            f"- s1 at {rate:.0%}: TCP / Snoop = {fmt(ra.mean, '{:.2f}')} [{fmt(ra.lo, '{:.2f}')}, "
+            f"{fmt(ra.hi, '{:.2f}')}] on the {na} link, {fmt(rb.mean, '{:.2f}')} [{fmt(rb.lo, '{:.2f}')}, "
+            f"{fmt(rb.hi, '{:.2f}')}] on the {nb} MAC. With one mobile the only contention is between its data and "
+            f"the AP's ACKs ({_x(tb.val('s1', 'tcp', 'm1', rate, 'mac_retries_mean'))} MAC retries per TCP run on "
+            "the mobile): the response time is made by the PEG's drops and TCP's timeouts, which the MAC does "
+            "not change."
+        )
+    for sid in ("s2", "s3"):
+        if sid not in plan or "snoop" not in plan[sid]:
+            continue
+        for arm in arms_for(SETUPS[sid], plan[sid]):
+            cells = []
+            for m in SETUPS[sid].mobiles:
+                x, y = ta.stats(sid, arm, m, rate), tb.stats(sid, arm, m, rate)
+                cells.append(f"{m} {fmt(x.mean, '{:.2f}')} -> {fmt(y.mean, '{:.2f}')} s")
+            retr = [tb.val(sid, arm, m, rate, "mac_retries_mean") for m in SETUPS[sid].mobiles]
+            retr.append(tb.val(sid, arm, SETUPS[sid].mobiles[0], rate, "ap_mac_retries_mean"))
+            L.append(
+                f"- {sid} `{arm}` at {rate:.0%} ({na} -> {nb}): {', '.join(cells)}; MAC retries per run "
+                f"m1 {_x(retr[0])}, m2 {_x(retr[1])}, AP {_x(retr[2])}."
+            )
+    if "s3" in plan and "snoop" in plan["s3"]:
+        r1 = ratio_stats(ta.stats("s3", "snoop", "m1", rate), ta.stats("s3", "snoop", "m2", rate))
+        r2 = ratio_stats(tb.stats("s3", "snoop", "m1", rate), tb.stats("s3", "snoop", "m2", rate))
+        L.append(
+            f"- s3's claim (the Snoop mobile m2 is faster), m1 / m2 at {rate:.0%}: {fmt(r1.mean, '{:.2f}')} on the "
+            f"{na} link ({_verdict(r1)}), {fmt(r2.mean, '{:.2f}')} on the {nb} MAC ({_verdict(r2)}). The PEG "
+            "at the server drops after the wireless hop on both variants; what the MAC adds is the two uploads "
+            "(and the server's ACKs to both, sent by the AP) sharing the medium."
+        )
+    return L

@@ -305,8 +305,9 @@ def tcp_config(arm: str) -> dict:
     return tcp
 
 
-def agents(setup: Setup, arm: str, drop: float) -> list[dict]:
-    """The agents of one run, in stack order per node (Snoop above the PEG)."""
+def agents(setup: Setup, arm: str, drop: float, mac: str = "p2p") -> list[dict]:
+    """The agents of one run, in stack order per node (Snoop above the PEG).
+    On the 802.11 variant the agents of a mobile name its radio."""
     d = DEFAULTS
     out = []
     if arm in ("snoop", "snoop-adaptive"):
@@ -315,21 +316,33 @@ def agents(setup: Setup, arm: str, drop: float) -> list[dict]:
                 {
                     "node": node,
                     "kind": "snoop",
-                    "wireless": wireless_link(node),
+                    "wireless": wireless_iface(node, mac),
                     "timer": d["snoop_timer"] if arm == "snoop" else "adaptive",
                     "cache_packets": d["snoop_cache_packets"],
                 }
             )
-    out.append(
-        {
-            "node": setup.peg_node,
-            "kind": "peg",
-            "send_data_drop_rate": drop,
-            "recv_data_drop_rate": drop,
-            "data_only": True,
-        }
-    )
-    if arm == "itcp":
+    peg = {
+        "node": setup.peg_node,
+        "kind": "peg",
+        "send_data_drop_rate": drop,
+        "recv_data_drop_rate": drop,
+        "data_only": True,
+    }
+    if mac == "80211" and setup.peg_node in setup.mobiles:
+        peg["iface"] = "radio"  # the mobile's only interface: the same drops as without `iface`
+    out.append(peg)
+    if arm == "itcp" and mac == "80211":
+        # one proxy on the AP's radio splits every mobile's connection
+        out.append(
+            {
+                "node": "ap",
+                "kind": "itcp",
+                "wireless": "radio",
+                "relay_bytes": d["itcp_relay_bytes"],
+                "tcp": tcp_config("tcp"),
+            }
+        )
+    elif arm == "itcp":
         for m in setup.mobiles:
             out.append(
                 {
@@ -351,8 +364,12 @@ def scenario(
     duration_s: float | None = None,
     nbytes: int | None = None,
     series: bool = False,
+    mac: str = "p2p",
 ) -> dict:
-    """The scenario dict of one run."""
+    """The scenario dict of one run; `mac` "p2p" (point-to-point airtime
+    links) or "80211" (the 802.11b DCF MAC, see `radios`)."""
+    if mac not in MACS:
+        raise ValueError(f"mac {mac!r}: expected one of {', '.join(MACS)}")
     d = DEFAULTS
     links = [
         {
@@ -367,17 +384,18 @@ def scenario(
     ]
     flows = []
     for m in setup.mobiles:
-        links.append(
-            {
-                "name": wireless_link(m),
-                "a": "ap",
-                "b": m,
-                "rate": d["wireless_rate"],
-                "delay": d["wireless_delay"],
-                "overhead_bytes": d["wireless_overhead_bytes"],
-                "queue_packets": d["wireless_queue_packets"],
-            }
-        )
+        if mac == "p2p":
+            links.append(
+                {
+                    "name": wireless_link(m),
+                    "a": "ap",
+                    "b": m,
+                    "rate": d["wireless_rate"],
+                    "delay": d["wireless_delay"],
+                    "overhead_bytes": d["wireless_overhead_bytes"],
+                    "queue_packets": d["wireless_queue_packets"],
+                }
+            )
         src, dst = (m, "server") if setup.direction == "upload" else ("server", m)
         flows.append(
             {
@@ -389,7 +407,7 @@ def scenario(
                 "tcp": tcp_config(arm),
             }
         )
-    return {
+    sc = {
         "sim": {
             "duration": f"{duration_s or d['duration_s']:g}s",
             "series_interval": d["series_interval"] if series else "0s",
@@ -397,8 +415,67 @@ def scenario(
         "nodes": [{"name": n} for n in ("server", "ap", *setup.mobiles)],
         "links": links,
         "flows": flows,
-        "agents": agents(setup, arm, drop),
+        "agents": agents(setup, arm, drop, mac),
     }
+    if mac == "80211":
+        sc["wifi"] = dict(WIFI)
+        sc["radios"] = radios(setup)
+    return sc
+
+
+# --- the 802.11b DCF MAC variant ----------------------------------------------------
+#
+# The same scenarios with the wireless hop on the simulator's 802.11 MAC
+# (`[wifi]`, `[[radios]]`) instead of the point-to-point airtime link: the
+# AP's radio is an AP ("mode = ap"), each mobile a station associated with
+# it from the start, all on one channel a few metres apart. The exchange is
+# then the real DCF one (DIFS, a random backoff drawn per attempt, long PLCP,
+# MAC/LLC/FCS, SIFS, ACK at the basic rate), with contention: the mobile's
+# data and the AP's TCP ACKs (or the two mobiles of s2/s3) compete for the
+# one medium and can collide, and the MAC retries a collided frame (up to
+# dot11ShortRetryLimit = 7 attempts, doubling CW). The PEG and Snoop stay
+# agents above the MAC, so a PEG drop is never retried by the MAC. Beacons
+# (every 102.4 TU at 1 Mb/s) take a little airtime too.
+
+#: Wireless variants ("mac" label of a run): the point-to-point airtime link
+#: (the study's original model, whose results the README shows) and the
+#: 802.11b DCF MAC.
+MACS = ["p2p", "80211"]
+MAC_NOTES = {
+    "p2p": "point-to-point link per mobile, one 802.11b exchange's mean airtime as per-frame overhead (no contention)",
+    "80211": "the simulator's 802.11b DCF MAC at 11 Mb/s: one shared medium, random backoff, collisions, MAC retries",
+}
+#: `[wifi]` of the 802.11 variant.
+WIFI = {
+    "standard": "b",
+    "rate": "11Mbps",
+    # same interface queue as the point-to-point links
+    "queue_packets": 50,
+}
+#: Positions (m) of the radios: the mobiles a few metres from the AP (and
+#: from each other), well inside each other's range: no hidden terminal.
+POSITIONS = {"ap": (0.0, 0.0), "m1": (5.0, 0.0), "m2": (0.0, 5.0)}
+#: Name of the AP's radio network.
+SSID = "seed004"
+
+
+def wireless_iface(node: str, mac: str = "p2p") -> str:
+    """The interface through which `node` faces the wireless hop: its link's
+    name, or "radio" on the 802.11 variant (the AP's single radio serves
+    every mobile)."""
+    if mac == "80211" and node != "server":
+        return "radio"
+    return wireless_link(node)
+
+
+def radios(setup: Setup) -> list[dict]:
+    """`[[radios]]` of the 802.11 variant."""
+    x, y = POSITIONS["ap"]
+    out = [{"node": "ap", "mode": "ap", "ssid": SSID, "x": x, "y": y}]
+    for m in setup.mobiles:
+        x, y = POSITIONS[m]
+        out.append({"node": m, "mode": "station", "ap": "ap", "x": x, "y": y})
+    return out
 
 
 #: The shipped example of each scenario (the seed's mechanism at 30 %).
