@@ -62,6 +62,11 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             "timeouts": st.timeouts,
             "fast_retransmits": st.fast_retransmits,
             "fast_recoveries": f.fast_recoveries,
+            "spurious_rtos_detected": st.spurious_rtos_detected,
+            "loss_undos": st.loss_undos,
+            "recovery_undos": st.recovery_undos,
+            "dsack_undos": st.dsack_undos,
+            "dsacks_received": st.dsacks_received,
             "loss_state_entries": f.loss_entries,
             "response_time_s": opt_f64(response.map(|r| crate::secs(r.0))),
             "srtt_min_s": opt_f64(rtt_min),
@@ -84,6 +89,8 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "segs_sent": rst.segs_sent,
                 "segs_received": rst.segs_received,
                 "bytes_delivered": rst.bytes_delivered,
+                "dsacks_sent": rst.dsacks_sent,
+                "dup_data_segs_received": rst.dup_data_segs_received,
             },
         }));
     }

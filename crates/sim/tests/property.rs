@@ -1,6 +1,9 @@
 //! Property: under random loss (both directions), reordering and an outage,
 //! a transfer's receiving application reads every byte exactly once and in
 //! order, and the connection finishes (FIN exchanged, both ends CLOSED).
+//! The Linux defaults F-RTO, Eifel/D-SACK undo and D-SACK generation are on
+//! or off at random (with SACK on, reordering and duplicates then exercise
+//! the D-SACK paths; the outage exercises F-RTO).
 
 use airtcp_sim::{run, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -15,6 +18,7 @@ fn scenario(
     outage: (u64, u64),
     sack: bool,
     recovery: &str,
+    undo: bool,
 ) -> String {
     format!(
         r#"
@@ -60,6 +64,10 @@ mss = 1000
 initial_cwnd = 2
 sack = {sack}
 recovery = "{recovery}"
+frto = {undo}
+undo = {undo}
+eifel = {undo}
+dsack = {undo}
 # RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
 # 1 s default MSL does not when the last ACK is lost in an outage.
 msl = "60s"
@@ -83,8 +91,9 @@ proptest! {
         outage in (0u64..4_000, 0u64..3_000),
         sack in any::<bool>(),
         recovery in prop_oneof![Just("reno"), Just("newreno"), Just("prr"), Just("tahoe")],
+        undo in any::<bool>(),
     ) {
-        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery);
+        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo);
         let s = Scenario::from_toml_str(&text, "prop.toml", &[]).unwrap();
         let o = run(&s, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
         let f = &o.summary["flows"][0];
@@ -98,5 +107,16 @@ proptest! {
         let seg = &o.segments[0];
         let covered = seg.seq.iter().zip(&seg.len).map(|(&s, &l)| s + l as u64).max().unwrap_or(0);
         prop_assert_eq!(covered, bytes);
+        // D-SACK accounting: the sender accepts no more than were sent, and
+        // nothing is undone or D-SACKed with the switches off.
+        let n = |v: &serde_json::Value| v.as_u64().unwrap();
+        prop_assert!(n(&f["dsacks_received"]) <= n(&f["receiver"]["dsacks_sent"]), "{}", f);
+        if !undo || !sack {
+            prop_assert_eq!(n(&f["receiver"]["dsacks_sent"]), 0);
+        }
+        if !undo {
+            prop_assert_eq!(n(&f["loss_undos"]) + n(&f["recovery_undos"]) + n(&f["dsack_undos"]), 0, "{}", f);
+            prop_assert_eq!(n(&f["spurious_rtos_detected"]), 0);
+        }
     }
 }

@@ -211,3 +211,29 @@ fn station_walking_past_three_aps_hands_off_twice_and_the_download_survives() {
     let signal = &o.summary["radios"][3]["signal"]["dbm"];
     assert!(signal.as_array().unwrap().len() > 300, "beacon signal samples");
 }
+
+#[test]
+fn mobility_traces_in_csv_and_ns2_setdest_form() {
+    let dir = std::env::temp_dir().join(format!("airtcp-mobility-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("walk.csv"), "t,x,y\n0,1,0\n10,50,0\n").unwrap();
+    std::fs::write(
+        dir.join("walk.ns_movements"),
+        "$node_(0) set X_ 1.0\n$node_(0) set Y_ 0.0\n$node_(0) set Z_ 0.0\n$node_(1) set X_ 3.0\n$node_(1) set Y_ 0.0\n$node_(1) set Z_ 0.0\n$ns_ at 1.0 \"$node_(1) setdest 20.0 0.0 2.0\"\n",
+    )
+    .unwrap();
+    let text = |trace: &str, extra: &str| {
+        format!("{BASE}{AP}[[radios]]\nnode = \"sta\"\nap = \"ap\"\nmobility_trace = \"{}\"\n{extra}", dir.join(trace).display())
+    };
+    let s = load(&text("walk.csv", "")).unwrap();
+    assert!(matches!(s.wifi.as_ref().unwrap().radios[1].spec.mobility, airtcp_wifi::mobility::Mobility::Trace(_)));
+    let mut m = load(&text("walk.ns_movements", "trace_node = 1\n")).unwrap().wifi.unwrap().radios[1].spec.mobility.clone();
+    // Node 1 starts at x = 3 and moves at 2 m/s from t = 1 s toward x = 20.
+    let p = m.position(airtcp_core::Instant::from_nanos(3_000_000_000));
+    assert!((p.x - 7.0).abs() < 1e-9, "{p:?}");
+    let err = load(&text("walk.ns_movements", "trace_node = 5\n")).unwrap_err();
+    assert!(err.contains("no $node_(5) in the setdest file"), "{err}");
+    let err = load(&format!("{BASE}{AP}[[radios]]\nnode = \"sta\"\nap = \"ap\"\nwaypoints = [[0, 1.0, 0.0], [0, 2.0, 0.0]]\n")).unwrap_err();
+    assert!(err.contains("radios[1].waypoints[1][0]: waypoint time 0 must be non-negative and after the previous one"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -263,6 +263,31 @@ pub struct TcpConfig {
     /// (net.ipv4.tcp_recovery = 1). Inactive without SACK and with
     /// `Recovery::Ns3Prr` (ns-3 3.44 has no RACK).
     pub rack: bool,
+    /// F-RTO (RFC 5682 with Linux's SACK-enhanced variant, `tcp_frto = 2`):
+    /// after an RTO the next ACKs decide whether the timeout was spurious
+    /// (never-retransmitted data acknowledged after new data went out); if
+    /// so Loss ends and cwnd / ssthresh are restored (`tcp_process_loss`,
+    /// `tcp_try_undo_loss(sk, true)`). Default on (Linux). ns-3 3.44 has no
+    /// F-RTO: off in [`TcpConfig::with_ns3_behaviour`].
+    pub frto: bool,
+    /// Receiver generates D-SACK blocks (RFC 2883) for duplicate segments
+    /// (`tcp_dsack_set` / `tcp_dsack_extend`, Linux `tcp_dsack = 1`); only on
+    /// SACK connections. Default on (Linux). Off for ns-3 (see
+    /// [`TcpConfig::with_ns3_behaviour`]).
+    pub dsack: bool,
+    /// Undo of a window reduction that proves unnecessary, the
+    /// `tcp_try_undo_*` family: at recovery exit (`tcp_try_undo_recovery`),
+    /// on a partial ACK (`tcp_try_undo_partial`), in Loss
+    /// (`tcp_try_undo_loss`) and when D-SACKs show every retransmission was
+    /// a duplicate (`tcp_try_undo_dsack`); restores cwnd through the module's
+    /// `undo_cwnd` hook and ssthresh from `prior_ssthresh`. F-RTO's own undo
+    /// belongs to `frto`. Default on (Linux has no switch for it). Off for ns-3.
+    pub undo: bool,
+    /// Eifel detection (RFC 3522, Linux `tcp_packet_delayed`): an ACK whose
+    /// TSecr predates the first retransmission was caused by an original
+    /// transmission, so the retransmission was unnecessary and `undo` may
+    /// act. Needs timestamps. Default on (Linux). Off for ns-3.
+    pub eifel: bool,
     /// Duplicate-ACK bookkeeping without SACK (default Linux).
     pub reno_sacks: RenoSacks,
     /// cwnd growth on the ACK that ends Loss (default Linux).
@@ -324,6 +349,10 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: true,
             rack: true,
+            frto: true,
+            dsack: true,
+            undo: true,
+            eifel: true,
             reno_sacks: RenoSacks::ResetOnAdvance,
             loss_exit_growth: LossExitGrowth::AllAcked,
             rto_ssthresh: RtoSsthresh::OncePerWindow,
@@ -352,8 +381,17 @@ impl TcpConfig {
 
     /// This configuration with every ns-3 3.44 behaviour switch set (the
     /// scenario parameters — MSS, buffers, timers — are left alone).
+    ///
+    /// ns-3 3.44's `TcpSocketBase` has neither F-RTO nor any undo of a
+    /// reduction (no Eifel, no D-SACK undo: `ReTxTimeout` and `EnterRecovery`
+    /// never look back), and its receive buffer reports only out-of-order
+    /// blocks (no D-SACK), so `frto`, `undo`, `eifel` and `dsack` are off.
     pub fn with_ns3_behaviour(self) -> Self {
         TcpConfig {
+            frto: false,
+            dsack: false,
+            undo: false,
+            eifel: false,
             initial_quickacks: 1,
             recovery: Recovery::Ns3Prr,
             reno_sacks: RenoSacks::Persist,

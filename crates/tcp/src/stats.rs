@@ -22,4 +22,25 @@ pub struct TcpStats {
     /// Sum of RTT samples in microseconds (mean = sum / samples).
     pub rtt_sum_us: u64,
     pub rtt_min_us: u64,
+    /// RTOs that F-RTO found spurious (Linux `TCPSpuriousRTOs`).
+    pub spurious_rtos_detected: u64,
+    /// Loss (RTO) recoveries undone: by F-RTO, Eifel or D-SACK evidence
+    /// while in Loss (Linux `TCPLossUndo`).
+    pub loss_undos: u64,
+    /// Fast recoveries undone at recovery exit or on a partial ACK (Linux
+    /// `TCPFullUndo` + `TCPPartialUndo`).
+    pub recovery_undos: u64,
+    /// Reductions undone because D-SACKs covered every retransmission
+    /// (Linux `TCPDSACKUndo`).
+    pub dsack_undos: u64,
+    /// ACKs carrying a D-SACK block that was accepted (Linux
+    /// `TCPDSACKRecv` + `TCPDSACKOfoRecv`, dubious ones excluded).
+    pub dsacks_received: u64,
+    /// ACKs we sent carrying a D-SACK block (Linux `TCPDSACKOldSent` +
+    /// `TCPDSACKOfoSent`).
+    pub dsacks_sent: u64,
+    /// Data segments received whose bytes were all or partly received
+    /// before (counted whether or not D-SACK is on): what the peer
+    /// retransmitted, or the network duplicated, needlessly.
+    pub dup_data_segs_received: u64,
 }

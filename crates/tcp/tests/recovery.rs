@@ -137,8 +137,13 @@ fn tahoe_third_dupack_collapses_to_one_and_goes_back_n() {
 
 #[test]
 fn rto_marks_everything_lost_and_retransmits_in_order() {
-    let (mut ep, t) = ten_in_flight(Recovery::Prr, true);
-    let _ = t;
+    // Go-back-N after an RTO is the F-RTO-off behaviour (ns-3, RFC 6298
+    // alone); with F-RTO (the default) the first ACK sends new data
+    // instead — `frto.rs` covers that side.
+    let cfg = TcpConfig { recovery: Recovery::Prr, frto: false, ..plain() };
+    let (mut ep, now) = established(cfg);
+    ep.send(1_000_000);
+    assert_eq!(drain(&mut ep, now).len(), 10);
     let f = fire(&mut ep);
     assert_eq!(ep.probe().ca_state, CaState::Loss);
     assert_eq!((ep.probe().cwnd, ep.probe().ssthresh), (1, 5));

@@ -150,13 +150,19 @@ pub struct Wlan {
     capture: bool,
 }
 
-/// Radios filed by cell. The cell edge is 1.5 × the interference range, and
-/// positions are refiled when the fastest radio may have moved half a
-/// range since the last filing, so the 3 × 3 cells around a sender always
-/// hold every radio in range.
+/// Radios filed by channel and cell. The cell edge is half the
+/// interference range, and positions are refiled when the fastest radio may
+/// have moved a quarter range since the last filing, so the 5 × 5 cells
+/// around a sender on its channel always hold every radio that can hear it
+/// (and no radio of another channel is even looked at). Candidates farther
+/// than the range plus that slack are skipped before any path loss is
+/// computed.
 struct Grid {
     cell_m: f64,
-    cells: HashMap<(i32, i32), Vec<u32>>,
+    /// The square of the distance a candidate may be at most (the
+    /// interference range).
+    reach_m2: f64,
+    cells: HashMap<(u8, i32, i32), Vec<u32>>,
     filed_at: Instant,
     /// When the next refiling is due (`Instant::MAX`: every radio is static).
     refile_at: Instant,
@@ -166,17 +172,16 @@ impl Wlan {
     pub fn new(specs: Vec<RadioSpec>, path_loss: PathLoss, shadowing: Option<Shadowing>, seed: u64) -> Wlan {
         let mut radios = Vec::with_capacity(specs.len());
         let mut floor_mw = f64::INFINITY;
-        let mut range_m: f64 = 1.0;
         let mut max_speed: f64 = 0.0;
+        let (mut max_tx_dbm, mut max_gain_db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
         for (i, spec) in specs.into_iter().enumerate() {
             let p = &spec.phy;
             let bw = spec.mac.standard.bandwidth_hz();
             let noise_mw = phy::dbm_to_mw(phy::thermal_noise_dbm(bw, p.noise_figure_db));
             let sensitivity_mw = phy::dbm_to_mw(p.rx_sensitivity_dbm);
             floor_mw = floor_mw.min(sensitivity_mw);
-            // Shadowing can lift a signal: widen the range by 3 sigma.
-            let margin = shadowing.as_ref().map_or(0.0, |s| 3.0 * s.sigma_db);
-            range_m = range_m.max(path_loss.range_m(p.tx_power_dbm + 2.0 * p.antenna_gain_db + margin, p.rx_sensitivity_dbm));
+            max_tx_dbm = max_tx_dbm.max(p.tx_power_dbm);
+            max_gain_db = max_gain_db.max(p.antenna_gain_db);
             max_speed = max_speed.max(spec.mobility.max_speed());
             let mac = crate::mac::DcfState::new(&spec.mac);
             radios.push(Radio {
@@ -194,6 +199,15 @@ impl Wlan {
                 spec,
             });
         }
+        // The farthest any signal reaches above the floor: the strongest
+        // transmitter into the most sensitive receiver; shadowing can lift a
+        // signal, so 3 sigma more (the rare stronger draws are cut off).
+        let margin = shadowing.as_ref().map_or(0.0, |s| 3.0 * s.sigma_db);
+        let range_m = if radios.is_empty() {
+            1.0
+        } else {
+            path_loss.range_m(max_tx_dbm + 2.0 * max_gain_db + margin, phy::mw_to_dbm(floor_mw)).clamp(1.0, 1e7)
+        };
         let mut ssids: Vec<String> = Vec::new();
         let mut ssid_index = |name: &str| -> u16 {
             match ssids.iter().position(|s| s == name) {
@@ -221,8 +235,8 @@ impl Wlan {
                 MgmtSpec::Station(s) => MgmtRole::Sta(Box::new(StaState::new(s.clone(), ssid_index(&s.ssid)))),
             });
         }
-        let cell_m = (1.5 * range_m).max(1.0);
-        let refile_every = if max_speed > 0.0 { Some(Duration::from_nanos((0.5 * range_m / max_speed * 1e9) as u64)) } else { None };
+        let cell_m = (0.5 * range_m).max(1.0);
+        let refile_every = if max_speed > 0.0 { Some(Duration::from_nanos((0.25 * range_m / max_speed * 1e9) as u64)) } else { None };
         let mut wlan = Wlan {
             radios,
             path_loss,
@@ -235,7 +249,7 @@ impl Wlan {
             wake_seq: 0,
             out: VecDeque::with_capacity(16),
             now: Instant::ZERO,
-            grid: Grid { cell_m, cells: HashMap::new(), filed_at: Instant::ZERO, refile_at: Instant::MAX },
+            grid: Grid { cell_m, reach_m2: range_m * range_m, cells: HashMap::new(), filed_at: Instant::ZERO, refile_at: Instant::MAX },
             floor_mw: if floor_mw.is_finite() { floor_mw } else { 0.0 },
             scratch: Vec::new(),
             mgmt,
@@ -332,7 +346,7 @@ impl Wlan {
             let p = r.spec.mobility.position(now);
             let c = ((p.x / cell_m).floor() as i32, (p.y / cell_m).floor() as i32);
             r.cell = c;
-            self.grid.cells.entry(c).or_default().push(i as u32);
+            self.grid.cells.entry((r.spec.channel, c.0, c.1)).or_default().push(i as u32);
         }
         self.grid.filed_at = now;
     }
@@ -374,9 +388,9 @@ impl Wlan {
         let (cx, cy) = self.radios[src].cell;
         let mut cand = std::mem::take(&mut self.scratch);
         cand.clear();
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if let Some(v) = self.grid.cells.get(&(cx + dx, cy + dy)) {
+        for dx in -2..=2 {
+            for dy in -2..=2 {
+                if let Some(v) = self.grid.cells.get(&(channel, cx + dx, cy + dy)) {
                     cand.extend_from_slice(v);
                 }
             }
@@ -390,7 +404,12 @@ impl Wlan {
                 continue;
             }
             let rp = self.radios[ju].spec.mobility.position(now);
-            let d = sp.dist(&rp);
+            let (ddx, ddy, ddz) = (rp.x - sp.x, rp.y - sp.y, rp.z - sp.z);
+            let d2 = ddx * ddx + ddy * ddy + ddz * ddz;
+            if d2 > self.grid.reach_m2 {
+                continue;
+            }
+            let d = d2.sqrt();
             let mut dbm = self.path_loss.rx_power_dbm(tx_dbm + self.radios[ju].spec.phy.antenna_gain_db, d);
             if let Some(s) = self.shadowing.as_ref() {
                 dbm += s.sample_db(&mut self.shadow_rng);
@@ -473,14 +492,24 @@ fn close_chunk(r: &mut Radio, now: Instant, txs: &[Tx]) {
             let interference = (r.energy_mw - rx.power_mw).max(0.0);
             let sinr = rx.power_mw / (r.noise_mw + interference);
             let bits = ((ns as u128 * rate.kbps as u128).div_ceil(1_000_000)) as u32;
-            let p = phy::chunk_success(rate.modulation, sinr, bits);
-            rx.log_success += if p > 0.0 { p.ln() } else { f64::NEG_INFINITY };
+            rx.log_success += bits as f64 * phy::log_success_per_bit_fast(rate.modulation, sinr);
         }
         rx.since = now;
     }
 }
 
 impl Wlan {
+    /// File `radio` under its new `channel` (a scan or a roam retuned it).
+    pub(crate) fn refile_channel(&mut self, radio: u32, old: u8, new: u8) {
+        let (cx, cy) = self.radios[radio as usize].cell;
+        if let Some(v) = self.grid.cells.get_mut(&(old, cx, cy)) {
+            if let Some(k) = v.iter().position(|&r| r == radio) {
+                v.swap_remove(k);
+            }
+        }
+        self.grid.cells.entry((new, cx, cy)).or_default().push(radio);
+    }
+
     /// A management frame for `radio` (or broadcast) arrived correctly.
     pub(crate) fn mgmt_received(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f64) {
         match &self.mgmt[radio as usize] {

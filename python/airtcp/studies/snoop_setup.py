@@ -135,6 +135,12 @@ TCP = {
     "delack_timeout": "200ms",  # ... or after the 0.2-s maximum ACK delay
     "sack": False,
     "timestamps": False,
+    # OPNET's TCP of 2003 has neither F-RTO (RFC 5682, 2010) nor undo of
+    # window reductions (Linux's tcp_try_undo_*, Eifel): off, as the seed ran.
+    "frto": False,
+    "undo": False,
+    "eifel": False,
+    "dsack": False,
     "initial_rto": "1s",
     "min_rto": "500ms",
     "max_rto": "64s",

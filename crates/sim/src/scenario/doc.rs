@@ -115,6 +115,23 @@ fn line_of(text: &str, offset: usize) -> u32 {
     text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() as u32 + 1
 }
 
+/// Where each line starts, so that the line of every key of a large
+/// document is a binary search rather than a count from the top.
+struct Lines {
+    newlines: Vec<usize>,
+}
+
+impl Lines {
+    fn new(text: &str) -> Lines {
+        Lines { newlines: text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect() }
+    }
+
+    /// The 1-based line of byte `offset` (as `line_of`).
+    fn line(&self, offset: usize) -> u32 {
+        self.newlines.partition_point(|&n| n < offset) as u32 + 1
+    }
+}
+
 impl Doc {
     pub fn from_toml(text: &str, origin: &str) -> Result<Doc, ScenarioError> {
         let table = DeTable::parse(text).map_err(|e| {
@@ -128,7 +145,7 @@ impl Doc {
             }
         })?;
         let mut doc = Doc { origin: origin.to_string(), root: Value::Null, lines: BTreeMap::new(), overrides: BTreeMap::new() };
-        let root = doc.convert_table(text, table.get_ref(), &KeyPath::root())?;
+        let root = doc.convert_table(&Lines::new(text), table.get_ref(), &KeyPath::root())?;
         doc.root = Value::Object(root);
         Ok(doc)
     }
@@ -153,18 +170,18 @@ impl Doc {
         Ok(Doc { origin: origin.to_string(), root, lines: BTreeMap::new(), overrides: BTreeMap::new() })
     }
 
-    fn convert_table(&mut self, text: &str, t: &DeTable<'_>, path: &KeyPath) -> Result<Map<String, Value>, ScenarioError> {
+    fn convert_table(&mut self, text: &Lines, t: &DeTable<'_>, path: &KeyPath) -> Result<Map<String, Value>, ScenarioError> {
         let mut out = Map::new();
         for (k, v) in t.iter() {
             let p = path.key(k.get_ref());
-            self.lines.insert(p.dotted(), line_of(text, k.span().start));
+            self.lines.insert(p.dotted(), text.line(k.span().start));
             let value = self.convert_value(text, v, &p)?;
             out.insert(k.get_ref().to_string(), value);
         }
         Ok(out)
     }
 
-    fn convert_value(&mut self, text: &str, v: &Spanned<DeValue<'_>>, path: &KeyPath) -> Result<Value, ScenarioError> {
+    fn convert_value(&mut self, text: &Lines, v: &Spanned<DeValue<'_>>, path: &KeyPath) -> Result<Value, ScenarioError> {
         let bad = |doc: &Doc, msg: String| doc.err(path, msg);
         Ok(match v.get_ref() {
             DeValue::String(s) => Value::String(s.to_string()),
@@ -185,7 +202,7 @@ impl Doc {
                 let mut out = Vec::with_capacity(a.len());
                 for (i, item) in a.iter().enumerate() {
                     let p = path.index(i);
-                    self.lines.insert(p.dotted(), line_of(text, item.span().start));
+                    self.lines.insert(p.dotted(), text.line(item.span().start));
                     out.push(self.convert_value(text, item, &p)?);
                 }
                 Value::Array(out)
@@ -280,7 +297,7 @@ fn parse_override_value(text: &str) -> Value {
     // `DeValue::parse` reads one TOML value.
     if let Ok(v) = DeValue::parse(text) {
         let mut scratch = Doc { origin: String::new(), root: Value::Null, lines: BTreeMap::new(), overrides: BTreeMap::new() };
-        if let Ok(v) = scratch.convert_value(text, &v, &KeyPath::root()) {
+        if let Ok(v) = scratch.convert_value(&Lines::new(text), &v, &KeyPath::root()) {
             return v;
         }
     }

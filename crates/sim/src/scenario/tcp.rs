@@ -44,7 +44,17 @@ pub const TCP_KEYS: &[&str] = &[
     "partial_ack_rto",
     "rto_timer",
     "rack",
+    "frto",
+    "dsack",
+    "undo",
+    "eifel",
 ];
+
+/// Keys whose default follows the profile: Linux's value normally, ns-3
+/// 3.44's (off: no F-RTO, no undo, no D-SACK) when the flow selects ns-3's
+/// recovery (`recovery = "ns3-prr"`), so the ns-3 anchor scenarios keep
+/// ns-3's behaviour without naming them. Given explicitly, they win.
+const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel"];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
@@ -101,7 +111,23 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rto_timer" => c.rto_timer = RtoTimer::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rack" => c.rack = f.bool()?,
+            "frto" => c.frto = f.bool()?,
+            "dsack" => c.dsack = f.bool()?,
+            "undo" => c.undo = f.bool()?,
+            "eifel" => c.eifel = f.bool()?,
             _ => unreachable!("checked by known()"),
+        }
+    }
+    if c.recovery == Recovery::Ns3Prr {
+        for &key in NS3_PROFILE_OFF {
+            if t.opt(key).is_none() {
+                match key {
+                    "frto" => c.frto = false,
+                    "dsack" => c.dsack = false,
+                    "undo" => c.undo = false,
+                    _ => c.eifel = false,
+                }
+            }
         }
     }
     c.validate().map_err(|m| t.err(m))?;
@@ -152,5 +178,9 @@ fn tcp_json_fixed(c: &TcpConfig) -> Value {
         "partial_ack_rto": c.partial_ack_rto.name(),
         "rto_timer": c.rto_timer.name(),
         "rack": c.rack,
+        "frto": c.frto,
+        "dsack": c.dsack,
+        "undo": c.undo,
+        "eifel": c.eifel,
     })
 }

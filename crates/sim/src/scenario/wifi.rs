@@ -64,7 +64,7 @@ const WIFI_KEYS: &[&str] = &[
 const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
     "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
-    "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at", "rate_control",
+    "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at", "rate_control", "trace_node",
 ];
 /// Keys only a station may have.
 const STATION_KEYS: &[&str] =
@@ -500,6 +500,18 @@ fn mobility_of(t: &Table) -> R<(Mobility, Option<((f64, f64, f64, f64), f64, f64
         let rel = f.str()?;
         let path = super::trace::resolve(&t.doc.origin, rel);
         let text = std::fs::read_to_string(&path).map_err(|e| f.err(format!("cannot read {}: {e}", path.display())))?;
+        if text.contains("$node_(") {
+            // An ns-2 setdest file: `trace_node` picks the node (default 0).
+            let want = t.opt("trace_node").map(|g| g.u32()).transpose()?.unwrap_or(0);
+            let all = mobility::parse_setdest(&text).map_err(|m| f.err(format!("{}: {m}", path.display())))?;
+            return match all.into_iter().find(|(n, _)| *n == want) {
+                Some((_, m)) => Ok((m, None)),
+                None => Err(f.err(format!("{}: no $node_({want}) in the setdest file", path.display()))),
+            };
+        }
+        if let Some(g) = t.opt("trace_node") {
+            return Err(g.err("trace_node applies to ns-2 setdest files only"));
+        }
         return mobility::parse_csv(&text).map(|m| (m, None)).map_err(|m| f.err(format!("{}: {m}", path.display())));
     }
     Ok((Mobility::Static(pos), None))

@@ -35,7 +35,12 @@ pub const FLAG_DATA_ACKED: u32 = 0x04;
 pub const FLAG_RETRANS_DATA_ACKED: u32 = 0x08;
 pub const FLAG_SYN_ACKED: u32 = 0x10;
 pub const FLAG_DATA_SACKED: u32 = 0x20;
+/// Never-retransmitted data at or below the recovery point was cumulatively
+/// ACKed or newly SACKed (F-RTO's evidence of a spurious timeout).
+pub const FLAG_ORIG_SACK_ACKED: u32 = 0x200;
 pub const FLAG_SND_UNA_ADVANCED: u32 = 0x400;
+/// The ACK carried an accepted D-SACK block (RFC 2883).
+pub const FLAG_DSACKING_ACK: u32 = 0x800;
 pub(super) const FLAG_ACKED: u32 = FLAG_DATA_ACKED | FLAG_SYN_ACKED;
 const FLAG_NOT_DUP: u32 = FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED;
 
@@ -69,6 +74,10 @@ impl Endpoint {
         let prior_packets = self.tp.packets_out;
         let prior_delivered = self.tp.delivered;
         let prior_lost = self.lost_marks;
+        // F-RTO's REXMIT_NEW lasts until the next ACK; the TSecr is the
+        // Eifel evidence (`rx_opt.rcv_tsecr`).
+        self.frto_new_data = false;
+        self.rcv_tsecr = if self.ts_ok { seg.timestamps.map(|(_, ecr)| ecr) } else { None };
         let mut flag = 0u32;
         if seg.payload_len > 0 {
             flag |= FLAG_DATA;
@@ -95,9 +104,16 @@ impl Endpoint {
         let mut ra = RateAcc::default();
         let mut newly_sacked = 0;
         if self.sack_ok && seg.sack_len > 0 {
-            newly_sacked = self.sacktag(now, seg, &mut ra);
+            if self.check_dsack(seg, prior_snd_una) {
+                flag |= FLAG_DSACKING_ACK;
+            }
+            let (n, orig) = self.sacktag(now, seg, &mut ra);
+            newly_sacked = n;
             if newly_sacked > 0 {
                 flag |= FLAG_DATA_SACKED;
+            }
+            if orig {
+                flag |= FLAG_ORIG_SACK_ACKED;
             }
         }
         let fast_path = flag & FLAG_SND_UNA_ADVANCED != 0 && nwin == old_wnd && seg.sack_len == 0 && seg.payload_len == 0;
@@ -118,6 +134,10 @@ impl Endpoint {
             // Nothing outstanding (tcp_ack `no_queue`): only the window matters.
             self.snd_una = ack;
             self.sync_seq();
+            if flag & FLAG_DSACKING_ACK != 0 {
+                // tcp_ack `no_queue`: a D-SACK may still undo a reduction.
+                self.fastretrans_alert(now, 0, 0, flag, prior_snd_una, 0, false);
+            }
             self.after_ack_window(flag);
             return;
         }
@@ -149,9 +169,12 @@ impl Endpoint {
         }
 
         // ---- tcp_fastretrans_alert ----
-        let num_dupack = (flag & FLAG_NOT_DUP == 0) as u32;
+        // A D-SACK reports a duplicate, not a new arrival: no dupack.
+        let num_dupack = (flag & (FLAG_NOT_DUP | FLAG_DSACKING_ACK) == 0) as u32;
         self.stats.dup_acks_received += num_dupack as u64;
-        let dubious = num_dupack > 0 || flag & FLAG_DATA_SACKED != 0 || self.tp.ca_state != CaState::Open;
+        let dubious = num_dupack > 0
+            || flag & (FLAG_DATA_SACKED | FLAG_DSACKING_ACK) != 0
+            || self.tp.ca_state != CaState::Open;
         if dubious {
             let delivered = pkts_acked + newly_sacked;
             self.fastretrans_alert(now, num_dupack, pkts_acked, flag, prior_snd_una, delivered, retrans_acked);
@@ -210,6 +233,9 @@ impl Endpoint {
             } else if !s.has(SACKED) {
                 last_ackt = Some(s.tx_time);
                 first_ackt.get_or_insert(s.tx_time);
+                if s.end() <= self.high_seq {
+                    flag |= FLAG_ORIG_SACK_ACKED;
+                }
             }
             self.tp.packets_out -= 1;
             pkts_acked += 1;
@@ -250,9 +276,12 @@ impl Endpoint {
     }
 
     /// RFC 2018 / RFC 6675 scoreboard update from the SACK blocks; returns
-    /// the number of newly SACKed segments.
-    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc) -> u32 {
+    /// the number of newly SACKed segments, and whether one of them was
+    /// never retransmitted and lies at or below the recovery point
+    /// (`FLAG_ORIG_SACK_ACKED` of `tcp_sacktag_one`).
+    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc) -> (u32, bool) {
         let mut newly = 0;
+        let mut orig = false;
         for &(l, r) in seg.sacks() {
             let (l, r) = (self.snd_off(l), self.snd_off(r));
             if r <= l || r <= self.snd_una as i64 || r > self.snd_max as i64 {
@@ -278,6 +307,9 @@ impl Endpoint {
                     f &= !RETRANS;
                 }
                 self.rtx[i].flags = f;
+                if !s.has(EVER_RETRANS) && s.end() <= self.high_seq {
+                    orig = true;
+                }
                 self.tp.sacked_out += 1;
                 self.tp.delivered += 1;
                 self.rate_skb_delivered(&s, ra);
@@ -285,7 +317,7 @@ impl Endpoint {
                 newly += 1;
             }
         }
-        newly
+        (newly, orig)
     }
 
     /// `tcp_cong_control`.

@@ -159,6 +159,13 @@ impl Endpoint {
                 // RFC 9293: answer with an ACK (this is what answers a
                 // zero-window probe carrying SND.UNA - 1).
                 self.ack_now = true;
+                if seg.payload_len > 0 && start < nxt as i64 && self.state_receives_data() {
+                    // tcp_send_dupack: data we already have, D-SACKed.
+                    let top = end.min(self.rcv.delivered as i64 + 1);
+                    if top > start.max(1) {
+                        self.note_duplicate((start.max(1) - 1) as u64, (top - 1) as u64);
+                    }
+                }
                 if self.state == State::TimeWait && seg.flags.fin() {
                     self.timers.set(TimerKind::TimeWait, now + self.cfg.msl.saturating_mul(2));
                 }
@@ -243,6 +250,19 @@ impl Endpoint {
         let start = off - 1;
         let end = start + len as i64;
         let delivered = self.rcv.delivered as i64;
+        // Bytes of this segment we hold already (below RCV.NXT or inside an
+        // out-of-order range): their hull is the D-SACK block (tcp_data_queue,
+        // tcp_data_queue_ofo, tcp_ofo_queue).
+        let mut dup: Option<(i64, i64)> = (start < delivered).then(|| (start.max(0), end.min(delivered)));
+        for &(a, b) in &self.rcv.ooo {
+            let (lo, hi) = (start.max(a as i64), end.min(b as i64));
+            if lo < hi {
+                dup = Some(dup.map_or((lo, hi), |(x, y)| (x.min(lo), y.max(hi))));
+            }
+        }
+        if let Some((a, b)) = dup.filter(|(a, b)| a < b) {
+            self.note_duplicate(a as u64, b as u64);
+        }
         let edge = self.rcv_adv as i64 - 1;
         let s = start.max(delivered);
         let e = end.min(edge);
@@ -270,6 +290,16 @@ impl Endpoint {
         if r.advanced > 0 {
             self.stats.bytes_delivered += r.advanced;
             self.events.push_back(Event::Readable);
+        }
+    }
+
+    /// A data segment repeated bytes `[a, b)` (stream offsets) we hold:
+    /// counted, and with D-SACK (RFC 2883, Linux `tcp_dsack_set`, `tcp_dsack
+    /// = 1`) reported as the first SACK block of our next ACK.
+    fn note_duplicate(&mut self, a: u64, b: u64) {
+        self.stats.dup_data_segs_received += 1;
+        if self.cfg.dsack && self.sack_ok {
+            self.dsack_block = Some((a, b));
         }
     }
 

@@ -25,6 +25,7 @@ mod rx;
 mod scoreboard;
 mod timeout;
 mod timers;
+mod undo;
 
 use std::collections::VecDeque;
 
@@ -36,8 +37,8 @@ use crate::event::Event;
 use crate::stats::TcpStats;
 
 pub use ack::{
-    FLAG_DATA, FLAG_DATA_ACKED, FLAG_DATA_SACKED, FLAG_RETRANS_DATA_ACKED, FLAG_SND_UNA_ADVANCED, FLAG_SYN_ACKED,
-    FLAG_WIN_UPDATE,
+    FLAG_DATA, FLAG_DATA_ACKED, FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_ORIG_SACK_ACKED, FLAG_RETRANS_DATA_ACKED,
+    FLAG_SND_UNA_ADVANCED, FLAG_SYN_ACKED, FLAG_WIN_UPDATE,
 };
 pub use rtt::RttEstimator;
 pub use timers::TimerKind;
@@ -163,6 +164,25 @@ pub struct Endpoint {
     lost_marks: u32,
     /// RACK (RFC 8985) state.
     rack: rack::RackState,
+    // ---- undo / F-RTO (`undo.rs`; Linux tcp_sock fields of the same names) ----
+    /// `undo_marker`: SND.UNA when the current reduction began.
+    undo_marker: Option<u64>,
+    /// `undo_retrans`: retransmissions not yet D-SACKed (-1: none sent).
+    undo_retrans: i32,
+    /// `retrans_stamp`: first retransmission of the episode.
+    retrans_stamp: Option<Instant>,
+    /// `tp->frto`: F-RTO is judging the current timeout.
+    frto: bool,
+    /// F-RTO step 2.b (`REXMIT_NEW`): until the next ACK, new data goes out
+    /// instead of retransmissions.
+    frto_new_data: bool,
+    /// `dsack_dups`: duplicate segments reported by D-SACKs so far.
+    dsack_dups: u64,
+    /// TSecr of the ACK being processed (`rx_opt.rcv_tsecr`), if any.
+    rcv_tsecr: Option<u32>,
+    /// Receiver: the D-SACK block owed to the peer (`duplicate_sack[0]`
+    /// while `rx_opt.dsack`), stream offsets.
+    dsack_block: Option<(u64, u64)>,
 
     // ---- timestamps / SACK negotiation ----
     ts_ok: bool,
@@ -251,6 +271,14 @@ impl Endpoint {
             shrunk_ack: false,
             lost_marks: 0,
             rack: rack::RackState::default(),
+            undo_marker: None,
+            undo_retrans: 0,
+            retrans_stamp: None,
+            frto: false,
+            frto_new_data: false,
+            dsack_dups: 0,
+            rcv_tsecr: None,
+            dsack_block: None,
             ws_ok: false,
             ts_ok: false,
             ts_recent: 0,

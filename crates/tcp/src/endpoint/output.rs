@@ -73,6 +73,13 @@ impl Endpoint {
             seg.timestamps = Some((self.ts_now(now), self.ts_recent));
         }
         if self.sack_ok {
+            // RFC 2883 §4: the D-SACK block goes first, once.
+            if let Some(d) = self.dsack_block.take() {
+                let (l, r) = super::undo::dsack_wire(self.irs, d);
+                if seg.push_sack(l, r) {
+                    self.stats.dsacks_sent += 1;
+                }
+            }
             for i in 0..self.rcv.recent.len() {
                 let (l, r) = self.rcv.recent[i];
                 let (l, r) = (self.irs + (l + 1) as u32, self.irs + (r + 1) as u32);
@@ -165,6 +172,19 @@ impl Endpoint {
         if !matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck) {
             return None;
         }
+        if self.frto_new_data {
+            // F-RTO step 2.b (`tcp_xmit_recovery` with REXMIT_NEW): new data
+            // first; once some went out, no retransmission before the next
+            // ACK; if none can go, F-RTO gives up and retransmits.
+            if let Some(seg) = self.send_new_data(now) {
+                return Some(seg);
+            }
+            if self.snd_nxt > self.high_seq {
+                return None;
+            }
+            self.frto_new_data = false;
+            self.frto = false;
+        }
         if let Some(i) = self.next_lost() {
             let s = self.rtx[i];
             // Linux tcp_retransmit_skb: never beyond the window, except the head.
@@ -186,6 +206,11 @@ impl Endpoint {
                 return None;
             }
         }
+        self.send_new_data(now)
+    }
+
+    /// The new-data half of `send_data` (`tcp_write_xmit`).
+    fn send_new_data(&mut self, now: Instant) -> Option<Segment> {
         let new_data_state = matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::LastAck);
         let avail = self.data_end().saturating_sub(self.snd_nxt);
         let fin_pending = self.fin_requested && !self.fin_sent;
@@ -268,6 +293,7 @@ impl Endpoint {
         if s.len > 0 {
             self.stats.retransmissions += 1;
         }
+        self.note_retransmission(now);
         if i == 0 && self.cfg.rto_timer == RtoTimer::Linux {
             // tcp_xmit_retransmit_queue: retransmitting the head restarts
             // the timer, so the retransmission gets a full RTO to return.

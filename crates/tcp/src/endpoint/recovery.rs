@@ -22,6 +22,7 @@ use airtcp_core::Instant;
 
 use super::ack::{FLAG_DATA_SACKED, FLAG_SND_UNA_ADVANCED};
 use super::scoreboard::{LOST, RETRANS, SACKED};
+use super::undo::LossStep;
 use super::Endpoint;
 use crate::cc::{CaEvent, CaState, CongestionOps};
 use crate::config::{LossExitGrowth, Recovery, RenoSacks, RtoSsthresh};
@@ -91,6 +92,19 @@ impl Endpoint {
         self.tp.sacked_out = 0;
     }
 
+    /// Dupacks in Loss without SACK (`tcp_process_loss`'s Reno part): after
+    /// F-RTO sent new data a dupack means some of it arrived; ns-3's DupAck
+    /// ignores duplicate ACKs in Loss altogether.
+    pub(super) fn loss_reno_sacks(&mut self, num_dupack: u32, advanced: bool) {
+        if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
+            if self.snd_nxt > self.high_seq && num_dupack > 0 {
+                self.add_reno_sack(num_dupack);
+            } else if advanced {
+                self.reset_reno_sack();
+            }
+        }
+    }
+
     // ---- loss marking ----
 
     pub(super) fn mark_lost(&mut self, i: usize) {
@@ -158,6 +172,9 @@ impl Endpoint {
     }
 
     fn try_to_open(&mut self) {
+        if !self.any_retrans_done() {
+            self.retrans_stamp = None;
+        }
         if self.tp.ca_state != CaState::Cwr {
             let st = if self.tp.sacked_out + self.tp.lost_out > 0 || self.tp.retrans_out > 0 {
                 CaState::Disorder
@@ -188,12 +205,30 @@ impl Endpoint {
         let pipe = self.tp.packets_in_flight();
         let advanced = flag & FLAG_SND_UNA_ADVANCED != 0;
         let mode = self.mode();
+        if self.tp.ca_state == CaState::Open {
+            self.retrans_stamp = None;
+        }
+        // Loss with F-RTO or undo: `tcp_process_loss` (undo.rs) owns the exit.
+        let mut loss_done = false;
+        if self.tp.ca_state == CaState::Loss && (self.cfg.frto || self.cfg.undo) {
+            if self.process_loss(flag, num_dupack) == LossStep::Stay {
+                return;
+            }
+            loss_done = true;
+        }
         // D. Exit conditions: the recovery point is acknowledged.
-        if matches!(self.tp.ca_state, CaState::Recovery | CaState::Loss | CaState::Cwr) && self.snd_una >= self.high_seq {
+        if !loss_done
+            && matches!(self.tp.ca_state, CaState::Recovery | CaState::Loss | CaState::Cwr)
+            && self.snd_una >= self.high_seq
+        {
             match self.tp.ca_state {
                 CaState::Recovery | CaState::Cwr => {
                     if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
                         self.reset_reno_sack();
+                    }
+                    // tcp_try_undo_recovery, then tcp_end_cwnd_reduction.
+                    if self.tp.ca_state == CaState::Recovery {
+                        self.try_undo_recovery_full();
                     }
                     self.end_recovery();
                 }
@@ -249,20 +284,28 @@ impl Endpoint {
                     self.tp.snd_cwnd = cwnd.max(1);
                     return;
                 }
+                if mode == Mode::Prr && self.undo_on() {
+                    // tcp_try_undo_partial / tcp_try_undo_dsack (Linux 6.x order).
+                    if advanced && self.try_undo_partial() == Some(true) {
+                        return; // delayed, retransmissions still out: hold
+                    }
+                    if self.tp.ca_state == CaState::Recovery && self.try_undo_dsack() {
+                        self.try_keep_open();
+                    }
+                    self.identify_loss(now, advanced);
+                    if self.tp.ca_state != CaState::Recovery {
+                        // Undone: start over if the loss is evident anyway.
+                        if self.time_to_recover() {
+                            self.enter_recovery(delivered);
+                        }
+                    }
+                    return;
+                }
                 if mode != Mode::Classic {
                     self.identify_loss(now, advanced);
                 }
             }
-            CaState::Loss => {
-                // ns-3 DupAck ignores duplicate ACKs in Loss altogether.
-                if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
-                    if self.snd_nxt > self.high_seq && num_dupack > 0 {
-                        self.add_reno_sack(num_dupack);
-                    } else if advanced {
-                        self.reset_reno_sack();
-                    }
-                }
-            }
+            CaState::Loss => self.loss_reno_sacks(num_dupack, advanced),
             _ => {
                 let persist = self.cfg.reno_sacks == RenoSacks::Persist;
                 if !self.sack_ok {
@@ -270,6 +313,10 @@ impl Endpoint {
                         self.reset_reno_sack();
                     }
                     self.add_reno_sack(num_dupack);
+                }
+                if self.tp.ca_state <= CaState::Disorder {
+                    // A late D-SACK may still show the last reduction needless.
+                    self.try_undo_dsack();
                 }
                 if persist && !self.sack_ok && num_dupack == 0 {
                     // ns-3 looks for loss only in DupAck.
@@ -292,18 +339,21 @@ impl Endpoint {
         self.events.push_back(Event::FastRetransmit { seq: head });
         if self.mode() == Mode::Tahoe {
             // Tahoe: no fast recovery — treat like a timeout without the timer.
-            self.tp.prior_ssthresh = self.tp.snd_ssthresh;
+            self.tp.prior_ssthresh = self.current_ssthresh();
             self.tp.prior_cwnd = self.tp.snd_cwnd;
             self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
             self.mark_all_lost();
+            self.init_undo();
+            self.frto = false;
             self.tp.snd_cwnd = self.tp.packets_in_flight() + 1;
             self.tp.snd_cwnd_cnt = 0;
             self.set_ca_state(CaState::Loss);
             self.high_seq = self.snd_nxt;
             return;
         }
-        // tcp_enter_recovery / tcp_init_cwnd_reduction.
-        self.tp.prior_ssthresh = self.tp.snd_ssthresh;
+        // tcp_enter_recovery (tcp_init_undo) / tcp_init_cwnd_reduction.
+        self.init_undo();
+        self.tp.prior_ssthresh = self.current_ssthresh();
         self.high_seq = self.snd_nxt;
         self.tp.snd_cwnd_cnt = 0;
         self.tp.prior_cwnd = self.tp.snd_cwnd;
@@ -351,10 +401,13 @@ impl Endpoint {
     }
 
     /// Leaves Recovery/CWR: `tcp_end_cwnd_reduction` + CA_EVENT_COMPLETE_CWR.
+    /// A reduction just undone keeps its restored cwnd (the kernel's
+    /// `undo_marker` test).
     fn end_recovery(&mut self) {
+        let undone = self.undo_on() && self.undo_marker.is_none();
         self.set_ca_state(CaState::Open);
         self.force_retx = false;
-        if !self.cc.has_cong_control() && self.tp.snd_ssthresh < crate::cc::TCP_INFINITE_SSTHRESH {
+        if !self.cc.has_cong_control() && self.tp.snd_ssthresh < crate::cc::TCP_INFINITE_SSTHRESH && !undone {
             self.tp.snd_cwnd = if self.mode() == Mode::Classic && self.cfg.recovery == Recovery::NewReno {
                 // RFC 6582 §3.2 step 6, option (1): min(ssthresh, FlightSize + SMSS).
                 self.tp.snd_ssthresh.min(self.tp.packets_out + 1)
@@ -392,13 +445,21 @@ impl Endpoint {
             // ns-3 ReTxTimeout: every time (see RtoSsthresh::Always).
             RtoSsthresh::Always => true,
         };
+        // F-RTO (RFC 5682 §3.1 step 1, §3.2): a new loss episode, or a
+        // repeated timeout of the same SND.UNA.
+        let new_recovery = st < CaState::Recovery;
         if reduce {
-            self.tp.prior_ssthresh = self.tp.snd_ssthresh;
+            self.tp.prior_ssthresh = self.current_ssthresh();
             self.tp.prior_cwnd = self.tp.snd_cwnd;
             self.tp.snd_ssthresh = self.cc.ssthresh(&mut self.tp);
             self.cc.cwnd_event(&mut self.tp, CaEvent::Loss);
         }
         self.mark_all_lost();
+        if reduce {
+            self.init_undo();
+        }
+        self.frto = self.cfg.frto && (new_recovery || self.retries > 0);
+        self.frto_new_data = false;
         self.tp.snd_cwnd = self.tp.packets_in_flight() + 1;
         self.tp.snd_cwnd_cnt = 0;
         self.set_ca_state(CaState::Loss);

@@ -114,11 +114,13 @@ impl Wlan {
     /// Put `radio` on `channel`: what it was receiving is lost.
     pub(crate) fn tune(&mut self, radio: u32, channel: u8) {
         let r = &mut self.radios[radio as usize];
-        if r.spec.channel != channel {
+        let old = r.spec.channel;
+        if old != channel {
             r.spec.channel = channel;
             if r.rx.take().is_some() {
                 r.counters.rx_errors += 1;
             }
+            self.refile_channel(radio, old, channel);
         }
     }
 

@@ -437,6 +437,20 @@ pub fn chunk_success(m: Modulation, sinr: f64, bits: u32) -> f64 {
     (units * (-pu).ln_1p()).exp().clamp(0.0, 1.0)
 }
 
+/// `ln` of the probability that one bit decodes at `sinr`, spread over
+/// the modulation's error unit: `chunk_success(m, sinr, n) = exp(n · this)`.
+/// `-inf` where a unit always fails, 0 where it never does.
+pub fn log_success_per_bit(m: Modulation, sinr: f64) -> f64 {
+    let (pu, bits_per_unit) = unit_error(m, clean(sinr));
+    if pu >= 1.0 {
+        return f64::NEG_INFINITY;
+    }
+    if pu <= 0.0 {
+        return 0.0;
+    }
+    (-pu).ln_1p() / bits_per_unit
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,8 +17,10 @@
 pub mod error;
 pub mod propagation;
 pub mod standard;
+pub mod table;
 
-pub use error::{bit_error_rate, chunk_success, erfc, q_function};
+pub use error::{bit_error_rate, chunk_success, erfc, log_success_per_bit, q_function};
+pub use table::log_success_per_bit_fast;
 pub use propagation::{dbm_to_mw, mw_to_dbm, thermal_noise_dbm, PathLoss, PathLossError, Shadowing};
 pub use standard::{plcp_duration, plcp_header, tx_duration, Modulation, Preamble, Rate, Standard};
 
