@@ -40,8 +40,11 @@ pub struct RadioDecl {
     pub addr: u32,
     /// Random waypoint parameters `(area, speed_min, speed_max, pause)`: the
     /// model is seeded from the run's seed when the network is built.
-    pub random_waypoint: Option<((f64, f64, f64, f64), f64, f64, Duration)>,
+    pub random_waypoint: Option<RandomWaypoint>,
 }
+
+/// `(area (x0, y0, x1, y1), speed_min, speed_max, pause)` of a random waypoint radio.
+pub type RandomWaypoint = ((f64, f64, f64, f64), f64, f64, Duration);
 
 #[derive(Clone, Debug)]
 pub struct WifiSpec {
@@ -446,8 +449,7 @@ fn rate(f: &Field, std: Standard) -> R<Rate> {
 /// The radio's mobility: a fixed position (`x`, `y`, `z`), `waypoints =
 /// [[t_s, x, y], ...]`, `random_waypoint = { area = [x0, y0, x1, y1], speed
 /// = [min, max], pause = "2s", seed_name }` or `mobility_trace = "file.csv"`.
-#[allow(clippy::type_complexity)]
-fn mobility_of(t: &Table) -> R<(Mobility, Option<((f64, f64, f64, f64), f64, f64, Duration)>)> {
+fn mobility_of(t: &Table) -> R<(Mobility, Option<RandomWaypoint>)> {
     let coord = |k: &str| t.opt(k).map(|f| finite(&f)).transpose().map(|v| v.unwrap_or(0.0));
     let pos = Pos { x: coord("x")?, y: coord("y")?, z: coord("z")? };
     let kinds: Vec<&str> = ["waypoints", "random_waypoint", "mobility_trace"].into_iter().filter(|k| t.opt(k).is_some()).collect();

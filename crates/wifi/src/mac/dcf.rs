@@ -404,10 +404,8 @@ impl Wlan {
         }
         match f.kind {
             FrameKind::Data => self.receive_data(now, radio, f),
-            k if k.is_mgmt() => {
-                if f.dst == BROADCAST || self.accept_unicast(now, radio, f) {
-                    self.mgmt_received(now, radio, f, rx_dbm);
-                }
+            k if k.is_mgmt() && (f.dst == BROADCAST || self.accept_unicast(now, radio, f)) => {
+                self.mgmt_received(now, radio, f, rx_dbm);
             }
             FrameKind::Rts => {
                 let m = &self.radios[ri].mac;

@@ -89,10 +89,8 @@ impl Wlan {
                 self.enqueue_mgmt(now, radio, kind, f.src, MgmtInfo { aid, ..reply });
                 self.out.push_back(WlanOutput::Mgmt { radio, event: MgmtEvent::ApAssociated { sta: f.src, aid } });
             }
-            FrameKind::Disassoc | FrameKind::Deauth => {
-                if a.assoc.remove(&f.src).is_some() {
-                    self.out.push_back(WlanOutput::Mgmt { radio, event: MgmtEvent::ApDisassociated { sta: f.src } });
-                }
+            FrameKind::Disassoc | FrameKind::Deauth if a.assoc.remove(&f.src).is_some() => {
+                self.out.push_back(WlanOutput::Mgmt { radio, event: MgmtEvent::ApDisassociated { sta: f.src } });
             }
             _ => {}
         }

@@ -367,12 +367,10 @@ impl Wlan {
                 }
                 s.phase = Phase::Scanning { idx, heard: true, extended };
             }
-            (FrameKind::Auth, Phase::Authenticating { ap, channel }) if f.src == ap && f.info.auth_seq == 2 => {
-                if f.info.status == 0 {
-                    self.emit(radio, MgmtEvent::Authenticated { ap });
-                    self.associate(now, radio, ap, channel, 0);
-                    self.sta_arm(now, radio);
-                }
+            (FrameKind::Auth, Phase::Authenticating { ap, channel }) if f.src == ap && f.info.auth_seq == 2 && f.info.status == 0 => {
+                self.emit(radio, MgmtEvent::Authenticated { ap });
+                self.associate(now, radio, ap, channel, 0);
+                self.sta_arm(now, radio);
             }
             (FrameKind::AssocResp | FrameKind::ReassocResp, Phase::Associating { ap, channel }) if f.src == ap && f.info.status == 0 => {
                 let reassoc = f.kind == FrameKind::ReassocResp;

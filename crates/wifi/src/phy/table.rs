@@ -51,7 +51,7 @@ fn table() -> &'static [Vec<f64>] {
 
 /// [`log_success_per_bit`] of `m` at linear `sinr`, from the table.
 pub fn log_success_per_bit_fast(m: Modulation, sinr: f64) -> f64 {
-    if !(sinr > 0.0) {
+    if sinr.is_nan() || sinr <= 0.0 {
         return f64::NEG_INFINITY;
     }
     let db = 10.0 * sinr.log10();
