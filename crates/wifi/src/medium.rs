@@ -445,7 +445,6 @@ impl Wlan {
             let r = &mut self.radios[j as usize];
             close_chunk(r, now, &self.txs);
             let mut decoded = None;
-            let rx_dbm = phy::mw_to_dbm(mw);
             if matches!(r.rx, Some(rx) if rx.tx == tx) {
                 let rx = r.rx.take().expect("locked");
                 let mut p = rx.log_success.exp();
@@ -459,6 +458,9 @@ impl Wlan {
             r.signals -= 1;
             r.energy_mw = if r.signals == 0 { 0.0 } else { (r.energy_mw - mw).max(0.0) };
             if let Some(ok) = decoded {
+                // The signal in dBm matters to management (beacon tracking,
+                // scan candidates) and captures only.
+                let rx_dbm = if frame.kind.is_mgmt() || self.capture { phy::mw_to_dbm(mw) } else { f64::NAN };
                 if ok && self.capture {
                     self.out.push_back(WlanOutput::Air { radio: j, frame, rx_dbm: rx_dbm as f32 });
                 }
