@@ -456,20 +456,7 @@ mod tests {
     use super::*;
     use crate::phy::standard::{Rate, Standard};
 
-    const ALL: [Modulation; 12] = [
-        Modulation::Dbpsk,
-        Modulation::Dqpsk,
-        Modulation::Cck5_5,
-        Modulation::Cck11,
-        Modulation::Bpsk12,
-        Modulation::Bpsk34,
-        Modulation::Qpsk12,
-        Modulation::Qpsk34,
-        Modulation::Qam16_12,
-        Modulation::Qam16_34,
-        Modulation::Qam64_23,
-        Modulation::Qam64_34,
-    ];
+    const ALL: [Modulation; 12] = Modulation::ALL;
 
     fn db(x: f64) -> f64 {
         10f64.powf(x / 10.0)

@@ -51,6 +51,22 @@ pub enum Modulation {
 }
 
 impl Modulation {
+    /// Every modulation, in declaration order (`m as usize` indexes it).
+    pub const ALL: [Modulation; 12] = [
+        Modulation::Dbpsk,
+        Modulation::Dqpsk,
+        Modulation::Cck5_5,
+        Modulation::Cck11,
+        Modulation::Bpsk12,
+        Modulation::Bpsk34,
+        Modulation::Qpsk12,
+        Modulation::Qpsk34,
+        Modulation::Qam16_12,
+        Modulation::Qam16_34,
+        Modulation::Qam64_23,
+        Modulation::Qam64_34,
+    ];
+
     /// OFDM (Clause 17 / ERP-OFDM) as opposed to DSSS/HR-DSSS. This is also
     /// the "modulation class" distinction the control-response rule needs:
     /// 802.11-2016 10.6.6.5.2 treats DSSS and HR/DSSS as one class for that
