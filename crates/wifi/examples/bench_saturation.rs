@@ -30,7 +30,16 @@ fn main() {
         specs.push(radio(2.0 * a.cos(), 2.0 * a.sin(), Some(0)));
     }
     let t0 = std::time::Instant::now();
-    let mut w = Wlan::new(specs, PathLoss::LogDistance { exponent: 3.0, reference_m: 1.0, reference_loss_db: 46.6777 }, None, 1);
+    let mut w = Wlan::new(
+        specs,
+        PathLoss::LogDistance {
+            exponent: 3.0,
+            reference_m: 1.0,
+            reference_loss_db: 46.6777,
+        },
+        None,
+        1,
+    );
     let mut handle = 0u32;
     for s in 1..=n as u32 {
         for _ in 0..4 {

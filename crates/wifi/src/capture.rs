@@ -31,7 +31,9 @@ pub const RATES_11B: &[u8] = &[0x82, 0x84, 0x8b, 0x96];
 pub const RATES_11A: &[u8] = &[0x8c, 0x12, 0x98, 0x24, 0xb0, 0x48, 0x60, 0x6c];
 /// 802.11g (ERP): the 802.11b rates (basic) and the eight OFDM rates; the
 /// last four go into the Extended Supported Rates element.
-pub const RATES_11G: &[u8] = &[0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24, 0x30, 0x48, 0x60, 0x6c];
+pub const RATES_11G: &[u8] = &[
+    0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24, 0x30, 0x48, 0x60, 0x6c,
+];
 
 /// Listen interval written in (re)association requests, in beacon
 /// intervals. Power save is not modelled; any value would do.
@@ -170,7 +172,11 @@ const fn crc_table() -> [u32; 256] {
         let mut c = i as u32;
         let mut k = 0;
         while k < 8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
             k += 1;
         }
         t[i] = c;
@@ -257,7 +263,11 @@ fn write_radiotap(radio: &RadioInfo, out: &mut Vec<u8>) {
     // Channel (u16 frequency, u16 flags), 2-byte aligned
     align(out, start, 2);
     out.extend_from_slice(&radio.freq_mhz.to_le_bytes());
-    let ch_flags = (if radio.five_ghz { RT_CH_5GHZ } else { RT_CH_2GHZ }) | (if radio.ofdm { RT_CH_OFDM } else { RT_CH_CCK });
+    let ch_flags = (if radio.five_ghz {
+        RT_CH_5GHZ
+    } else {
+        RT_CH_2GHZ
+    }) | (if radio.ofdm { RT_CH_OFDM } else { RT_CH_CCK });
     out.extend_from_slice(&ch_flags.to_le_bytes());
     // dBm Antenna Signal (s8), dBm Antenna Noise (s8)
     out.push(radio.signal_dbm as u8);
@@ -279,7 +289,12 @@ fn ssid_bytes(body: &MgmtBody) -> &[u8] {
 }
 
 fn capability(radio: &RadioInfo) -> u16 {
-    CAP_ESS | if radio.short_preamble { CAP_SHORT_PREAMBLE } else { 0 }
+    CAP_ESS
+        | if radio.short_preamble {
+            CAP_SHORT_PREAMBLE
+        } else {
+            0
+        }
 }
 
 fn element(out: &mut Vec<u8>, id: u8, data: &[u8]) {
@@ -295,7 +310,11 @@ fn rates_elements(out: &mut Vec<u8>, rates: &[u8]) {
         element(out, EID_SUPP_RATES, first);
     }
     if !rest.is_empty() {
-        element(out, EID_EXT_SUPP_RATES, &rest[..rest.len().min(MAX_EXT_RATES)]);
+        element(
+            out,
+            EID_EXT_SUPP_RATES,
+            &rest[..rest.len().min(MAX_EXT_RATES)],
+        );
     }
 }
 
@@ -374,7 +393,11 @@ fn rates_elements_supp_only(out: &mut Vec<u8>, rates: &[u8]) {
 fn rates_elements_ext_only(out: &mut Vec<u8>, rates: &[u8]) {
     let rest = &rates[rates.len().min(MAX_SUPP_RATES)..];
     if !rest.is_empty() {
-        element(out, EID_EXT_SUPP_RATES, &rest[..rest.len().min(MAX_EXT_RATES)]);
+        element(
+            out,
+            EID_EXT_SUPP_RATES,
+            &rest[..rest.len().min(MAX_EXT_RATES)],
+        );
     }
 }
 
@@ -440,10 +463,17 @@ pub fn write_pcap_header(out: &mut Vec<u8>, snaplen: u32) {
 /// Append a 16-byte record header and `bytes` (cut to `snaplen`) at
 /// simulated time `t`. Fails, writing nothing, if `t` is 2^32 seconds or
 /// more or the record is 4 GiB or more.
-pub fn write_record(out: &mut Vec<u8>, t: Instant, bytes: &[u8], snaplen: u32) -> Result<(), String> {
+pub fn write_record(
+    out: &mut Vec<u8>,
+    t: Instant,
+    bytes: &[u8],
+    snaplen: u32,
+) -> Result<(), String> {
     let ns = t.as_nanos();
-    let secs = u32::try_from(ns / 1_000_000_000).map_err(|_| format!("pcap timestamp {ns} ns is beyond 2^32 seconds"))?;
-    let orig = u32::try_from(bytes.len()).map_err(|_| format!("record of {} bytes exceeds 4 GiB", bytes.len()))?;
+    let secs = u32::try_from(ns / 1_000_000_000)
+        .map_err(|_| format!("pcap timestamp {ns} ns is beyond 2^32 seconds"))?;
+    let orig = u32::try_from(bytes.len())
+        .map_err(|_| format!("record of {} bytes exceeds 4 GiB", bytes.len()))?;
     let incl = orig.min(snaplen);
     out.extend_from_slice(&secs.to_le_bytes());
     out.extend_from_slice(&((ns % 1_000_000_000) as u32).to_le_bytes());

@@ -26,7 +26,10 @@ pub enum FrameKind {
 impl FrameKind {
     /// Whether the frame is a management frame.
     pub fn is_mgmt(self) -> bool {
-        !matches!(self, FrameKind::Data | FrameKind::Ack | FrameKind::Rts | FrameKind::Cts)
+        !matches!(
+            self,
+            FrameKind::Data | FrameKind::Ack | FrameKind::Rts | FrameKind::Cts
+        )
     }
 }
 

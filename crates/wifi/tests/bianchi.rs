@@ -74,7 +74,15 @@ enum Variant {
 
 /// Bianchi's saturation throughput in Mb/s for `n` stations sending MPDUs
 /// of `mpdu` bytes that carry `payload` counted bytes.
-fn bianchi_mbps(std: Standard, rate: Rate, n: usize, mpdu: u32, payload: u32, rts: bool, variant: Variant) -> f64 {
+fn bianchi_mbps(
+    std: Standard,
+    rate: Rate,
+    n: usize,
+    mpdu: u32,
+    payload: u32,
+    rts: bool,
+    variant: Variant,
+) -> f64 {
     let us = |d: airtcp_core::Duration| d.as_nanos() as f64 / 1000.0;
     let pre = Preamble::Long;
     let ctrl = std.control_rate(rate);
@@ -91,7 +99,10 @@ fn bianchi_mbps(std: Standard, rate: Rate, n: usize, mpdu: u32, payload: u32, rt
     let (ts, tc) = if rts {
         let t_rts = us(tx_duration(std, ctrl, pre, frame::RTS_LEN));
         let t_cts = us(tx_duration(std, ctrl, pre, frame::CTS_LEN));
-        (t_rts + sifs + t_cts + sifs + t_data + sifs + t_ack + difs, t_rts + after_collision)
+        (
+            t_rts + sifs + t_cts + sifs + t_data + sifs + t_ack + difs,
+            t_rts + after_collision,
+        )
     } else {
         (t_data + sifs + t_ack + difs, t_data + after_collision)
     };
@@ -123,9 +134,33 @@ fn check(std: Standard, rate: Rate, rts: bool, secs: f64) {
     let mut worst: f64 = 0.0;
     let mut rows = Vec::new();
     for n in [1usize, 2, 5, 10, 20, 50] {
-        let model = bianchi_mbps(std, rate, n, frame::data_mpdu_len(1528), 1500, rts, Variant::Paper);
-        let standard = bianchi_mbps(std, rate, n, frame::data_mpdu_len(1528), 1500, rts, Variant::Standard);
-        let tcp = bianchi_mbps(std, rate, n, frame::data_mpdu_len(1528), 1500, rts, Variant::PaperTc);
+        let model = bianchi_mbps(
+            std,
+            rate,
+            n,
+            frame::data_mpdu_len(1528),
+            1500,
+            rts,
+            Variant::Paper,
+        );
+        let standard = bianchi_mbps(
+            std,
+            rate,
+            n,
+            frame::data_mpdu_len(1528),
+            1500,
+            rts,
+            Variant::Standard,
+        );
+        let tcp = bianchi_mbps(
+            std,
+            rate,
+            n,
+            frame::data_mpdu_len(1528),
+            1500,
+            rts,
+            Variant::PaperTc,
+        );
         let sim = simulated_mbps(std, rate, n, rts, secs);
         let err = (sim - model) / model;
         let err_std = (sim - standard) / standard;
@@ -134,8 +169,17 @@ fn check(std: Standard, rate: Rate, rts: bool, secs: f64) {
         let tolerance = if n <= 20 { 0.05 } else { 0.08 };
         worst = worst.max(err_std.abs() / tolerance);
     }
-    eprintln!("{std:?} {} Mb/s rts={rts}\n  {}", rate.mbps(), rows.join("\n  "));
-    assert!(worst <= 1.0, "{std:?} {} Mb/s rts={rts}: outside the tolerance\n  {}", rate.mbps(), rows.join("\n  "));
+    eprintln!(
+        "{std:?} {} Mb/s rts={rts}\n  {}",
+        rate.mbps(),
+        rows.join("\n  ")
+    );
+    assert!(
+        worst <= 1.0,
+        "{std:?} {} Mb/s rts={rts}: outside the tolerance\n  {}",
+        rate.mbps(),
+        rows.join("\n  ")
+    );
 }
 
 #[test]
@@ -167,6 +211,10 @@ fn saturation_80211b_11mbps_rts_matches_bianchi() {
 fn model_reduces_to_bianchi_closed_form_without_retry_limit() {
     // Bianchi eq. 7 for W = 32, m = 5, n = 10 against the R → ∞ sum.
     let (tau, p) = fixed_point(10, 32.0, 5, 400);
-    let closed = 2.0 * (1.0 - 2.0 * p) / ((1.0 - 2.0 * p) * 33.0 + p * 32.0 * (1.0 - (2.0 * p).powi(5)));
-    assert!((tau - closed).abs() < 1e-9, "tau {tau} closed form {closed}");
+    let closed =
+        2.0 * (1.0 - 2.0 * p) / ((1.0 - 2.0 * p) * 33.0 + p * 32.0 * (1.0 - (2.0 * p).powi(5)));
+    assert!(
+        (tau - closed).abs() < 1e-9,
+        "tau {tau} closed form {closed}"
+    );
 }

@@ -2,8 +2,8 @@
 
 use airtcp_core::MacAddr;
 use airtcp_wifi::capture::{
-    crc32, encode, frame_control, frame_control_type, mpdu_len, mpdu_len_with_rates, RadioInfo, LINKTYPE_IEEE802_11_RADIOTAP,
-    LLC_SNAP_IPV4, RADIOTAP_LEN, RATES_11A, RATES_11B, RATES_11G,
+    crc32, encode, frame_control, frame_control_type, mpdu_len, mpdu_len_with_rates, RadioInfo,
+    LINKTYPE_IEEE802_11_RADIOTAP, LLC_SNAP_IPV4, RADIOTAP_LEN, RATES_11A, RATES_11B, RATES_11G,
 };
 use airtcp_wifi::frame::{self, FrameKind, MgmtBody, WifiFrame};
 
@@ -157,22 +157,41 @@ fn radiotap_header_layout_and_alignment() {
     assert_eq!(rt[1], 0, "pad");
     assert_eq!(u16::from_le_bytes([rt[2], rt[3]]) as usize, RADIOTAP_LEN);
     // Flags(1) | Rate(2) | Channel(3) | dBm signal(5) | dBm noise(6)
-    assert_eq!(u32::from_le_bytes([rt[4], rt[5], rt[6], rt[7]]), 0x0000_006e);
+    assert_eq!(
+        u32::from_le_bytes([rt[4], rt[5], rt[6], rt[7]]),
+        0x0000_006e
+    );
     assert_eq!(rt[8], 0x10 | 0x02, "flags: FCS at end, short preamble");
     assert_eq!(rt[9], 22, "rate 11 Mb/s");
     // Channel: u16 frequency and u16 flags at an even offset.
     assert_eq!(10 % 2, 0);
     assert_eq!(u16::from_le_bytes([rt[10], rt[11]]), 2437);
-    assert_eq!(u16::from_le_bytes([rt[12], rt[13]]), 0x0080 | 0x0020, "2 GHz, CCK");
+    assert_eq!(
+        u16::from_le_bytes([rt[12], rt[13]]),
+        0x0080 | 0x0020,
+        "2 GHz, CCK"
+    );
     assert_eq!(rt[14] as i8, -60);
     assert_eq!(rt[15] as i8, -95);
 
-    let a = RadioInfo { rate_500kbps: 12, freq_mhz: 5180, ofdm: true, five_ghz: true, short_preamble: false, rates: RATES_11A, ..radio_b() };
+    let a = RadioInfo {
+        rate_500kbps: 12,
+        freq_mhz: 5180,
+        ofdm: true,
+        five_ghz: true,
+        short_preamble: false,
+        rates: RATES_11A,
+        ..radio_b()
+    };
     let mut out = Vec::new();
     encode(&frame(FrameKind::Ack), &a, &[], &mut out);
     assert_eq!(out[8], 0x10, "flags: FCS only");
     assert_eq!(u16::from_le_bytes([out[10], out[11]]), 5180);
-    assert_eq!(u16::from_le_bytes([out[12], out[13]]), 0x0100 | 0x0040, "5 GHz, OFDM");
+    assert_eq!(
+        u16::from_le_bytes([out[12], out[13]]),
+        0x0100 | 0x0040,
+        "5 GHz, OFDM"
+    );
 }
 
 #[test]
@@ -234,7 +253,10 @@ fn headers_and_bodies() {
     // Authentication: open system, transaction 2, status 0.
     let mut out = Vec::new();
     encode(&frame(FrameKind::Auth), &radio_b(), &[], &mut out);
-    assert_eq!(out[RADIOTAP_LEN + 24..RADIOTAP_LEN + 30], [0, 0, 2, 0, 0, 0]);
+    assert_eq!(
+        out[RADIOTAP_LEN + 24..RADIOTAP_LEN + 30],
+        [0, 0, 2, 0, 0, 0]
+    );
 
     // Deauthentication: reason 3.
     let mut out = Vec::new();
@@ -275,17 +297,26 @@ fn lengths_agree_with_mpdu_len() {
             }
         }
     }
-    assert_eq!(mpdu_len(&frame(FrameKind::Data), 1500), frame::data_mpdu_len(1500));
+    assert_eq!(
+        mpdu_len(&frame(FrameKind::Data), 1500),
+        frame::data_mpdu_len(1500)
+    );
     assert_eq!(mpdu_len(&frame(FrameKind::Ack), 0), frame::ACK_LEN);
 }
 
 #[test]
 fn extended_rates_follow_supported_rates() {
-    let radio = RadioInfo { rates: RATES_11G, ..radio_b() };
+    let radio = RadioInfo {
+        rates: RATES_11G,
+        ..radio_b()
+    };
     let mut out = Vec::new();
     encode(&frame(FrameKind::ProbeReq), &radio, &[], &mut out);
     let b = &out[RADIOTAP_LEN + 24..out.len() - 4];
-    assert_eq!(b[8..18], [1, 8, 0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24]);
+    assert_eq!(
+        b[8..18],
+        [1, 8, 0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24]
+    );
     assert_eq!(b[18..], [50, 4, 0x30, 0x48, 0x60, 0x6c]);
 }
 

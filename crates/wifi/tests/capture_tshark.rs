@@ -33,9 +33,21 @@ const FRAMES: [(FrameKind, u32); 15] = [
 ];
 
 fn frame(kind: FrameKind, i: usize) -> WifiFrame {
-    let from_ap = matches!(kind, FrameKind::Beacon | FrameKind::ProbeResp | FrameKind::AssocResp | FrameKind::ReassocResp | FrameKind::Cts | FrameKind::Ack);
+    let from_ap = matches!(
+        kind,
+        FrameKind::Beacon
+            | FrameKind::ProbeResp
+            | FrameKind::AssocResp
+            | FrameKind::ReassocResp
+            | FrameKind::Cts
+            | FrameKind::Ack
+    );
     let (a1, a2) = if from_ap { (STA, AP) } else { (AP, STA) };
-    let a1 = if kind == FrameKind::Beacon { MacAddr::BROADCAST } else { a1 };
+    let a1 = if kind == FrameKind::Beacon {
+        MacAddr::BROADCAST
+    } else {
+        a1
+    };
     let body = kind.is_mgmt().then(|| {
         Box::new(MgmtBody {
             ssid: "airtcp-net".into(),
@@ -50,7 +62,11 @@ fn frame(kind: FrameKind, i: usize) -> WifiFrame {
     });
     WifiFrame {
         kind,
-        duration_us: if matches!(kind, FrameKind::Rts) { 300 } else { 44 },
+        duration_us: if matches!(kind, FrameKind::Rts) {
+            300
+        } else {
+            44
+        },
         addr1: a1,
         addr2: a2,
         addr3: AP,
@@ -64,7 +80,11 @@ fn frame(kind: FrameKind, i: usize) -> WifiFrame {
 }
 
 fn tshark_available() -> bool {
-    Command::new("tshark").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+    Command::new("tshark")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
 }
 
 #[test]
@@ -76,9 +96,18 @@ fn tshark_decodes_every_frame() {
     // A UDP datagram to carry in the data frame, with real checksums, between
     // ports no heuristic dissector claims (5000 would be read as TAPA).
     let pkt = Packet {
-        ip: Ipv4Header { src: [10, 0, 0, 1], dst: [10, 0, 0, 2], ttl: 64, ip_id: 7 },
+        ip: Ipv4Header {
+            src: [10, 0, 0, 1],
+            dst: [10, 0, 0, 2],
+            ttl: 64,
+            ip_id: 7,
+        },
         outer: None,
-        payload: IpPayload::Udp(Udp { src_port: 45678, dst_port: 45679, msg: UdpMsg::Opaque { len: 12 } }),
+        payload: IpPayload::Udp(Udp {
+            src_port: 45678,
+            dst_port: 45679,
+            msg: UdpMsg::Opaque { len: 12 },
+        }),
     };
     let mut ip = Vec::new();
     wire::encode(&pkt, &mut ip).unwrap();
@@ -101,7 +130,8 @@ fn tshark_decodes_every_frame() {
         encode(&frame(kind, i), &radio, &ip, &mut rec);
         write_record(&mut file, Instant::from_millis(i as u64), &rec, 65_535).unwrap();
     }
-    let path = std::env::temp_dir().join(format!("airtcp-wifi-capture-{}.pcap", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("airtcp-wifi-capture-{}.pcap", std::process::id()));
     std::fs::write(&path, &file).unwrap();
 
     let out = Command::new("tshark")
@@ -110,28 +140,53 @@ fn tshark_decodes_every_frame() {
         .args([
             // Validate the FCS (Wireshark 4.x; `wlan.check_fcs` only says
             // whether frames carry one, which radiotap's flag already does).
-            "-o", "wlan.check_checksum:TRUE",
-            "-o", "ip.check_checksum:TRUE",
-            "-o", "udp.check_checksum:TRUE",
-            "-T", "fields", "-E", "separator=|", "-E", "occurrence=f",
-            "-e", "wlan.fc.type_subtype",
-            "-e", "wlan.fcs.status",
-            "-e", "wlan.ssid",
-            "-e", "wlan.ds.current_channel",
-            "-e", "wlan.fixed.aid",
-            "-e", "wlan.fixed.current_ap",
-            "-e", "wlan.fixed.reason_code",
-            "-e", "ip.checksum.status",
-            "-e", "udp.checksum.status",
-            "-e", "radiotap.channel.freq",
-            "-e", "radiotap.dbm_antsignal",
-            "-e", "_ws.malformed",
-            "-e", "_ws.expert.severity",
+            "-o",
+            "wlan.check_checksum:TRUE",
+            "-o",
+            "ip.check_checksum:TRUE",
+            "-o",
+            "udp.check_checksum:TRUE",
+            "-T",
+            "fields",
+            "-E",
+            "separator=|",
+            "-E",
+            "occurrence=f",
+            "-e",
+            "wlan.fc.type_subtype",
+            "-e",
+            "wlan.fcs.status",
+            "-e",
+            "wlan.ssid",
+            "-e",
+            "wlan.ds.current_channel",
+            "-e",
+            "wlan.fixed.aid",
+            "-e",
+            "wlan.fixed.current_ap",
+            "-e",
+            "wlan.fixed.reason_code",
+            "-e",
+            "ip.checksum.status",
+            "-e",
+            "udp.checksum.status",
+            "-e",
+            "radiotap.channel.freq",
+            "-e",
+            "radiotap.dbm_antsignal",
+            "-e",
+            "_ws.malformed",
+            "-e",
+            "_ws.expert.severity",
         ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "tshark failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tshark failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Set AIRTCP_KEEP_PCAP to keep the file for a look in Wireshark.
     if std::env::var_os("AIRTCP_KEEP_PCAP").is_none() {
         let _ = std::fs::remove_file(&path);
@@ -143,7 +198,11 @@ fn tshark_decodes_every_frame() {
     let ssid_ok = |s: &str| s == "airtcp-net" || s == "6169727463702d6e6574";
     for (i, (row, &(kind, subtype))) in rows.iter().zip(FRAMES.iter()).enumerate() {
         let ts = row[0];
-        let ts = u32::from_str_radix(ts.trim_start_matches("0x"), if ts.starts_with("0x") { 16 } else { 10 }).unwrap();
+        let ts = u32::from_str_radix(
+            ts.trim_start_matches("0x"),
+            if ts.starts_with("0x") { 16 } else { 10 },
+        )
+        .unwrap();
         assert_eq!(ts, subtype, "frame {i} {kind:?}: {row:?}");
         // 1 = Good (Wireshark's proto_checksum_vals).
         assert_eq!(row[1], "1", "frame {i} {kind:?} FCS: {row:?}");
@@ -155,17 +214,24 @@ fn tshark_decodes_every_frame() {
                 assert!(ssid_ok(row[2]), "{kind:?}: {row:?}");
                 assert_eq!(row[3], "6", "{kind:?}: {row:?}");
             }
-            FrameKind::ProbeReq | FrameKind::AssocReq => assert!(ssid_ok(row[2]), "{kind:?}: {row:?}"),
+            FrameKind::ProbeReq | FrameKind::AssocReq => {
+                assert!(ssid_ok(row[2]), "{kind:?}: {row:?}")
+            }
             FrameKind::AssocResp | FrameKind::ReassocResp => {
                 // Wireshark shows the AID field with its top bits (0xc001)
                 // or the ID alone, depending on version.
-                assert!(row[4] == "0xc001" || row[4] == "0x0001" || row[4] == "1" || row[4] == "49153", "{kind:?}: {row:?}")
+                assert!(
+                    row[4] == "0xc001" || row[4] == "0x0001" || row[4] == "1" || row[4] == "49153",
+                    "{kind:?}: {row:?}"
+                )
             }
             FrameKind::ReassocReq => {
                 assert!(ssid_ok(row[2]), "{row:?}");
                 assert_eq!(row[5], "02:00:00:00:00:0b", "{row:?}");
             }
-            FrameKind::Disassoc | FrameKind::Deauth => assert!(row[6] == "8" || row[6] == "0x0008", "{row:?}"),
+            FrameKind::Disassoc | FrameKind::Deauth => {
+                assert!(row[6] == "8" || row[6] == "0x0008", "{row:?}")
+            }
             FrameKind::Data => {
                 assert_eq!(row[7], "1", "IP checksum good: {row:?}");
                 assert_eq!(row[8], "1", "UDP checksum good: {row:?}");
@@ -175,7 +241,10 @@ fn tshark_decodes_every_frame() {
         // No warnings or errors from any dissector (notes/chats are fine).
         for sev in row[12].split(',').filter(|s| !s.is_empty()) {
             let v: u32 = u32::from_str_radix(sev.trim_start_matches("0x"), 16).unwrap_or(0);
-            assert!(v < 0x0060_0000, "frame {i} {kind:?} expert severity {sev}: {row:?}");
+            assert!(
+                v < 0x0060_0000,
+                "frame {i} {kind:?} expert severity {sev}: {row:?}"
+            );
         }
     }
 }

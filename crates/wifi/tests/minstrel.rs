@@ -61,7 +61,12 @@ fn expected_best(std: Standard, table: fn(Rate) -> f64) -> Rate {
             .rates()
             .iter()
             .map(|&r| {
-                let t = airtime(std, r) + if exchange { std.sifs().as_nanos() as f64 + ack(r) } else { 0.0 };
+                let t = airtime(std, r)
+                    + if exchange {
+                        std.sifs().as_nanos() as f64 + ack(r)
+                    } else {
+                        0.0
+                    };
                 (table(r) / t, r)
             })
             .collect();
@@ -89,7 +94,13 @@ impl Sim {
     fn new(std: Standard, seed: u64) -> Sim {
         let rates = std.rates().to_vec();
         Sim {
-            m: Minstrel::new(std, &rates, Preamble::Long, MPDU, RngStream::new(seed, "minstrel")),
+            m: Minstrel::new(
+                std,
+                &rates,
+                Preamble::Long,
+                MPDU,
+                RngStream::new(seed, "minstrel"),
+            ),
             chan: RngStream::new(seed, "channel"),
             now: Instant::ZERO,
             frames: 0,
@@ -101,7 +112,13 @@ impl Sim {
 
     /// Send `fps` frames per second until `until`, drawing outcomes from
     /// `table`; `check` runs at every 100 ms boundary.
-    fn run(&mut self, until: Instant, fps: u64, table: fn(Rate) -> f64, mut check: impl FnMut(Instant, &Minstrel)) {
+    fn run(
+        &mut self,
+        until: Instant,
+        fps: u64,
+        table: fn(Rate) -> f64,
+        mut check: impl FnMut(Instant, &Minstrel),
+    ) {
         let gap = Duration::from_nanos(1_000_000_000 / fps);
         while self.now < until {
             let start = self.now;
@@ -149,16 +166,29 @@ fn converges_to_best_expected_throughput() {
                 // The robust (best-probability) stage is always a rate that
                 // really works, and the chain has its documented shape.
                 let chain = m.chain();
-                assert!(good(chain[2].rate) >= 0.9, "seed {seed} at {now}: max-prob {:?}", chain[2].rate);
+                assert!(
+                    good(chain[2].rate) >= 0.9,
+                    "seed {seed} at {now}: max-prob {:?}",
+                    chain[2].rate
+                );
                 assert_eq!(chain[0].rate, m.best_rate());
                 assert_eq!(chain[2].rate, m.max_prob_rate());
-                assert_eq!(chain[3], ChainEntry { rate: Rate::OFDM6, count: MAX_RETRY });
+                assert_eq!(
+                    chain[3],
+                    ChainEntry {
+                        rate: Rate::OFDM6,
+                        count: MAX_RETRY
+                    }
+                );
             }
         });
         // Probing keeps the estimates noisy, so a neighbour may be best for
         // an interval now and then (a single instant is not a fair test);
         // it must be the right rate nearly always.
-        assert!(hits * 100 >= checks * 90, "seed {seed}: best was {want:?} at only {hits}/{checks} checkpoints");
+        assert!(
+            hits * 100 >= checks * 90,
+            "seed {seed}: best was {want:?} at only {hits}/{checks} checkpoints"
+        );
         // The counters of the rates in use match the channel closely (law
         // of large numbers); the EWMA, which weighs the last few intervals
         // only, within its noise (a few dozen attempts per interval).
@@ -166,14 +196,27 @@ fn converges_to_best_expected_throughput() {
             assert!(succ <= att);
             let ratio = succ as f64 / att.max(1) as f64;
             if att >= 2000 {
-                assert!((ratio - good(r)).abs() < 0.05, "seed {seed}: {r:?} {succ}/{att} vs {}", good(r));
+                assert!(
+                    (ratio - good(r)).abs() < 0.05,
+                    "seed {seed}: {r:?} {succ}/{att} vs {}",
+                    good(r)
+                );
             }
             if att >= 500 {
-                assert!((p - good(r)).abs() < 0.25, "seed {seed}: {r:?} ewma {p} vs {}", good(r));
+                assert!(
+                    (p - good(r)).abs() < 0.25,
+                    "seed {seed}: {r:?} ewma {p} vs {}",
+                    good(r)
+                );
             }
         }
         // Delivery: nearly every frame gets through.
-        assert!(sim.delivered as f64 >= 0.99 * sim.frames as f64, "{} of {}", sim.delivered, sim.frames);
+        assert!(
+            sim.delivered as f64 >= 0.99 * sim.frames as f64,
+            "{} of {}",
+            sim.delivered,
+            sim.frames
+        );
     }
 }
 
@@ -192,7 +235,10 @@ fn follows_a_channel_change_within_a_second() {
                 hits += (m.best_rate() == before) as u32;
             }
         });
-        assert!(hits * 100 >= checks * 90, "seed {seed}: {hits}/{checks} before the change");
+        assert!(
+            hits * 100 >= checks * 90,
+            "seed {seed}: {hits}/{checks} before the change"
+        );
         let mut first_hit: Option<Instant> = None;
         let (mut hits, mut checks) = (0, 0);
         sim.run(secs(9.0), 2000, bad, |now, m| {
@@ -202,14 +248,21 @@ fn follows_a_channel_change_within_a_second() {
             if now >= secs(6.0) {
                 checks += 1;
                 hits += (m.best_rate() == after) as u32;
-                assert!(bad(m.max_prob_rate()) >= 0.9, "seed {seed} at {now}: {:?}", m.max_prob_rate());
+                assert!(
+                    bad(m.max_prob_rate()) >= 0.9,
+                    "seed {seed} at {now}: {:?}",
+                    m.max_prob_rate()
+                );
             }
         });
         let t = first_hit.expect("never followed");
         assert!(t <= secs(6.0), "seed {seed}: followed only at {t}");
         // Minstrel keeps probing, so a noisy estimate may briefly promote a
         // neighbour; it must stay with the right rate most of the time.
-        assert!(hits * 100 >= checks * 85, "seed {seed}: {hits}/{checks} after 6 s");
+        assert!(
+            hits * 100 >= checks * 85,
+            "seed {seed}: {hits}/{checks} after 6 s"
+        );
     }
 }
 
@@ -236,7 +289,10 @@ fn same_seed_same_rates() {
         })
         .collect();
     assert_eq!(runs[0], runs[1]);
-    assert_ne!(runs[0], runs[2], "the seed should change the sampling order");
+    assert_ne!(
+        runs[0], runs[2],
+        "the seed should change the sampling order"
+    );
 }
 
 #[test]
@@ -302,7 +358,14 @@ fn retry_chain_shape() {
     let mut sim = Sim::new(Standard::A, 9);
     sim.run(secs(3.0), 2000, good, |_, _| {});
     let c = sim.m.chain();
-    assert_eq!([c[0].rate, c[1].rate, c[2].rate], [sim.m.best_rate(), sim.m.second_best_rate(), sim.m.max_prob_rate()]);
+    assert_eq!(
+        [c[0].rate, c[1].rate, c[2].rate],
+        [
+            sim.m.best_rate(),
+            sim.m.second_best_rate(),
+            sim.m.max_prob_rate()
+        ]
+    );
     for e in c {
         assert!((1..=MAX_RETRY).contains(&e.count), "{e:?}");
     }
@@ -331,7 +394,13 @@ fn retry_chain_shape() {
 fn subsets_empty_sets_and_unknown_reports() {
     // A station supporting only some rates: nothing else is ever used.
     let rates = [Rate::OFDM54, Rate::OFDM6, Rate::OFDM24, Rate::OFDM24];
-    let mut m = Minstrel::new(Standard::A, &rates, Preamble::Long, MPDU, RngStream::new(1, "m"));
+    let mut m = Minstrel::new(
+        Standard::A,
+        &rates,
+        Preamble::Long,
+        MPDU,
+        RngStream::new(1, "m"),
+    );
     let mut ch = RngStream::new(1, "c");
     let mut t = Instant::ZERO;
     for _ in 0..4000 {
@@ -353,12 +422,27 @@ fn subsets_empty_sets_and_unknown_reports() {
     m.report(t, Rate::B11, true);
     assert!(m.stats().all(|(r, ..)| r != Rate::B11));
     // One rate: always that rate.
-    let mut one = Minstrel::new(Standard::B, &[Rate::B11], Preamble::Short, MPDU, RngStream::new(1, "m"));
+    let mut one = Minstrel::new(
+        Standard::B,
+        &[Rate::B11],
+        Preamble::Short,
+        MPDU,
+        RngStream::new(1, "m"),
+    );
     for a in 0..20 {
         assert_eq!(one.rate_for(Instant::from_secs(a as u64), a), Rate::B11);
         one.report(Instant::from_secs(a as u64), Rate::B11, false);
     }
     // An empty set means every rate of the standard.
-    let all = Minstrel::new(Standard::G, &[], Preamble::Long, MPDU, RngStream::new(1, "m"));
-    assert_eq!(all.stats().map(|s| s.0).collect::<Vec<_>>(), Standard::G.rates());
+    let all = Minstrel::new(
+        Standard::G,
+        &[],
+        Preamble::Long,
+        MPDU,
+        RngStream::new(1, "m"),
+    );
+    assert_eq!(
+        all.stats().map(|s| s.0).collect::<Vec<_>>(),
+        Standard::G.rates()
+    );
 }

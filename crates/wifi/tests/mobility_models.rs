@@ -83,7 +83,10 @@ fn waypoints_velocity_next_change_and_max_speed() {
     assert!((m.max_speed() - (500.0f64).sqrt() / 2.0).abs() < 1e-9);
 
     // A jump is infinitely fast, and has no velocity.
-    let mut j = Mobility::Waypoints(vec![(secs(1.0), Pos::ORIGIN), (secs(1.0), Pos::new(1.0, 0.0, 0.0))]);
+    let mut j = Mobility::Waypoints(vec![
+        (secs(1.0), Pos::ORIGIN),
+        (secs(1.0), Pos::new(1.0, 0.0, 0.0)),
+    ]);
     assert_eq!(j.max_speed(), f64::INFINITY);
     assert_eq!(j.position(secs(1.0)), Pos::new(1.0, 0.0, 0.0));
     assert_eq!(j.velocity(secs(1.0)), (0.0, 0.0));
@@ -97,7 +100,9 @@ fn rwp(seed: u64, name: &str) -> Mobility {
 
 #[test]
 fn random_waypoint_is_deterministic_whatever_the_query_order() {
-    let times: Vec<Instant> = (0..2000u64).map(|k| Instant(k * 731_000_000 + k * k * 17)).collect();
+    let times: Vec<Instant> = (0..2000u64)
+        .map(|k| Instant(k * 731_000_000 + k * k * 17))
+        .collect();
     let mut a = rwp(42, "node0");
     let forward: Vec<Pos> = times.iter().map(|&t| a.position(t)).collect();
 
@@ -109,7 +114,12 @@ fn random_waypoint_is_deterministic_whatever_the_query_order() {
     let mut c = rwp(42, "node0");
     for k in 0..times.len() {
         let i = (k * 7919) % times.len();
-        assert_eq!(c.position(times[i]), forward[i], "query {k} at {:?}", times[i]);
+        assert_eq!(
+            c.position(times[i]),
+            forward[i],
+            "query {k} at {:?}",
+            times[i]
+        );
     }
     // Repeated queries agree too.
     assert_eq!(a.position(times[10]), forward[10]);
@@ -136,7 +146,10 @@ fn random_waypoint_stays_in_the_area_at_legal_speeds() {
         let next = m.next_change(t).expect("random waypoint always moves on");
         assert!(next > t);
         let p = m.position(t);
-        assert!(p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1 && p.z == 0.0, "{p:?} at {t:?}");
+        assert!(
+            p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1 && p.z == 0.0,
+            "{p:?} at {t:?}"
+        );
         let mid = Instant(t.0 + (next.0 - t.0) / 2);
         let (vx, vy) = m.velocity(mid);
         let v = vx.hypot(vy);
@@ -145,11 +158,17 @@ fn random_waypoint_stays_in_the_area_at_legal_speeds() {
             assert_eq!(m.position(mid), p);
             pauses += 1;
         } else {
-            assert!((1.0 - 1e-6..=20.0 + 1e-6).contains(&v), "speed {v} at {t:?}");
+            assert!(
+                (1.0 - 1e-6..=20.0 + 1e-6).contains(&v),
+                "speed {v} at {t:?}"
+            );
             // Straight line at that speed.
             let q = m.position(next);
             let dt = (next - t).as_secs_f64();
-            assert!((p.dist(&q) - v * dt).abs() < 1e-6 * (1.0 + p.dist(&q)), "{p:?} -> {q:?}");
+            assert!(
+                (p.dist(&q) - v * dt).abs() < 1e-6 * (1.0 + p.dist(&q)),
+                "{p:?} -> {q:?}"
+            );
             trips += 1;
         }
         t = next;
@@ -170,8 +189,12 @@ fn random_waypoint_starts_with_a_pause() {
 #[test]
 fn random_waypoint_degenerate_cases_terminate() {
     // One-point area and no pause: nowhere to go, stays put.
-    let mut m = Mobility::random_waypoint((5.0, 5.0, 5.0, 5.0), 1.0, 2.0, Duration::ZERO, 1, "p").unwrap();
-    assert_eq!(m.position(Instant::from_secs(1000)), Pos::new(5.0, 5.0, 0.0));
+    let mut m =
+        Mobility::random_waypoint((5.0, 5.0, 5.0, 5.0), 1.0, 2.0, Duration::ZERO, 1, "p").unwrap();
+    assert_eq!(
+        m.position(Instant::from_secs(1000)),
+        Pos::new(5.0, 5.0, 0.0)
+    );
     assert_eq!(m.next_change(Instant::from_secs(1000)), None);
     // Zero speed: never leaves its start.
     let mut m = Mobility::random_waypoint(AREA, 0.0, 0.0, Duration::from_secs(1), 1, "z").unwrap();
@@ -200,4 +223,65 @@ fn random_waypoint_rejects_bad_parameters() {
         let e = Mobility::random_waypoint(area, lo, hi, p, 0, "x").unwrap_err();
         assert!(e.contains(what), "{e}");
     }
+}
+
+/// The medium answers "where is radio j now" from a cached straight piece;
+/// it must give the model's own bits, for every model, at every instant the
+/// piece holds, including its first instant and the one just before its end.
+#[test]
+fn pieces_give_the_models_exact_positions() {
+    let models = [
+        Mobility::Static(Pos::new(3.0, 4.0, 1.0)),
+        script(),
+        rwp(7, "piece"),
+        Mobility::Waypoints(Vec::new()),
+    ];
+    for mut m in models {
+        let mut t = Instant::ZERO;
+        let mut pieces = 0;
+        while t < secs(400.0) {
+            let p = m.piece(t);
+            assert!(p.holds(t), "{m:?} piece {p:?} at {t:?}");
+            let probes = [
+                t,
+                p.start,
+                Instant(p.end.0.saturating_sub(1)).min(secs(500.0)),
+                Instant((t.0 + p.end.0.min(secs(500.0).0)) / 2),
+            ];
+            for q in probes {
+                if p.holds(q) {
+                    assert_eq!(p.at(q), m.position(q), "{q:?} in {p:?}");
+                }
+            }
+            pieces += 1;
+            t = if p.end == Instant::MAX {
+                secs(400.0)
+            } else {
+                p.end
+            };
+        }
+        assert!(pieces >= 1);
+    }
+    // A random waypoint path over 400 s is many pieces (pauses and trips).
+    let mut m = rwp(7, "piece");
+    let (mut t, mut n) = (Instant::ZERO, 0);
+    while t < secs(400.0) {
+        t = m.piece(t).end;
+        n += 1;
+    }
+    assert!(n > 10, "{n} pieces");
+}
+
+#[test]
+fn bounds_cover_every_model() {
+    assert_eq!(
+        Mobility::Static(Pos::new(3.0, 4.0, 1.0)).bounds(),
+        Some((3.0, 4.0, 3.0, 4.0))
+    );
+    assert_eq!(script().bounds(), Some((0.0, 0.0, 13.0, 24.0)));
+    assert_eq!(rwp(1, "b").bounds(), Some((AREA.0, AREA.1, AREA.2, AREA.3)));
+    assert_eq!(
+        Mobility::Static(Pos::new(f64::NAN, 0.0, 0.0)).bounds(),
+        None
+    );
 }

@@ -50,7 +50,10 @@ $ns_ at 30.000000000000 "$node_(2) setdest 0.000000000000 0.000000000000 0.00000
 #[test]
 fn setdest_scenario_gives_one_trace_per_node() {
     let nodes = parse_setdest(SCENARIO).unwrap();
-    assert_eq!(nodes.iter().map(|(i, _)| *i).collect::<Vec<_>>(), vec![0, 1, 2]);
+    assert_eq!(
+        nodes.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+        vec![0, 1, 2]
+    );
     let mut it = nodes.into_iter().map(|(_, m)| m);
     let (mut n0, mut n1, mut n2) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
     assert!(matches!(n0, Mobility::Trace(_)));
@@ -96,12 +99,18 @@ fn setdest_commands_apply_in_time_order_from_the_current_position() {
     assert!(close(m.position(secs(10.0)), Pos::new(0.0, 5.0, 0.0)));
     let arrive = 10.0 + 125f64.sqrt();
     assert!(close(m.position(secs(arrive)), Pos::new(10.0, 0.0, 0.0)));
-    assert!(close(m.position(secs(10.0 + 125f64.sqrt() / 2.0)), Pos::new(5.0, 2.5, 0.0)));
+    assert!(close(
+        m.position(secs(10.0 + 125f64.sqrt() / 2.0)),
+        Pos::new(5.0, 2.5, 0.0)
+    ));
 
     // Two commands at one instant: the later line wins.
     let text = "$ns_ at 1 \"$node_(0) setdest 5 0 1\"\n$ns_ at 1 \"$node_(0) setdest 0 5 1\"\n";
     let mut nodes = parse_setdest(text).unwrap();
-    assert!(close(nodes[0].1.position(secs(3.0)), Pos::new(0.0, 2.0, 0.0)));
+    assert!(close(
+        nodes[0].1.position(secs(3.0)),
+        Pos::new(0.0, 2.0, 0.0)
+    ));
 }
 
 #[test]
@@ -129,7 +138,11 @@ fn every_error_names_its_line() {
         ("$node_(0)", 1, "missing command"),
         ("$node_(0) set X_ 1 2", 1, "unexpected"),
         ("$node_(0) set Z_ inf", 1, "Z_"),
-        ("$god_ x\n$ns_ at abc \"$node_(0) setdest 1 2 3\"", 2, "time"),
+        (
+            "$god_ x\n$ns_ at abc \"$node_(0) setdest 1 2 3\"",
+            2,
+            "time",
+        ),
         ("$ns_ at -1 \"$node_(0) setdest 1 2 3\"", 1, "time"),
         ("$ns_ at 1e300 \"$node_(0) setdest 1 2 3\"", 1, "time"),
         ("$ns_ at 1 $node_(0) setdest 1 2 3", 1, "double-quoted"),

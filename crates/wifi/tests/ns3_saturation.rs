@@ -20,8 +20,22 @@ use airtcp_wifi::phy::{Rate, Standard};
 use common::{saturate, star};
 
 /// `(n, ns-3 Mb/s)` per configuration.
-const NS3_6_BASIC: [(usize, f64); 6] = [(1, 5.270), (2, 5.025), (5, 4.626), (10, 4.263), (20, 3.961), (50, 3.529)];
-const NS3_54_BASIC: [(usize, f64); 6] = [(1, 29.865), (2, 30.078), (5, 28.783), (10, 27.230), (20, 25.604), (50, 23.032)];
+const NS3_6_BASIC: [(usize, f64); 6] = [
+    (1, 5.270),
+    (2, 5.025),
+    (5, 4.626),
+    (10, 4.263),
+    (20, 3.961),
+    (50, 3.529),
+];
+const NS3_54_BASIC: [(usize, f64); 6] = [
+    (1, 29.865),
+    (2, 30.078),
+    (5, 28.783),
+    (10, 27.230),
+    (20, 25.604),
+    (50, 23.032),
+];
 const NS3_6_RTS: [(usize, f64); 3] = [(5, 5.032), (20, 5.005), (50, 4.979)];
 const NS3_54_RTS: [(usize, f64); 3] = [(5, 25.708), (20, 25.331), (50, 24.809)];
 
@@ -37,12 +51,24 @@ fn check(rate: Rate, rts: bool, table: &[(usize, f64)], secs: f64) {
         let (sat, _) = saturate(specs, 1528, secs, 1);
         let sim = sat.total as f64 * 1500.0 * 8.0 / secs / 1e6;
         let err = (sim - ns3) / ns3;
-        let tolerance = if n == 50 && rate == Rate::OFDM54 && !rts { 0.12 } else { 0.10 };
+        let tolerance = if n == 50 && rate == Rate::OFDM54 && !rts {
+            0.12
+        } else {
+            0.10
+        };
         ok &= err.abs() <= tolerance;
-        rows.push(format!("n={n:2} sim {sim:7.3} ns-3 {ns3:7.3} ({:+.1}%)", 100.0 * err));
+        rows.push(format!(
+            "n={n:2} sim {sim:7.3} ns-3 {ns3:7.3} ({:+.1}%)",
+            100.0 * err
+        ));
     }
     eprintln!("{} Mb/s rts={rts}\n  {}", rate.mbps(), rows.join("\n  "));
-    assert!(ok, "{} Mb/s rts={rts} outside the tolerance:\n  {}", rate.mbps(), rows.join("\n  "));
+    assert!(
+        ok,
+        "{} Mb/s rts={rts} outside the tolerance:\n  {}",
+        rate.mbps(),
+        rows.join("\n  ")
+    );
 }
 
 #[test]

@@ -3,8 +3,9 @@
 
 use airtcp_core::{Duration, RngStream};
 use airtcp_wifi::phy::{
-    bit_error_rate, chunk_success, dbm_to_mw, mw_to_dbm, plcp_duration, plcp_header, thermal_noise_dbm,
-    tx_duration, Modulation, PathLoss, Preamble, PreambleDetection, RadioParams, Rate, Shadowing, Standard,
+    bit_error_rate, chunk_success, dbm_to_mw, mw_to_dbm, plcp_duration, plcp_header,
+    thermal_noise_dbm, tx_duration, Modulation, PathLoss, Preamble, PreambleDetection, RadioParams,
+    Rate, Shadowing, Standard,
 };
 
 #[test]
@@ -22,7 +23,10 @@ fn api_surface() {
     assert_eq!(std.difs(), Duration::from_micros(34));
     assert_eq!((std.cw_min(), std.cw_max()), (15, 1023));
     assert_eq!(std.rates().len(), 8);
-    assert_eq!(std.basic_rates(), &[Rate::OFDM6, Rate::OFDM12, Rate::OFDM24]);
+    assert_eq!(
+        std.basic_rates(),
+        &[Rate::OFDM6, Rate::OFDM12, Rate::OFDM24]
+    );
     assert_eq!(std.center_freq_mhz(36), Some(5180));
     assert!(std.valid_channel(36));
     assert_eq!(std.band_ghz(), 5.0);

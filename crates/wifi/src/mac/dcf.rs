@@ -51,8 +51,12 @@ enum Phase {
     /// Waiting for the CTS or ACK that our frame asked for, until `deadline`
     /// (`Instant::MAX`: a frame was being received at the deadline, and its
     /// end decides).
-    AwaitCts { deadline: Instant },
-    AwaitAck { deadline: Instant },
+    AwaitCts {
+        deadline: Instant,
+    },
+    AwaitAck {
+        deadline: Instant,
+    },
 }
 
 pub struct DcfState {
@@ -70,12 +74,13 @@ pub struct DcfState {
     phase: Phase,
     /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
     backoff: Option<u32>,
-    busy: bool,
+    // Whether the medium is busy (physical or virtual carrier sense) and
+    // the NAV live in `medium::Air`, beside the physical state every
+    // transmission in range updates.
     idle_since: Instant,
     /// The last frame received was in error: defer EIFS instead of DIFS
     /// (802.11-2016 10.3.2.3.7) until a frame is received correctly.
     eifs: bool,
-    nav_until: Instant,
     /// The medium turned busy exactly when our backoff ended: we transmit
     /// anyway (both stations' slot boundaries coincide; that is a collision).
     committed_at: Instant,
@@ -115,10 +120,8 @@ impl DcfState {
             current: None,
             phase: Phase::Idle,
             backoff: None,
-            busy: false,
             idle_since: Instant::ZERO,
             eifs: false,
-            nav_until: Instant::ZERO,
             committed_at: Instant::MAX,
             cw: p.cw_min,
             response: None,
@@ -135,7 +138,11 @@ impl DcfState {
     }
 
     fn ifs(&self) -> Duration {
-        if self.eifs { self.eifs_time } else { self.difs }
+        if self.eifs {
+            self.eifs_time
+        } else {
+            self.difs
+        }
     }
 
     /// Whether there is a frame that may contend now.
@@ -161,7 +168,14 @@ impl Wlan {
     /// Hand data frame `handle` (an IP datagram of `ip_bytes`) to `radio`'s
     /// MAC toward radio `da` (`BROADCAST` for all). Returns false when the
     /// interface queue is full: the caller keeps (and frees) the frame.
-    pub fn enqueue(&mut self, now: Instant, radio: u32, handle: u32, ip_bytes: u32, da: u32) -> bool {
+    pub fn enqueue(
+        &mut self,
+        now: Instant,
+        radio: u32,
+        handle: u32,
+        ip_bytes: u32,
+        da: u32,
+    ) -> bool {
         let r = &mut self.radios[radio as usize];
         if r.mac.queue_len() >= r.mac.queue_limit {
             r.counters.queue_drops += 1;
@@ -174,16 +188,42 @@ impl Wlan {
         }
         let r = &mut self.radios[radio as usize];
         r.counters.enqueued += 1;
-        r.mac.queue.push_back(Msdu { handle, mpdu_bytes: frame::data_mpdu_len(ip_bytes), dst: da, da, kind: FrameKind::Data, info: MgmtInfo::default() });
+        r.mac.queue.push_back(Msdu {
+            handle,
+            mpdu_bytes: frame::data_mpdu_len(ip_bytes),
+            dst: da,
+            da,
+            kind: FrameKind::Data,
+            info: MgmtInfo::default(),
+        });
         self.kick(now, radio);
         true
     }
 
     /// Queue management frame `kind` from `radio` to `dst` (`BROADCAST`:
     /// beacons, probe requests) ahead of data.
-    pub(crate) fn enqueue_mgmt(&mut self, now: Instant, radio: u32, kind: FrameKind, dst: u32, info: MgmtInfo) {
-        let bytes = crate::mgmt::mgmt_mpdu_len(kind, self.ssids.get(info.ssid as usize).map_or(0, |s| s.len() as u32));
-        self.radios[radio as usize].mac.mgmt_q.push_back(Msdu { handle: NO_HANDLE, mpdu_bytes: bytes, dst, da: dst, kind, info });
+    pub(crate) fn enqueue_mgmt(
+        &mut self,
+        now: Instant,
+        radio: u32,
+        kind: FrameKind,
+        dst: u32,
+        info: MgmtInfo,
+    ) {
+        let bytes = crate::mgmt::mgmt_mpdu_len(
+            kind,
+            self.ssids
+                .get(info.ssid as usize)
+                .map_or(0, |s| s.len() as u32),
+        );
+        self.radios[radio as usize].mac.mgmt_q.push_back(Msdu {
+            handle: NO_HANDLE,
+            mpdu_bytes: bytes,
+            dst,
+            da: dst,
+            kind,
+            info,
+        });
         self.kick(now, radio);
     }
 
@@ -191,12 +231,13 @@ impl Wlan {
     /// (802.11-2016 10.3.4.3: a frame that finds the medium busy invokes
     /// the backoff; one that finds it idle for DIFS goes at once).
     pub(crate) fn kick(&mut self, now: Instant, radio: u32) {
+        let busy = self.air[radio as usize].mac_busy;
         let r = &mut self.radios[radio as usize];
         let m = &mut r.mac;
         if m.current.is_none() && m.phase == Phase::Idle && m.has_frame() {
             // 802.11-2016 10.3.4.3: a frame that finds the medium busy
             // invokes the backoff; one that finds it idle for DIFS goes now.
-            if m.busy {
+            if busy {
                 if m.backoff.unwrap_or(0) == 0 {
                     let cw = m.cw;
                     m.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
@@ -228,12 +269,16 @@ impl Wlan {
         }
         match self.radios[ri].mac.phase {
             Phase::AwaitCts { deadline } | Phase::AwaitAck { deadline } if deadline <= now => {
-                if self.radios[ri].rx.is_some() {
+                if self.air[ri].rx.is_some() {
                     // A frame is arriving: its end decides (it may be the response).
                     let m = &mut self.radios[ri].mac;
                     m.phase = match m.phase {
-                        Phase::AwaitCts { .. } => Phase::AwaitCts { deadline: Instant::MAX },
-                        _ => Phase::AwaitAck { deadline: Instant::MAX },
+                        Phase::AwaitCts { .. } => Phase::AwaitCts {
+                            deadline: Instant::MAX,
+                        },
+                        _ => Phase::AwaitAck {
+                            deadline: Instant::MAX,
+                        },
                     };
                 } else {
                     self.tx_failed(now, radio);
@@ -242,7 +287,9 @@ impl Wlan {
             Phase::Idle => {
                 let m = &self.radios[ri].mac;
                 let due = m.backoff_end();
-                let go = m.has_frame() && (m.committed_at == now || (!m.busy && due.is_some_and(|t| t <= now)));
+                let go = m.has_frame()
+                    && (m.committed_at == now
+                        || (!self.air[ri].mac_busy && due.is_some_and(|t| t <= now)));
                 if go {
                     self.radios[ri].mac.committed_at = Instant::MAX;
                     self.radios[ri].mac.backoff = None;
@@ -251,7 +298,7 @@ impl Wlan {
             }
             _ => {}
         }
-        if !self.radios[ri].mac.busy && self.radios[ri].mac.nav_until <= now {
+        if !self.air[ri].mac_busy && self.air[ri].nav_until <= now {
             // A NAV that just expired: the medium is idle again.
             self.mac_medium_changed(now, radio);
         }
@@ -273,7 +320,16 @@ impl Wlan {
             let seq = m.next_seq;
             m.next_seq = (m.next_seq + 1) & 0x0fff;
             let rate = m.p.data_rate;
-            m.current = Some(Current { msdu, seq, short_retries: 0, long_retries: 0, sent_after_cts: false, retry: false, data_tries: 0, rate });
+            m.current = Some(Current {
+                msdu,
+                seq,
+                short_retries: 0,
+                long_retries: 0,
+                sent_after_cts: false,
+                retry: false,
+                data_tries: 0,
+                rate,
+            });
         }
         let cur = m.current.expect("head frame");
         let p = &m.p;
@@ -301,12 +357,36 @@ impl Wlan {
                 r.counters.broadcast_tx += 1;
             }
             let rate = p.broadcast_rate;
-            let f = AirFrame { kind: msdu.kind, src: radio, dst: BROADCAST, da: BROADCAST, bytes: msdu.mpdu_bytes, nav: Duration::ZERO, seq: cur.seq, retry: false, handle: msdu.handle, rate, info };
+            let f = AirFrame {
+                kind: msdu.kind,
+                src: radio,
+                dst: BROADCAST,
+                da: BROADCAST,
+                bytes: msdu.mpdu_bytes,
+                nav: Duration::ZERO,
+                seq: cur.seq,
+                retry: false,
+                handle: msdu.handle,
+                rate,
+                info,
+            };
             (f, p.airtime(rate, msdu.mpdu_bytes))
         } else if msdu.kind != FrameKind::Data {
             let rate = p.broadcast_rate;
             let ack = p.airtime(std.control_rate(rate), frame::ACK_LEN);
-            let f = AirFrame { kind: msdu.kind, src: radio, dst: msdu.dst, da: msdu.dst, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: NO_HANDLE, rate, info };
+            let f = AirFrame {
+                kind: msdu.kind,
+                src: radio,
+                dst: msdu.dst,
+                da: msdu.dst,
+                bytes: msdu.mpdu_bytes,
+                nav: m.sifs.saturating_add(ack),
+                seq: cur.seq,
+                retry: cur.retry,
+                handle: NO_HANDLE,
+                rate,
+                info,
+            };
             (f, p.airtime(rate, msdu.mpdu_bytes))
         } else {
             let data_rate = match p.rate_control {
@@ -314,13 +394,19 @@ impl Wlan {
                 RateControl::Minstrel => {
                     let (std, pre, seed) = (p.standard, p.preamble, self.seed);
                     let mc = m.minstrel.entry(msdu.dst).or_insert_with(|| {
-                        let rng = airtcp_core::RngStream::new(seed, &format!("wifi.minstrel.{radio}.{}", msdu.dst));
+                        let rng = airtcp_core::RngStream::new(
+                            seed,
+                            &format!("wifi.minstrel.{radio}.{}", msdu.dst),
+                        );
                         Minstrel::new(std, std.rates(), pre, 1536, rng)
                     });
                     mc.rate_for(now, cur.data_tries)
                 }
             };
-            m.current = Some(Current { rate: data_rate, ..cur });
+            m.current = Some(Current {
+                rate: data_rate,
+                ..cur
+            });
             let p = &m.p;
             let ctrl = std.control_rate(data_rate);
             let ack = p.airtime(ctrl, frame::ACK_LEN);
@@ -328,12 +414,41 @@ impl Wlan {
             if msdu.mpdu_bytes > p.rts_threshold {
                 r.counters.rts_tx += 1;
                 let cts = p.airtime(ctrl, frame::CTS_LEN);
-                let nav = m.sifs.saturating_mul(3).saturating_add(cts).saturating_add(data_air).saturating_add(ack);
-                let f = AirFrame { kind: FrameKind::Rts, src: radio, dst: msdu.dst, da: msdu.da, bytes: frame::RTS_LEN, nav, seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: ctrl, info };
+                let nav = m
+                    .sifs
+                    .saturating_mul(3)
+                    .saturating_add(cts)
+                    .saturating_add(data_air)
+                    .saturating_add(ack);
+                let f = AirFrame {
+                    kind: FrameKind::Rts,
+                    src: radio,
+                    dst: msdu.dst,
+                    da: msdu.da,
+                    bytes: frame::RTS_LEN,
+                    nav,
+                    seq: cur.seq,
+                    retry: cur.retry,
+                    handle: msdu.handle,
+                    rate: ctrl,
+                    info,
+                };
                 (f, p.airtime(ctrl, frame::RTS_LEN))
             } else {
                 r.counters.data_tx += 1;
-                let f = AirFrame { kind: FrameKind::Data, src: radio, dst: msdu.dst, da: msdu.da, bytes: msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: msdu.handle, rate: data_rate, info };
+                let f = AirFrame {
+                    kind: FrameKind::Data,
+                    src: radio,
+                    dst: msdu.dst,
+                    da: msdu.da,
+                    bytes: msdu.mpdu_bytes,
+                    nav: m.sifs.saturating_add(ack),
+                    seq: cur.seq,
+                    retry: cur.retry,
+                    handle: msdu.handle,
+                    rate: data_rate,
+                    info,
+                };
                 (f, data_air)
             }
         };
@@ -352,13 +467,20 @@ impl Wlan {
         let m = &mut self.radios[ri].mac;
         match f.kind {
             FrameKind::Ack | FrameKind::Cts => {}
-            FrameKind::Rts => m.phase = Phase::AwaitCts { deadline: now + m.sifs + m.slot + m.phy_start },
+            FrameKind::Rts => {
+                m.phase = Phase::AwaitCts {
+                    deadline: now + m.sifs + m.slot + m.phy_start,
+                }
+            }
             _ if f.dst == BROADCAST => {
                 // No ACK and no retry for group frames (10.3.6): done.
                 m.current = None;
                 m.phase = Phase::Idle;
                 if f.handle != NO_HANDLE {
-                    self.out.push_back(WlanOutput::Released { handle: f.handle, radio });
+                    self.out.push_back(WlanOutput::Released {
+                        handle: f.handle,
+                        radio,
+                    });
                 }
                 self.new_backoff(radio, true);
                 if f.kind.is_mgmt() {
@@ -371,14 +493,23 @@ impl Wlan {
                         c.data_tries += 1;
                     }
                 }
-                m.phase = Phase::AwaitAck { deadline: now + m.sifs + m.slot + m.phy_start };
+                m.phase = Phase::AwaitAck {
+                    deadline: now + m.sifs + m.slot + m.phy_start,
+                };
             }
         }
         self.mac_arm(now, radio);
     }
 
     /// Radio `radio` finished receiving `f` (`ok`: decoded correctly).
-    pub(crate) fn mac_received(&mut self, now: Instant, radio: u32, f: &AirFrame, ok: bool, rx_dbm: f64) {
+    pub(crate) fn mac_received(
+        &mut self,
+        now: Instant,
+        radio: u32,
+        f: &AirFrame,
+        ok: bool,
+        rx_dbm: f64,
+    ) {
         let ri = radio as usize;
         let awaiting = self.radios[ri].mac.phase;
         if !ok {
@@ -390,15 +521,18 @@ impl Wlan {
         self.radios[ri].mac.eifs = false;
         let for_me = f.dst == radio;
         let expected = for_me
-            && matches!((f.kind, awaiting), (FrameKind::Cts, Phase::AwaitCts { .. }) | (FrameKind::Ack, Phase::AwaitAck { .. }));
+            && matches!(
+                (f.kind, awaiting),
+                (FrameKind::Cts, Phase::AwaitCts { .. }) | (FrameKind::Ack, Phase::AwaitAck { .. })
+            );
         if !expected {
             // Some other frame ended where our CTS/ACK was due: the exchange failed.
             self.settle_await(now, radio, awaiting);
         }
         if !for_me && f.dst != BROADCAST {
             // Virtual carrier sense (10.3.2.4): the frame's Duration sets the NAV.
-            let m = &mut self.radios[ri].mac;
-            m.nav_until = m.nav_until.max(now + f.nav);
+            let a = &mut self.air[ri];
+            a.nav_until = a.nav_until.max(now + f.nav);
             self.mac_medium_changed(now, radio);
             return;
         }
@@ -409,11 +543,23 @@ impl Wlan {
             }
             FrameKind::Rts => {
                 let m = &self.radios[ri].mac;
-                if m.nav_until <= now && m.response.is_none() {
+                if self.air[ri].nav_until <= now && m.response.is_none() {
                     let ctrl = f.rate;
                     let cts_air = m.p.airtime(ctrl, frame::CTS_LEN);
                     let nav = f.nav.saturating_sub(m.sifs).saturating_sub(cts_air);
-                    let cts = AirFrame { kind: FrameKind::Cts, src: radio, dst: f.src, da: f.src, bytes: frame::CTS_LEN, nav, seq: 0, retry: false, handle: NO_HANDLE, rate: ctrl, info: MgmtInfo::default() };
+                    let cts = AirFrame {
+                        kind: FrameKind::Cts,
+                        src: radio,
+                        dst: f.src,
+                        da: f.src,
+                        bytes: frame::CTS_LEN,
+                        nav,
+                        seq: 0,
+                        retry: false,
+                        handle: NO_HANDLE,
+                        rate: ctrl,
+                        info: MgmtInfo::default(),
+                    };
                     let at = now + m.sifs;
                     self.radios[ri].mac.response = Some((at, cts));
                 }
@@ -428,7 +574,19 @@ impl Wlan {
                 m.current = Some(cur);
                 let ctrl = m.p.standard.control_rate(cur.rate);
                 let ack = m.p.airtime(ctrl, frame::ACK_LEN);
-                let data = AirFrame { kind: FrameKind::Data, src: radio, dst: cur.msdu.dst, da: cur.msdu.da, bytes: cur.msdu.mpdu_bytes, nav: m.sifs.saturating_add(ack), seq: cur.seq, retry: cur.retry, handle: cur.msdu.handle, rate: cur.rate, info: MgmtInfo::default() };
+                let data = AirFrame {
+                    kind: FrameKind::Data,
+                    src: radio,
+                    dst: cur.msdu.dst,
+                    da: cur.msdu.da,
+                    bytes: cur.msdu.mpdu_bytes,
+                    nav: m.sifs.saturating_add(ack),
+                    seq: cur.seq,
+                    retry: cur.retry,
+                    handle: cur.msdu.handle,
+                    rate: cur.rate,
+                    info: MgmtInfo::default(),
+                };
                 m.response = Some((now + m.sifs, data));
                 m.phase = Phase::Sending;
             }
@@ -444,7 +602,10 @@ impl Wlan {
                     }
                 }
                 if cur.msdu.handle != NO_HANDLE {
-                    self.out.push_back(WlanOutput::Released { handle: cur.msdu.handle, radio });
+                    self.out.push_back(WlanOutput::Released {
+                        handle: cur.msdu.handle,
+                        radio,
+                    });
                 }
                 self.new_backoff(radio, true);
                 if cur.msdu.kind.is_mgmt() {
@@ -460,7 +621,10 @@ impl Wlan {
     fn receive_data(&mut self, now: Instant, radio: u32, f: &AirFrame) {
         let ri = radio as usize;
         if f.dst == BROADCAST {
-            self.out.push_back(WlanOutput::Delivered { handle: f.handle, radio });
+            self.out.push_back(WlanOutput::Delivered {
+                handle: f.handle,
+                radio,
+            });
             return;
         }
         if !self.accept_unicast(now, radio, f) {
@@ -476,9 +640,16 @@ impl Wlan {
         let r = &mut self.radios[ri];
         r.counters.rx_data += 1;
         if f.da != radio && r.spec.ap.is_none() && f.da != BROADCAST {
-            self.out.push_back(WlanOutput::Relay { handle: f.handle, radio, da: f.da });
+            self.out.push_back(WlanOutput::Relay {
+                handle: f.handle,
+                radio,
+                da: f.da,
+            });
         } else {
-            self.out.push_back(WlanOutput::Delivered { handle: f.handle, radio });
+            self.out.push_back(WlanOutput::Delivered {
+                handle: f.handle,
+                radio,
+            });
         }
     }
 
@@ -488,7 +659,19 @@ impl Wlan {
     fn accept_unicast(&mut self, now: Instant, radio: u32, f: &AirFrame) -> bool {
         let r = &mut self.radios[radio as usize];
         let m = &mut r.mac;
-        let ack = AirFrame { kind: FrameKind::Ack, src: radio, dst: f.src, da: f.src, bytes: frame::ACK_LEN, nav: Duration::ZERO, seq: 0, retry: false, handle: NO_HANDLE, rate: m.p.standard.control_rate(f.rate), info: MgmtInfo::default() };
+        let ack = AirFrame {
+            kind: FrameKind::Ack,
+            src: radio,
+            dst: f.src,
+            da: f.src,
+            bytes: frame::ACK_LEN,
+            nav: Duration::ZERO,
+            seq: 0,
+            retry: false,
+            handle: NO_HANDLE,
+            rate: m.p.standard.control_rate(f.rate),
+            info: MgmtInfo::default(),
+        };
         m.response = Some((now + m.sifs, ack));
         let dup = f.retry && m.last_seq.get(&f.src) == Some(&f.seq);
         m.last_seq.insert(f.src, f.seq);
@@ -501,7 +684,13 @@ impl Wlan {
     /// We were waiting for a CTS/ACK past its deadline and some other frame
     /// (or an error) came instead: the exchange failed.
     fn settle_await(&mut self, now: Instant, radio: u32, awaiting: Phase) {
-        if let Phase::AwaitCts { deadline: Instant::MAX } | Phase::AwaitAck { deadline: Instant::MAX } = awaiting {
+        if let Phase::AwaitCts {
+            deadline: Instant::MAX,
+        }
+        | Phase::AwaitAck {
+            deadline: Instant::MAX,
+        } = awaiting
+        {
             self.tx_failed(now, radio);
         }
     }
@@ -525,8 +714,13 @@ impl Wlan {
         } else {
             cur.long_retries += 1;
         }
-        let mc = if cur.msdu.kind == FrameKind::Data { m.minstrel.get_mut(&cur.msdu.dst) } else { None };
-        let dropping = cur.short_retries >= m.p.short_retry_limit || cur.long_retries >= m.p.long_retry_limit;
+        let mc = if cur.msdu.kind == FrameKind::Data {
+            m.minstrel.get_mut(&cur.msdu.dst)
+        } else {
+            None
+        };
+        let dropping =
+            cur.short_retries >= m.p.short_retry_limit || cur.long_retries >= m.p.long_retry_limit;
         if let Some(mc) = mc {
             // A failed RTS says nothing about the data rate.
             if !was_rts {
@@ -542,8 +736,15 @@ impl Wlan {
             r.counters.retry_drops += 1;
             let msdu = cur.msdu;
             if msdu.handle != NO_HANDLE {
-                self.out.push_back(WlanOutput::RetryDrop { handle: msdu.handle, radio, dst: msdu.dst });
-                self.out.push_back(WlanOutput::Released { handle: msdu.handle, radio });
+                self.out.push_back(WlanOutput::RetryDrop {
+                    handle: msdu.handle,
+                    radio,
+                    dst: msdu.dst,
+                });
+                self.out.push_back(WlanOutput::Released {
+                    handle: msdu.handle,
+                    radio,
+                });
             }
             self.new_backoff(radio, true);
             if msdu.kind.is_mgmt() {
@@ -570,13 +771,14 @@ impl Wlan {
 
     /// Re-evaluate `radio`'s view of the medium after any change on the air.
     pub(crate) fn mac_medium_changed(&mut self, now: Instant, radio: u32) {
-        let phys = self.phys_busy(now, radio);
-        let m = &mut self.radios[radio as usize].mac;
-        let busy = phys || m.nav_until > now;
-        if busy == m.busy {
+        let a = &mut self.air[radio as usize];
+        let phys = a.tx_until > now || a.rx.is_some() || a.energy_mw >= a.cca_mw;
+        let busy = phys || a.nav_until > now;
+        if busy == a.mac_busy {
             return;
         }
-        m.busy = busy;
+        a.mac_busy = busy;
+        let m = &mut self.radios[radio as usize].mac;
         if busy {
             // Freeze the backoff: subtract the whole slots that elapsed after the IFS.
             if let (Some(k), Some(end)) = (m.backoff, m.backoff_end()) {
@@ -585,7 +787,8 @@ impl Wlan {
                 }
                 let start = m.idle_since + m.ifs();
                 if now > start {
-                    let slots = (now.saturating_since(start).as_nanos() / m.slot.as_nanos().max(1)) as u32;
+                    let slots =
+                        (now.saturating_since(start).as_nanos() / m.slot.as_nanos().max(1)) as u32;
                     m.backoff = Some(k.saturating_sub(slots));
                 }
             }
@@ -604,11 +807,13 @@ impl Wlan {
             next = next.min(at);
         }
         match m.phase {
-            Phase::AwaitAck { deadline } | Phase::AwaitCts { deadline } => next = next.min(deadline),
+            Phase::AwaitAck { deadline } | Phase::AwaitCts { deadline } => {
+                next = next.min(deadline)
+            }
             Phase::Idle if m.has_frame() => {
                 if m.committed_at != Instant::MAX {
                     next = next.min(m.committed_at);
-                } else if !m.busy {
+                } else if !self.air[radio as usize].mac_busy {
                     if let Some(t) = m.backoff_end() {
                         next = next.min(t.max(now));
                     }
@@ -616,8 +821,9 @@ impl Wlan {
             }
             _ => {}
         }
-        if m.nav_until > now && !(r.tx_until > now || r.rx.is_some() || r.energy_mw >= r.cca_mw) {
-            next = next.min(m.nav_until);
+        let nav_until = self.air[radio as usize].nav_until;
+        if nav_until > now && !self.phys_busy(now, radio) {
+            next = next.min(nav_until);
         }
         if next != m.armed && next != Instant::MAX {
             let m = &mut self.radios[radio as usize].mac;

@@ -200,8 +200,18 @@ impl Minstrel {
     /// overhead; we include the ACK because it is a real per-frame cost that
     /// depends on the rate (through the control-response rate), and the
     /// throughput ranking of the rates changes only at near-ties.
-    pub fn new(std: Standard, rates: &[Rate], preamble: Preamble, mpdu_bytes: u32, rng: RngStream) -> Minstrel {
-        let mut list: Vec<Rate> = if rates.is_empty() { std.rates().to_vec() } else { rates.to_vec() };
+    pub fn new(
+        std: Standard,
+        rates: &[Rate],
+        preamble: Preamble,
+        mpdu_bytes: u32,
+        rng: RngStream,
+    ) -> Minstrel {
+        let mut list: Vec<Rate> = if rates.is_empty() {
+            std.rates().to_vec()
+        } else {
+            rates.to_vec()
+        };
         list.sort_by_key(|r| (r.kbps, r.is_ofdm()));
         list.dedup();
         // The table index is stored as u16; no PHY has anywhere near that many rates.
@@ -328,7 +338,10 @@ impl Minstrel {
     /// The chain a frame without lookaround would get now: best throughput,
     /// second best, best probability, lowest rate, with their tries.
     pub fn chain(&self) -> [ChainEntry; CHAIN_LEN] {
-        self.normal_chain_idx().map(|(i, count)| ChainEntry { rate: self.r[i].rate, count })
+        self.normal_chain_idx().map(|(i, count)| ChainEntry {
+            rate: self.r[i].rate,
+            count,
+        })
     }
 
     /// The lookaround rate of the frame in progress, if it carries one.
@@ -344,13 +357,25 @@ impl Minstrel {
     /// the last update), and its attempts and successes so far (including
     /// the interval in progress).
     pub fn stats(&self) -> impl Iterator<Item = (Rate, f64, u64, u64)> + '_ {
-        self.r.iter().map(|s| (s.rate, s.prob_ewma, s.att_hist + s.attempts as u64, s.succ_hist + s.successes as u64))
+        self.r.iter().map(|s| {
+            (
+                s.rate,
+                s.prob_ewma,
+                s.att_hist + s.attempts as u64,
+                s.succ_hist + s.successes as u64,
+            )
+        })
     }
 
     /// Normal chain as `(index, tries)`.
     fn normal_chain_idx(&self) -> [(usize, u32); CHAIN_LEN] {
         let e = |i: usize| (i, self.r[i].adjusted_retry_count);
-        [e(self.max_tp[0]), e(self.max_tp[1]), e(self.max_prob), (0, MAX_RETRY)]
+        [
+            e(self.max_tp[0]),
+            e(self.max_tp[1]),
+            e(self.max_prob),
+            (0, MAX_RETRY),
+        ]
     }
 
     fn start_frame(&mut self, now: Instant) {
@@ -438,8 +463,11 @@ impl Minstrel {
                 let cur = s.successes as f64 / s.attempts as f64;
                 // The first measurement of a rate is taken as is, instead of
                 // being averaged with the meaningless initial 0.
-                s.prob_ewma =
-                    if s.att_hist == 0 { cur } else { EWMA_OLD_WEIGHT * s.prob_ewma + (1.0 - EWMA_OLD_WEIGHT) * cur };
+                s.prob_ewma = if s.att_hist == 0 {
+                    cur
+                } else {
+                    EWMA_OLD_WEIGHT * s.prob_ewma + (1.0 - EWMA_OLD_WEIGHT) * cur
+                };
                 s.att_hist += s.attempts as u64;
                 s.succ_hist += s.successes as u64;
                 s.sample_skipped = 0;
@@ -455,11 +483,17 @@ impl Minstrel {
                 s.adjusted_retry_count = s.retry_count;
                 s.sample_limit = None;
             }
-            s.tp = if s.prob_ewma < MIN_PROB { 0.0 } else { s.prob_ewma * 1e9 / s.airtime_ns as f64 };
+            s.tp = if s.prob_ewma < MIN_PROB {
+                0.0
+            } else {
+                s.prob_ewma * 1e9 / s.airtime_ns as f64
+            };
         }
         // Best and second-best throughput; ties go to the more reliable
         // rate, then to the lower one (the first seen).
-        let better = |a: &RateStats, b: &RateStats| a.tp > b.tp || (a.tp == b.tp && a.prob_ewma > b.prob_ewma);
+        let better = |a: &RateStats, b: &RateStats| {
+            a.tp > b.tp || (a.tp == b.tp && a.prob_ewma > b.prob_ewma)
+        };
         let mut b0 = 0;
         let mut b1 = usize::MAX;
         for i in 1..self.r.len() {
@@ -475,15 +509,20 @@ impl Minstrel {
         // robust, else the most reliable rate (ties: the faster one). This is
         // the rule the Linux comment states; the kernel's single loop can
         // deviate from it in corner cases, which we do not reproduce.
-        let robust =
-            (0..self.r.len()).filter(|&i| self.r[i].prob_ewma >= ROBUST_PROB).fold(None, |acc: Option<usize>, i| {
-                match acc {
-                    Some(j) if self.r[j].tp > self.r[i].tp => Some(j),
-                    _ => Some(i),
-                }
+        let robust = (0..self.r.len())
+            .filter(|&i| self.r[i].prob_ewma >= ROBUST_PROB)
+            .fold(None, |acc: Option<usize>, i| match acc {
+                Some(j) if self.r[j].tp > self.r[i].tp => Some(j),
+                _ => Some(i),
             });
         self.max_prob = robust.unwrap_or_else(|| {
-            (0..self.r.len()).fold(0, |j, i| if self.r[i].prob_ewma >= self.r[j].prob_ewma { i } else { j })
+            (0..self.r.len()).fold(0, |j, i| {
+                if self.r[i].prob_ewma >= self.r[j].prob_ewma {
+                    i
+                } else {
+                    j
+                }
+            })
         });
     }
 }

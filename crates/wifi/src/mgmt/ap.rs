@@ -25,7 +25,12 @@ pub(crate) const WILDCARD_SSID: u16 = u16::MAX;
 
 impl ApState {
     pub(crate) fn new(spec: &ApSpec, ssid: u16) -> ApState {
-        ApState { ssid, interval: spec.beacon_interval, assoc: BTreeMap::new(), next_aid: 1 }
+        ApState {
+            ssid,
+            interval: spec.beacon_interval,
+            assoc: BTreeMap::new(),
+            next_aid: 1,
+        }
     }
 
     /// The station's AID, allocating one (1..=2007, 802.11-2016 9.4.1.8).
@@ -34,7 +39,11 @@ impl ApState {
             return aid;
         }
         let aid = self.next_aid;
-        self.next_aid = if self.next_aid >= 2007 { 1 } else { self.next_aid + 1 };
+        self.next_aid = if self.next_aid >= 2007 {
+            1
+        } else {
+            self.next_aid + 1
+        };
         self.assoc.insert(sta, aid);
         aid
     }
@@ -63,34 +72,65 @@ impl Wlan {
 
     /// Target beacon transmission time of AP `radio`.
     pub(crate) fn beacon_due(&mut self, now: Instant, radio: u32) {
-        let MgmtRole::Ap(a) = &self.mgmt[radio as usize] else { return };
+        let MgmtRole::Ap(a) = &self.mgmt[radio as usize] else {
+            return;
+        };
         let (ssid, interval) = (a.ssid, a.interval);
-        let info = MgmtInfo { ssid, channel: self.radios[radio as usize].spec.channel, ..Default::default() };
+        let info = MgmtInfo {
+            ssid,
+            channel: self.radios[radio as usize].spec.channel,
+            ..Default::default()
+        };
         self.enqueue_mgmt(now, radio, FrameKind::Beacon, BROADCAST, info);
         self.push_wake(now + interval, Wake::Beacon { radio });
     }
 
     /// A management frame reached AP `radio`.
     pub(crate) fn ap_received(&mut self, now: Instant, radio: u32, f: &AirFrame) {
-        let MgmtRole::Ap(a) = &mut self.mgmt[radio as usize] else { return };
+        let MgmtRole::Ap(a) = &mut self.mgmt[radio as usize] else {
+            return;
+        };
         let ssid = a.ssid;
         let channel = self.radios[radio as usize].spec.channel;
-        let reply = MgmtInfo { ssid, channel, ..Default::default() };
+        let reply = MgmtInfo {
+            ssid,
+            channel,
+            ..Default::default()
+        };
         match f.kind {
             FrameKind::ProbeReq if f.info.ssid == ssid || f.info.ssid == WILDCARD_SSID => {
                 self.enqueue_mgmt(now, radio, FrameKind::ProbeResp, f.src, reply);
             }
             FrameKind::Auth if f.info.auth_seq == 1 => {
-                self.enqueue_mgmt(now, radio, FrameKind::Auth, f.src, MgmtInfo { auth_seq: 2, ..reply });
+                self.enqueue_mgmt(
+                    now,
+                    radio,
+                    FrameKind::Auth,
+                    f.src,
+                    MgmtInfo {
+                        auth_seq: 2,
+                        ..reply
+                    },
+                );
             }
             FrameKind::AssocReq | FrameKind::ReassocReq if f.info.ssid == ssid => {
                 let aid = a.admit(f.src);
-                let kind = if f.kind == FrameKind::AssocReq { FrameKind::AssocResp } else { FrameKind::ReassocResp };
+                let kind = if f.kind == FrameKind::AssocReq {
+                    FrameKind::AssocResp
+                } else {
+                    FrameKind::ReassocResp
+                };
                 self.enqueue_mgmt(now, radio, kind, f.src, MgmtInfo { aid, ..reply });
-                self.out.push_back(WlanOutput::Mgmt { radio, event: MgmtEvent::ApAssociated { sta: f.src, aid } });
+                self.out.push_back(WlanOutput::Mgmt {
+                    radio,
+                    event: MgmtEvent::ApAssociated { sta: f.src, aid },
+                });
             }
             FrameKind::Disassoc | FrameKind::Deauth if a.assoc.remove(&f.src).is_some() => {
-                self.out.push_back(WlanOutput::Mgmt { radio, event: MgmtEvent::ApDisassociated { sta: f.src } });
+                self.out.push_back(WlanOutput::Mgmt {
+                    radio,
+                    event: MgmtEvent::ApDisassociated { sta: f.src },
+                });
             }
             _ => {}
         }
@@ -100,7 +140,11 @@ impl Wlan {
     /// (802.11-2016 11.3.3, reason 7: class 3 frame from a nonassociated STA).
     pub(crate) fn ap_reject(&mut self, now: Instant, radio: u32, sta: u32) {
         if let MgmtRole::Ap(a) = &self.mgmt[radio as usize] {
-            let info = MgmtInfo { ssid: a.ssid, reason: 7, ..Default::default() };
+            let info = MgmtInfo {
+                ssid: a.ssid,
+                reason: 7,
+                ..Default::default()
+            };
             self.enqueue_mgmt(now, radio, FrameKind::Deauth, sta, info);
         }
     }

@@ -43,7 +43,10 @@ pub struct ApSpec {
 
 impl ApSpec {
     pub fn new(ssid: &str) -> ApSpec {
-        ApSpec { ssid: ssid.to_string(), beacon_interval: Duration::from_micros(102_400) }
+        ApSpec {
+            ssid: ssid.to_string(),
+            beacon_interval: Duration::from_micros(102_400),
+        }
     }
 }
 
@@ -133,19 +136,44 @@ pub enum Trigger {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MgmtEvent {
     /// T0 of a handoff: the station decided to leave (or lost) `ap`.
-    LinkLost { ap: u32, trigger: Trigger },
-    ScanStart { trigger: Trigger },
+    LinkLost {
+        ap: u32,
+        trigger: Trigger,
+    },
+    ScanStart {
+        trigger: Trigger,
+    },
     /// `best`: the AP chosen, with its signal (dBm).
-    ScanEnd { best: Option<(u32, f64)> },
-    AuthStart { ap: u32 },
-    Authenticated { ap: u32 },
-    AssocStart { ap: u32, reassoc: bool },
-    Associated { ap: u32, aid: u16, reassoc: bool },
+    ScanEnd {
+        best: Option<(u32, f64)>,
+    },
+    AuthStart {
+        ap: u32,
+    },
+    Authenticated {
+        ap: u32,
+    },
+    AssocStart {
+        ap: u32,
+        reassoc: bool,
+    },
+    Associated {
+        ap: u32,
+        aid: u16,
+        reassoc: bool,
+    },
     /// A signal-triggered scan found nothing better: the station stays.
-    Stayed { ap: u32 },
+    Stayed {
+        ap: u32,
+    },
     /// Seen at the AP: a station associated or left.
-    ApAssociated { sta: u32, aid: u16 },
-    ApDisassociated { sta: u32 },
+    ApAssociated {
+        sta: u32,
+        aid: u16,
+    },
+    ApDisassociated {
+        sta: u32,
+    },
 }
 
 /// MPDU length of a management frame (802.11-2016 9.3.3): the 24-byte

@@ -16,9 +16,19 @@ pub(crate) enum Phase {
     Idle,
     Associated,
     /// Scanning channel `idx` of the list; `heard`: a response came.
-    Scanning { idx: usize, heard: bool, extended: bool },
-    Authenticating { ap: u32, channel: u8 },
-    Associating { ap: u32, channel: u8 },
+    Scanning {
+        idx: usize,
+        heard: bool,
+        extended: bool,
+    },
+    Authenticating {
+        ap: u32,
+        channel: u8,
+    },
+    Associating {
+        ap: u32,
+        channel: u8,
+    },
     /// Waiting for our disassociation frame to leave before scanning.
     Leaving,
 }
@@ -43,7 +53,13 @@ pub(crate) struct StaState {
     tries: u32,
     next_scan_ok: Instant,
     pub deadline: Instant,
+    /// The timer (see `sta_arm`): `gen` names the pending wake that
+    /// counts, `armed` is its time (`Instant::MAX`: none pending), `want`
+    /// the time the station wants now. A later `want` does not push a new
+    /// wake: the pending one, when it fires, moves itself to `want`.
     pub gen: u32,
+    pub armed: Instant,
+    pub want: Instant,
     /// Beacon signal samples of the current AP `(t, dBm)`.
     pub signal: Vec<(Instant, f32)>,
 }
@@ -66,6 +82,8 @@ impl StaState {
             next_scan_ok: Instant::ZERO,
             deadline: Instant::MAX,
             gen: 0,
+            armed: Instant::MAX,
+            want: Instant::MAX,
             signal: Vec::new(),
         }
     }
@@ -88,7 +106,9 @@ impl Wlan {
     pub(crate) fn start_stations(&mut self) {
         for radio in 0..self.radios.len() as u32 {
             let ap = self.radios[radio as usize].spec.ap;
-            let MgmtRole::Sta(_) = &self.mgmt[radio as usize] else { continue };
+            let MgmtRole::Sta(_) = &self.mgmt[radio as usize] else {
+                continue;
+            };
             match ap {
                 Some(ap) => {
                     let aid = match &mut self.mgmt[ap as usize] {
@@ -99,7 +119,14 @@ impl Wlan {
                     let s = self.sta(radio);
                     s.ap = Some((ap, ch));
                     s.phase = Phase::Associated;
-                    self.emit(radio, MgmtEvent::Associated { ap, aid, reassoc: false });
+                    self.emit(
+                        radio,
+                        MgmtEvent::Associated {
+                            ap,
+                            aid,
+                            reassoc: false,
+                        },
+                    );
                     self.emit(ap, MgmtEvent::ApAssociated { sta: radio, aid });
                 }
                 None => {
@@ -117,8 +144,8 @@ impl Wlan {
         let old = r.spec.channel;
         if old != channel {
             r.spec.channel = channel;
-            if r.rx.take().is_some() {
-                r.counters.rx_errors += 1;
+            if self.air[radio as usize].rx.take().is_some() {
+                self.radios[radio as usize].counters.rx_errors += 1;
             }
             self.refile_channel(radio, old, channel);
         }
@@ -129,7 +156,11 @@ impl Wlan {
         let s = self.sta(radio);
         s.trigger = trigger;
         s.best = None;
-        s.phase = Phase::Scanning { idx: 0, heard: false, extended: false };
+        s.phase = Phase::Scanning {
+            idx: 0,
+            heard: false,
+            extended: false,
+        };
         s.target_hit = None;
         self.emit(radio, MgmtEvent::ScanStart { trigger });
         self.scan_channel(now, radio, 0);
@@ -137,17 +168,33 @@ impl Wlan {
 
     fn scan_channel(&mut self, now: Instant, radio: u32, idx: usize) {
         let s = self.sta(radio);
-        let Some(&ch) = s.spec.channels.get(idx) else { return self.end_scan(now, radio) };
+        let Some(&ch) = s.spec.channels.get(idx) else {
+            return self.end_scan(now, radio);
+        };
         let (kind, ssid) = (s.spec.scan, s.ssid);
         let dwell = match kind {
             ScanKind::Active => s.spec.min_channel_time,
             ScanKind::Passive => s.spec.passive_dwell,
         };
-        s.phase = Phase::Scanning { idx, heard: false, extended: false };
+        s.phase = Phase::Scanning {
+            idx,
+            heard: false,
+            extended: false,
+        };
         s.deadline = now + dwell;
         self.tune(radio, ch);
         if kind == ScanKind::Active {
-            self.enqueue_mgmt(now, radio, FrameKind::ProbeReq, BROADCAST, MgmtInfo { ssid, channel: ch, ..Default::default() });
+            self.enqueue_mgmt(
+                now,
+                radio,
+                FrameKind::ProbeReq,
+                BROADCAST,
+                MgmtInfo {
+                    ssid,
+                    channel: ch,
+                    ..Default::default()
+                },
+            );
         }
     }
 
@@ -156,7 +203,12 @@ impl Wlan {
         s.target = None;
         let best = s.target_hit.take().or(s.best);
         let (trigger, current, rssi, hysteresis) = (s.trigger, s.ap, s.rssi, s.spec.hysteresis_db);
-        self.emit(radio, MgmtEvent::ScanEnd { best: best.map(|(ap, dbm, _)| (ap, dbm)) });
+        self.emit(
+            radio,
+            MgmtEvent::ScanEnd {
+                best: best.map(|(ap, dbm, _)| (ap, dbm)),
+            },
+        );
         let Some((ap, dbm, ch)) = best else {
             // Nothing heard: try again later.
             let s = self.sta(radio);
@@ -203,7 +255,17 @@ impl Wlan {
         if tries == 0 {
             self.emit(radio, MgmtEvent::AuthStart { ap });
         }
-        self.enqueue_mgmt(now, radio, FrameKind::Auth, ap, MgmtInfo { ssid, auth_seq: 1, ..Default::default() });
+        self.enqueue_mgmt(
+            now,
+            radio,
+            FrameKind::Auth,
+            ap,
+            MgmtInfo {
+                ssid,
+                auth_seq: 1,
+                ..Default::default()
+            },
+        );
     }
 
     fn associate(&mut self, now: Instant, radio: u32, ap: u32, channel: u8, tries: u32) {
@@ -216,8 +278,21 @@ impl Wlan {
         if tries == 0 {
             self.emit(radio, MgmtEvent::AssocStart { ap, reassoc });
         }
-        let kind = if reassoc { FrameKind::ReassocReq } else { FrameKind::AssocReq };
-        self.enqueue_mgmt(now, radio, kind, ap, MgmtInfo { ssid, ..Default::default() });
+        let kind = if reassoc {
+            FrameKind::ReassocReq
+        } else {
+            FrameKind::AssocReq
+        };
+        self.enqueue_mgmt(
+            now,
+            radio,
+            kind,
+            ap,
+            MgmtInfo {
+                ssid,
+                ..Default::default()
+            },
+        );
     }
 
     /// Leave the current AP (T0 of a handoff) and look for another.
@@ -235,12 +310,23 @@ impl Wlan {
         s.deadline = Instant::MAX;
         match s.phase {
             Phase::Idle => self.start_scan(now, radio, Trigger::Failed),
-            Phase::Scanning { idx, heard, extended } => {
+            Phase::Scanning {
+                idx,
+                heard,
+                extended,
+            } => {
                 let s = self.sta(radio);
-                let extra = s.spec.max_channel_time.saturating_sub(s.spec.min_channel_time);
+                let extra = s
+                    .spec
+                    .max_channel_time
+                    .saturating_sub(s.spec.min_channel_time);
                 if heard && !extended && s.spec.scan == ScanKind::Active && extra > Duration::ZERO {
                     // A response came within MinChannelTime: stay until MaxChannelTime.
-                    s.phase = Phase::Scanning { idx, heard, extended: true };
+                    s.phase = Phase::Scanning {
+                        idx,
+                        heard,
+                        extended: true,
+                    };
                     s.deadline = now + extra;
                     return self.sta_arm(now, radio);
                 }
@@ -277,8 +363,24 @@ impl Wlan {
                             s.phase = Phase::Leaving;
                             s.trigger = Trigger::Scripted;
                             self.radios[radio as usize].mac.data_allowed = false;
-                            self.emit(radio, MgmtEvent::LinkLost { ap, trigger: Trigger::Scripted });
-                            self.enqueue_mgmt(now, radio, FrameKind::Disassoc, ap, MgmtInfo { ssid, reason: 8, ..Default::default() });
+                            self.emit(
+                                radio,
+                                MgmtEvent::LinkLost {
+                                    ap,
+                                    trigger: Trigger::Scripted,
+                                },
+                            );
+                            self.enqueue_mgmt(
+                                now,
+                                radio,
+                                FrameKind::Disassoc,
+                                ap,
+                                MgmtInfo {
+                                    ssid,
+                                    reason: 8,
+                                    ..Default::default()
+                                },
+                            );
                         }
                         return self.sta_arm(now, radio);
                     }
@@ -296,7 +398,9 @@ impl Wlan {
     fn beacon_lost(&mut self, now: Instant, radio: u32) -> bool {
         let interval = self.beacon_interval_of(radio);
         let s = self.sta(radio);
-        let limit = interval.saturating_mul(s.spec.beacon_loss as u64).saturating_add(Duration::from_nanos(interval.as_nanos() / 2));
+        let limit = interval
+            .saturating_mul(s.spec.beacon_loss as u64)
+            .saturating_add(Duration::from_nanos(interval.as_nanos() / 2));
         now >= s.last_beacon + limit
     }
 
@@ -325,15 +429,38 @@ impl Wlan {
                 t = t.min(at.max(now));
             }
             if beacons_enabled {
-                let limit = interval.saturating_mul(s.spec.beacon_loss as u64).saturating_add(Duration::from_nanos(interval.as_nanos() / 2));
+                let limit = interval
+                    .saturating_mul(s.spec.beacon_loss as u64)
+                    .saturating_add(Duration::from_nanos(interval.as_nanos() / 2));
                 t = t.min(s.last_beacon + limit);
             }
         }
-        if t != Instant::MAX {
+        // Every beacon moves the beacon-loss deadline a little later: a
+        // wake pushed each time would leave thousands of stale entries in
+        // the heap of a campus (one per station per beacon interval).
+        s.want = t;
+        if t != Instant::MAX && (s.armed == Instant::MAX || t < s.armed) {
             s.gen = s.gen.wrapping_add(1);
+            s.armed = t;
             let gen = s.gen;
             self.push_wake(t, Wake::Mgmt { radio, gen });
         }
+    }
+
+    /// The station's pending wake fired: run the timer if it is due,
+    /// or move the wake to the time the station wants now.
+    pub(crate) fn sta_timer(&mut self, now: Instant, radio: u32) {
+        let s = self.sta(radio);
+        s.armed = Instant::MAX;
+        if s.want > now {
+            if s.want != Instant::MAX {
+                let (t, gen) = (s.want, s.gen);
+                s.armed = t;
+                self.push_wake(t, Wake::Mgmt { radio, gen });
+            }
+            return;
+        }
+        self.sta_wake(now, radio);
     }
 
     /// A management frame reached station `radio` at `rx_dbm`.
@@ -351,7 +478,8 @@ impl Wlan {
                 s.rssi = Some(r);
                 s.last_beacon = now;
                 s.signal.push((now, rx_dbm as f32));
-                let low = s.spec.roam_threshold_dbm.is_some_and(|th| r < th) && now >= s.next_scan_ok;
+                let low =
+                    s.spec.roam_threshold_dbm.is_some_and(|th| r < th) && now >= s.next_scan_ok;
                 if low {
                     self.start_scan(now, radio, Trigger::Signal);
                 }
@@ -365,14 +493,22 @@ impl Wlan {
                 if s.target == Some(f.src) {
                     s.target_hit = Some(cand);
                 }
-                s.phase = Phase::Scanning { idx, heard: true, extended };
+                s.phase = Phase::Scanning {
+                    idx,
+                    heard: true,
+                    extended,
+                };
             }
-            (FrameKind::Auth, Phase::Authenticating { ap, channel }) if f.src == ap && f.info.auth_seq == 2 && f.info.status == 0 => {
+            (FrameKind::Auth, Phase::Authenticating { ap, channel })
+                if f.src == ap && f.info.auth_seq == 2 && f.info.status == 0 =>
+            {
                 self.emit(radio, MgmtEvent::Authenticated { ap });
                 self.associate(now, radio, ap, channel, 0);
                 self.sta_arm(now, radio);
             }
-            (FrameKind::AssocResp | FrameKind::ReassocResp, Phase::Associating { ap, channel }) if f.src == ap && f.info.status == 0 => {
+            (FrameKind::AssocResp | FrameKind::ReassocResp, Phase::Associating { ap, channel })
+                if f.src == ap && f.info.status == 0 =>
+            {
                 let reassoc = f.kind == FrameKind::ReassocResp;
                 let s = self.sta(radio);
                 s.ap = Some((ap, channel));
@@ -383,11 +519,20 @@ impl Wlan {
                 s.next_scan_ok = now + s.spec.rescan_interval;
                 self.radios[radio as usize].spec.ap = Some(ap);
                 self.radios[radio as usize].mac.data_allowed = true;
-                self.emit(radio, MgmtEvent::Associated { ap, aid: f.info.aid, reassoc });
+                self.emit(
+                    radio,
+                    MgmtEvent::Associated {
+                        ap,
+                        aid: f.info.aid,
+                        reassoc,
+                    },
+                );
                 self.kick(now, radio);
                 self.sta_arm(now, radio);
             }
-            (FrameKind::Deauth | FrameKind::Disassoc, Phase::Associated) if s.ap.map(|a| a.0) == Some(f.src) => {
+            (FrameKind::Deauth | FrameKind::Disassoc, Phase::Associated)
+                if s.ap.map(|a| a.0) == Some(f.src) =>
+            {
                 self.leave(now, radio, Trigger::Kicked);
                 self.sta_arm(now, radio);
             }

@@ -37,7 +37,11 @@ pub struct Pos {
 }
 
 impl Pos {
-    pub const ORIGIN: Pos = Pos { x: 0.0, y: 0.0, z: 0.0 };
+    pub const ORIGIN: Pos = Pos {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    };
 
     pub const fn new(x: f64, y: f64, z: f64) -> Pos {
         Pos { x, y, z }
@@ -97,6 +101,55 @@ pub enum Mobility {
     Trace(Vec<(Instant, Pos)>),
 }
 
+/// A stretch of time over which a node moves in a straight line at
+/// constant speed, or stands still: the medium keeps one per radio in a
+/// dense array, so that asking where thousands of receivers are costs a
+/// multiply-add each instead of a walk through every model's state.
+/// [`Piece::at`] evaluates exactly the formula of the model it came from, so
+/// it gives the same bits as [`Mobility::position`] while it holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    /// First instant it holds.
+    pub start: Instant,
+    /// First instant it no longer holds (`Instant::MAX`: forever).
+    pub end: Instant,
+    /// Interpolation from `p0` at `t0` to `p1` at `t0 + span`; `span` 0
+    /// stands still at `p0`.
+    t0: u64,
+    span: u64,
+    p0: Pos,
+    p1: Pos,
+}
+
+impl Piece {
+    fn still(start: Instant, end: Instant, p: Pos) -> Piece {
+        Piece {
+            start,
+            end,
+            t0: start.0,
+            span: 0,
+            p0: p,
+            p1: p,
+        }
+    }
+
+    /// Whether the piece describes the motion at `now`.
+    #[inline]
+    pub fn holds(&self, now: Instant) -> bool {
+        self.start <= now && now < self.end
+    }
+
+    /// Position at `now` (meaningful while the piece holds).
+    #[inline]
+    pub fn at(&self, now: Instant) -> Pos {
+        if self.span == 0 {
+            return self.p0;
+        }
+        let f = now.0.saturating_sub(self.t0) as f64 / self.span as f64;
+        self.p0.lerp(&self.p1, f.min(1.0))
+    }
+}
+
 /// Component name prefix for random waypoint streams, so that two nodes
 /// given the same seed and distinct names draw independent paths.
 const RWP_STREAM_PREFIX: &str = "mobility.rwp.";
@@ -118,26 +171,53 @@ impl Mobility {
         name: &str,
     ) -> Result<Mobility, String> {
         let (x0, y0, x1, y1) = area;
-        for (what, v) in [("x0", x0), ("y0", y0), ("x1", x1), ("y1", y1), ("speed_min", speed_min), ("speed_max", speed_max)] {
+        for (what, v) in [
+            ("x0", x0),
+            ("y0", y0),
+            ("x1", x1),
+            ("y1", y1),
+            ("speed_min", speed_min),
+            ("speed_max", speed_max),
+        ] {
             if !v.is_finite() {
-                return Err(format!("random waypoint: {what} = {v} is not a finite number"));
+                return Err(format!(
+                    "random waypoint: {what} = {v} is not a finite number"
+                ));
             }
         }
         if x0 > x1 || y0 > y1 {
             return Err(format!("random waypoint: area ({x0}, {y0}, {x1}, {y1}) is inverted (need x0 <= x1, y0 <= y1)"));
         }
         if speed_min < 0.0 {
-            return Err(format!("random waypoint: speed_min = {speed_min} is negative"));
+            return Err(format!(
+                "random waypoint: speed_min = {speed_min} is negative"
+            ));
         }
         if speed_min > speed_max {
-            return Err(format!("random waypoint: speed_min = {speed_min} exceeds speed_max = {speed_max}"));
+            return Err(format!(
+                "random waypoint: speed_min = {speed_min} exceeds speed_max = {speed_max}"
+            ));
         }
         let mut stream = String::with_capacity(RWP_STREAM_PREFIX.len() + name.len());
         stream.push_str(RWP_STREAM_PREFIX);
         stream.push_str(name);
         let rng = RngStream::new(seed, &stream);
-        let state = RwpState::new(rwp::Params { area, speed_min, speed_max, pause }, rng);
-        Ok(Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state })
+        let state = RwpState::new(
+            rwp::Params {
+                area,
+                speed_min,
+                speed_max,
+                pause,
+            },
+            rng,
+        );
+        Ok(Mobility::RandomWaypoint {
+            area,
+            speed_min,
+            speed_max,
+            pause,
+            state,
+        })
     }
 
     /// True for a model that can never move (a `Static` position, or a
@@ -160,11 +240,86 @@ impl Mobility {
         match self {
             Mobility::Static(p) => *p,
             Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_position(w, now),
-            Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state } => {
-                let params = rwp::Params { area: *area, speed_min: *speed_min, speed_max: *speed_max, pause: *pause };
+            Mobility::RandomWaypoint {
+                area,
+                speed_min,
+                speed_max,
+                pause,
+                state,
+            } => {
+                let params = rwp::Params {
+                    area: *area,
+                    speed_min: *speed_min,
+                    speed_max: *speed_max,
+                    pause: *pause,
+                };
                 state.position(&params, now)
             }
         }
+    }
+
+    /// The straight piece of motion that holds at `now` (see [`Piece`]).
+    /// For a waypoint list out of time order the piece may not hold at
+    /// `now`; callers then ask [`Mobility::position`].
+    pub fn piece(&mut self, now: Instant) -> Piece {
+        match self {
+            Mobility::Static(p) => Piece::still(Instant::ZERO, Instant::MAX, *p),
+            Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_piece(w, now),
+            Mobility::RandomWaypoint {
+                area,
+                speed_min,
+                speed_max,
+                pause,
+                state,
+            } => {
+                let params = rwp::Params {
+                    area: *area,
+                    speed_min: *speed_min,
+                    speed_max: *speed_max,
+                    pause: *pause,
+                };
+                let (start, end, t0, span, from, to, z) = state.piece(&params, now);
+                Piece {
+                    start,
+                    end,
+                    t0,
+                    span,
+                    p0: Pos::new(from.0, from.1, z),
+                    p1: Pos::new(to.0, to.1, z),
+                }
+            }
+        }
+    }
+
+    /// The box `(x0, y0, x1, y1)` the node stays in, ignoring non-finite
+    /// coordinates (`None` if it has none): the medium sizes its spatial
+    /// grid on it. A position outside is still handled, only less quickly.
+    pub fn bounds(&self) -> Option<(f64, f64, f64, f64)> {
+        let mut b: Option<(f64, f64, f64, f64)> = None;
+        let mut add = |x: f64, y: f64| {
+            if x.is_finite() && y.is_finite() {
+                b = Some(match b {
+                    None => (x, y, x, y),
+                    Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+                });
+            }
+        };
+        match self {
+            Mobility::Static(p) => add(p.x, p.y),
+            Mobility::Waypoints(w) | Mobility::Trace(w) => {
+                if w.is_empty() {
+                    add(0.0, 0.0);
+                }
+                for (_, p) in w {
+                    add(p.x, p.y);
+                }
+            }
+            Mobility::RandomWaypoint { area, .. } => {
+                add(area.0, area.1);
+                add(area.2, area.3);
+            }
+        }
+        b
     }
 
     /// Velocity `(vx, vy)` in m/s at `now` (right-continuous: at the instant
@@ -175,8 +330,19 @@ impl Mobility {
         match self {
             Mobility::Static(_) => (0.0, 0.0),
             Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_velocity(w, now),
-            Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state } => {
-                let params = rwp::Params { area: *area, speed_min: *speed_min, speed_max: *speed_max, pause: *pause };
+            Mobility::RandomWaypoint {
+                area,
+                speed_min,
+                speed_max,
+                pause,
+                state,
+            } => {
+                let params = rwp::Params {
+                    area: *area,
+                    speed_min: *speed_min,
+                    speed_max: *speed_max,
+                    pause: *pause,
+                };
                 state.velocity(&params, now)
             }
         }
@@ -196,8 +362,19 @@ impl Mobility {
                 let i = w.partition_point(|(t, _)| *t <= now);
                 w.get(i).map(|(t, _)| *t)
             }
-            Mobility::RandomWaypoint { area, speed_min, speed_max, pause, state } => {
-                let params = rwp::Params { area: *area, speed_min: *speed_min, speed_max: *speed_max, pause: *pause };
+            Mobility::RandomWaypoint {
+                area,
+                speed_min,
+                speed_max,
+                pause,
+                state,
+            } => {
+                let params = rwp::Params {
+                    area: *area,
+                    speed_min: *speed_min,
+                    speed_max: *speed_max,
+                    pause: *pause,
+                };
                 state.next_change(&params, now)
             }
         }
@@ -219,7 +396,11 @@ impl Mobility {
                         continue;
                     }
                     let dt = t1.0.saturating_sub(t0.0);
-                    let v = if dt == 0 { f64::INFINITY } else { d / (dt as f64 * 1e-9) };
+                    let v = if dt == 0 {
+                        f64::INFINITY
+                    } else {
+                        d / (dt as f64 * 1e-9)
+                    };
                     best = best.max(v);
                 }
                 best
@@ -252,6 +433,36 @@ fn waypoints_position(w: &[(Instant, Pos)], now: Instant) -> Pos {
             }
             let f = now.0.saturating_sub(t0.0) as f64 / span as f64;
             p0.lerp(&p1, f.min(1.0))
+        }
+    }
+}
+
+fn waypoints_piece(w: &[(Instant, Pos)], now: Instant) -> Piece {
+    let i = segment_after(w, now);
+    if i == 0 {
+        let end = w.first().map_or(Instant::MAX, |(t, _)| *t);
+        return Piece::still(
+            Instant::ZERO,
+            end,
+            w.first().map_or(Pos::ORIGIN, |(_, p)| *p),
+        );
+    }
+    let (t0, p0) = w[i - 1];
+    match w.get(i) {
+        None => Piece::still(t0, Instant::MAX, p0),
+        Some(&(t1, p1)) => {
+            let span = t1.0.saturating_sub(t0.0);
+            if span == 0 {
+                return Piece::still(t0, t1, p0);
+            }
+            Piece {
+                start: t0,
+                end: t1,
+                t0: t0.0,
+                span,
+                p0,
+                p1,
+            }
         }
     }
 }

@@ -62,10 +62,15 @@ pub fn parse_setdest(text: &str) -> Result<Vec<(u32, Mobility)>, String> {
             continue;
         }
         if let Some(rest) = strip_word(line, "$ns_") {
-            let rest = strip_word(rest, "at").ok_or_else(|| format!("line {n}: expected `at` after `$ns_`"))?;
+            let rest = strip_word(rest, "at")
+                .ok_or_else(|| format!("line {n}: expected `at` after `$ns_`"))?;
             let (t_tok, rest) = split_word(rest);
             let t = parse_f64(t_tok, n, "time")?;
-            let t = secs_to_instant(t).ok_or_else(|| format!("line {n}: time {t_tok} must be a non-negative number of seconds below 2^64 ns"))?;
+            let t = secs_to_instant(t).ok_or_else(|| {
+                format!(
+                    "line {n}: time {t_tok} must be a non-negative number of seconds below 2^64 ns"
+                )
+            })?;
             let inner = rest
                 .strip_prefix('"')
                 .and_then(|r| r.strip_suffix('"'))
@@ -79,7 +84,11 @@ pub fn parse_setdest(text: &str) -> Result<Vec<(u32, Mobility)>, String> {
             let mut it = rest.split_whitespace();
             match it.next() {
                 Some("setdest") => {}
-                Some(other) => return Err(format!("line {n}: unsupported scheduled node command `{other}` (only setdest)")),
+                Some(other) => {
+                    return Err(format!(
+                        "line {n}: unsupported scheduled node command `{other}` (only setdest)"
+                    ))
+                }
                 None => return Err(format!("line {n}: missing command after {node_tok}")),
             }
             let x = parse_finite(it.next(), n, "setdest X")?;
@@ -89,28 +98,46 @@ pub fn parse_setdest(text: &str) -> Result<Vec<(u32, Mobility)>, String> {
                 return Err(format!("line {n}: setdest speed {speed} is negative"));
             }
             if let Some(extra) = it.next() {
-                return Err(format!("line {n}: unexpected `{extra}` after the setdest speed"));
+                return Err(format!(
+                    "line {n}: unexpected `{extra}` after the setdest speed"
+                ));
             }
-            nodes.entry(idx).or_default().cmds.push(SetDest { t, x, y, speed });
+            nodes
+                .entry(idx)
+                .or_default()
+                .cmds
+                .push(SetDest { t, x, y, speed });
         } else if line.starts_with("$node_(") {
             let (node_tok, rest) = split_word(line);
             let idx = parse_node(node_tok, n)?;
             let mut it = rest.split_whitespace();
             match it.next() {
                 Some("set") => {}
-                Some(other) => return Err(format!("line {n}: unsupported node command `{other}` (only `set X_|Y_|Z_`)")),
+                Some(other) => {
+                    return Err(format!(
+                        "line {n}: unsupported node command `{other}` (only `set X_|Y_|Z_`)"
+                    ))
+                }
                 None => return Err(format!("line {n}: missing command after {node_tok}")),
             }
-            let var = it.next().ok_or_else(|| format!("line {n}: missing variable after `set`"))?;
+            let var = it
+                .next()
+                .ok_or_else(|| format!("line {n}: missing variable after `set`"))?;
             let field = match var {
                 "X_" => "X_",
                 "Y_" => "Y_",
                 "Z_" => "Z_",
-                other => return Err(format!("line {n}: unsupported variable `{other}` (only X_, Y_, Z_)")),
+                other => {
+                    return Err(format!(
+                        "line {n}: unsupported variable `{other}` (only X_, Y_, Z_)"
+                    ))
+                }
             };
             let v = parse_finite(it.next(), n, field)?;
             if let Some(extra) = it.next() {
-                return Err(format!("line {n}: unexpected `{extra}` after the {field} value"));
+                return Err(format!(
+                    "line {n}: unexpected `{extra}` after the {field} value"
+                ));
             }
             let node = nodes.entry(idx).or_default();
             match field {
@@ -123,7 +150,10 @@ pub fn parse_setdest(text: &str) -> Result<Vec<(u32, Mobility)>, String> {
             return Err(format!("line {n}: unrecognised command `{tok}` (expected `$node_(i) set`, `$ns_ at` or `$god_`)"));
         }
     }
-    Ok(nodes.into_iter().map(|(idx, script)| (idx, Mobility::Trace(compile(script)))).collect())
+    Ok(nodes
+        .into_iter()
+        .map(|(idx, script)| (idx, Mobility::Trace(compile(script))))
+        .collect())
 }
 
 /// Turn a node's initial position and setdest commands into waypoints.
@@ -131,7 +161,14 @@ fn compile(mut s: NodeScript) -> Vec<(Instant, Pos)> {
     // Stable: equal times keep file order.
     s.cmds.sort_by_key(|c| c.t);
     let mut w: Vec<(Instant, Pos)> = Vec::with_capacity(2 * s.cmds.len() + 1);
-    w.push((Instant::ZERO, Pos { x: s.x, y: s.y, z: s.z }));
+    w.push((
+        Instant::ZERO,
+        Pos {
+            x: s.x,
+            y: s.y,
+            z: s.z,
+        },
+    ));
     for c in &s.cmds {
         // Where the node is at c.t. The list ends either with the node at
         // rest (last time <= c.t) or with an arrival still ahead (> c.t).
@@ -155,12 +192,20 @@ fn compile(mut s: NodeScript) -> Vec<(Instant, Pos)> {
             }
             pl
         };
-        let dest = Pos { x: c.x, y: c.y, z: here.z };
+        let dest = Pos {
+            x: c.x,
+            y: c.y,
+            z: here.z,
+        };
         let d = here.dist(&dest);
         if c.speed > 0.0 && d > 0.0 {
             // At least 1 ns, so that waypoint times strictly increase.
             let ns = (d / c.speed * 1e9).round();
-            let ns = if ns >= u64::MAX as f64 { u64::MAX } else { (ns as u64).max(1) };
+            let ns = if ns >= u64::MAX as f64 {
+                u64::MAX
+            } else {
+                (ns as u64).max(1)
+            };
             w.push((Instant(c.t.0.saturating_add(ns)), dest));
         }
     }
@@ -197,16 +242,24 @@ pub fn parse_csv(text: &str) -> Result<Mobility, String> {
         if fields.next().is_some() {
             return Err(format!("line {n}: expected 3 fields t,x,y, found more"));
         }
-        let t_ns = secs_to_instant(t).ok_or_else(|| format!("line {n}: t = {t_tok} must be a non-negative number of seconds below 2^64 ns"))?;
+        let t_ns = secs_to_instant(t).ok_or_else(|| {
+            format!("line {n}: t = {t_tok} must be a non-negative number of seconds below 2^64 ns")
+        })?;
         if let Some(&(prev, _)) = w.last() {
             if t_ns <= prev {
-                return Err(format!("line {n}: t = {t_tok} is not after the previous time ({} s)", prev.as_secs_f64()));
+                return Err(format!(
+                    "line {n}: t = {t_tok} is not after the previous time ({} s)",
+                    prev.as_secs_f64()
+                ));
             }
         }
         w.push((t_ns, Pos { x, y, z: 0.0 }));
     }
     if w.is_empty() {
-        return Err(format!("line {}: no waypoints (expected rows t,x,y)", lines.max(1)));
+        return Err(format!(
+            "line {}: no waypoints (expected rows t,x,y)",
+            lines.max(1)
+        ));
     }
     Ok(Mobility::Trace(w))
 }
@@ -242,7 +295,8 @@ fn parse_f64(tok: &str, n: usize, field: &str) -> Result<f64, String> {
     if tok.is_empty() {
         return Err(format!("line {n}: missing {field}"));
     }
-    tok.parse::<f64>().map_err(|_| format!("line {n}: {field} `{tok}` is not a number"))
+    tok.parse::<f64>()
+        .map_err(|_| format!("line {n}: {field} `{tok}` is not a number"))
 }
 
 fn parse_finite(tok: Option<&str>, n: usize, field: &str) -> Result<f64, String> {

@@ -60,7 +60,12 @@ impl RwpState {
     /// first leg, which begins with a pause at time 0 as in ns-2 `setdest`.
     pub(super) fn new(p: Params, mut rng: RngStream) -> RwpState {
         let start = uniform_point(&mut rng, p.area);
-        let mut s = RwpState { rng, z: 0.0, legs: Vec::with_capacity(16), cursor: 0 };
+        let mut s = RwpState {
+            rng,
+            z: 0.0,
+            legs: Vec::with_capacity(16),
+            cursor: 0,
+        };
         s.push_leg(&p, Instant::ZERO, start);
         s
     }
@@ -94,7 +99,13 @@ impl RwpState {
             // pause) would make generation loop forever: stop here instead.
             end = Instant::MAX;
         }
-        self.legs.push(Leg { start: t, move_start, end, from, to });
+        self.legs.push(Leg {
+            start: t,
+            move_start,
+            end,
+            from,
+            to,
+        });
     }
 
     /// Index of the leg holding `now`, generating legs as needed.
@@ -117,7 +128,9 @@ impl RwpState {
             c + 1
         } else {
             // First leg that ends after `now`; past the cap, the last leg.
-            self.legs.partition_point(|l| l.end <= now).min(self.legs.len().saturating_sub(1))
+            self.legs
+                .partition_point(|l| l.end <= now)
+                .min(self.legs.len().saturating_sub(1))
         };
         self.cursor = i;
         i
@@ -135,9 +148,52 @@ impl RwpState {
             l.to
         } else {
             let f = (now.0 - l.move_start.0) as f64 / (l.end.0 - l.move_start.0) as f64;
-            (l.from.0 + (l.to.0 - l.from.0) * f, l.from.1 + (l.to.1 - l.from.1) * f)
+            (
+                l.from.0 + (l.to.0 - l.from.0) * f,
+                l.from.1 + (l.to.1 - l.from.1) * f,
+            )
         };
         Pos { x, y, z: self.z }
+    }
+
+    /// The leg part holding `now` as `(start, end, t0, span, from, to, z)`
+    /// for [`super::Piece`], interpolated exactly as [`RwpState::position`].
+    #[allow(clippy::type_complexity)]
+    pub(super) fn piece(
+        &mut self,
+        p: &Params,
+        now: Instant,
+    ) -> (Instant, Instant, u64, u64, (f64, f64), (f64, f64), f64) {
+        let i = self.locate(p, now);
+        let Some(l) = self.legs.get(i).copied() else {
+            return (
+                Instant::ZERO,
+                Instant::MAX,
+                0,
+                0,
+                (0.0, 0.0),
+                (0.0, 0.0),
+                0.0,
+            );
+        };
+        if l.end == Instant::MAX {
+            (l.start, Instant::MAX, l.start.0, 0, l.from, l.from, self.z)
+        } else if now < l.move_start {
+            (l.start, l.move_start, l.start.0, 0, l.from, l.from, self.z)
+        } else if now >= l.end {
+            // Past the leg cap: the node stays where the last leg ended.
+            (l.end, Instant::MAX, l.end.0, 0, l.to, l.to, self.z)
+        } else {
+            (
+                l.move_start,
+                l.end,
+                l.move_start.0,
+                l.end.0 - l.move_start.0,
+                l.from,
+                l.to,
+                self.z,
+            )
+        }
     }
 
     pub(super) fn velocity(&mut self, p: &Params, now: Instant) -> (f64, f64) {

@@ -134,8 +134,16 @@ struct CckSpectrum {
 
 const fn cck_spectrum(eleven: bool) -> CckSpectrum {
     // Which of φ2, φ3, φ4 enter each chip (φ1 enters all eight).
-    const SUB: [[u32; 3]; 8] =
-        [[1, 1, 1], [0, 1, 1], [1, 0, 1], [0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 0], [0, 0, 0]];
+    const SUB: [[u32; 3]; 8] = [
+        [1, 1, 1],
+        [0, 1, 1],
+        [1, 0, 1],
+        [0, 0, 1],
+        [1, 1, 0],
+        [0, 1, 0],
+        [1, 0, 0],
+        [0, 0, 0],
+    ];
     const CHIP_D2: [u32; 4] = [0, 2, 4, 2];
     const GRAY2: [u32; 4] = [0, 2, 4, 2]; // 2 × Gray Hamming weight of Δ
     const NAT2: [u32; 4] = [0, 3, 2, 3]; // 2 × mean natural-binary weight of Δ
@@ -161,9 +169,14 @@ const fn cck_spectrum(eleven: bool) -> CckSpectrum {
                             k += 1;
                         }
                         let w2 = if eleven {
-                            GRAY2[d1 as usize] + NAT2[d2 as usize] + NAT2[d3 as usize] + NAT2[d4 as usize]
+                            GRAY2[d1 as usize]
+                                + NAT2[d2 as usize]
+                                + NAT2[d3 as usize]
+                                + NAT2[d4 as usize]
                         } else {
-                            GRAY2[d1 as usize] + if d2 == 2 { 2 } else { 0 } + if d4 == 2 { 2 } else { 0 }
+                            GRAY2[d1 as usize]
+                                + if d2 == 2 { 2 } else { 0 }
+                                + if d4 == 2 { 2 } else { 0 }
                         };
                         let i = (dist2 / 2) as usize;
                         count[i] += 1;
@@ -379,7 +392,10 @@ fn unit_error(m: Modulation, sinr: f64) -> (f64, f64) {
         Modulation::Dqpsk => (dqpsk_symbol_error(es_n0(sinr, BARKER_SYMBOL_RATE)), 2.0),
         Modulation::Cck5_5 => (cck_errors(&CCK55, 4, sinr).0, 4.0),
         Modulation::Cck11 => (cck_errors(&CCK11, 8, sinr).0, 8.0),
-        _ => (code_errors(code_of(m), ofdm_raw_ber(m, ofdm_es_n0(sinr))).0, 1.0),
+        _ => (
+            code_errors(code_of(m), ofdm_raw_ber(m, ofdm_es_n0(sinr))).0,
+            1.0,
+        ),
     }
 }
 
@@ -659,9 +675,20 @@ mod tests {
     #[test]
     fn thresholds_increase_with_rate() {
         for std in [Standard::B, Standard::A] {
-            let pts: Vec<(Rate, f64)> = std.rates().iter().map(|&r| (r, half_point(r.modulation))).collect();
+            let pts: Vec<(Rate, f64)> = std
+                .rates()
+                .iter()
+                .map(|&r| (r, half_point(r.modulation)))
+                .collect();
             for w in pts.windows(2) {
-                assert!(w[0].1 < w[1].1, "{:?} {:.2} dB !< {:?} {:.2} dB", w[0].0, w[0].1, w[1].0, w[1].1);
+                assert!(
+                    w[0].1 < w[1].1,
+                    "{:?} {:.2} dB !< {:?} {:.2} dB",
+                    w[0].0,
+                    w[0].1,
+                    w[1].0,
+                    w[1].1
+                );
             }
         }
         // Plausibility window (AWGN, hard-decision analytic model).

@@ -20,9 +20,11 @@ pub mod standard;
 pub mod table;
 
 pub use error::{bit_error_rate, chunk_success, erfc, log_success_per_bit, q_function};
-pub use table::log_success_per_bit_fast;
-pub use propagation::{dbm_to_mw, mw_to_dbm, thermal_noise_dbm, PathLoss, PathLossError, Shadowing};
+pub use propagation::{
+    dbm_to_mw, mw_to_dbm, thermal_noise_dbm, LinearPathLoss, PathLoss, PathLossError, Shadowing,
+};
 pub use standard::{plcp_duration, plcp_header, tx_duration, Modulation, Preamble, Rate, Standard};
+pub use table::log_success_per_bit_fast;
 
 /// Radio front-end parameters of one station.
 ///
@@ -105,7 +107,10 @@ pub struct PreambleDetection {
 
 impl Default for PreambleDetection {
     fn default() -> Self {
-        PreambleDetection { min_snr_db: 4.0, min_rssi_dbm: -82.0 }
+        PreambleDetection {
+            min_snr_db: 4.0,
+            min_rssi_dbm: -82.0,
+        }
     }
 }
 
@@ -117,8 +122,16 @@ mod tests {
     fn ns2_params_in_dbm() {
         let r = RadioParams::ns2();
         assert!((r.tx_power_dbm - 24.5).abs() < 1e-3, "{}", r.tx_power_dbm);
-        assert!((r.rx_sensitivity_dbm - -64.375).abs() < 1e-3, "{}", r.rx_sensitivity_dbm);
-        assert!((r.cca_threshold_dbm - -78.071).abs() < 1e-3, "{}", r.cca_threshold_dbm);
+        assert!(
+            (r.rx_sensitivity_dbm - -64.375).abs() < 1e-3,
+            "{}",
+            r.rx_sensitivity_dbm
+        );
+        assert!(
+            (r.cca_threshold_dbm - -78.071).abs() < 1e-3,
+            "{}",
+            r.cca_threshold_dbm
+        );
     }
 
     #[test]

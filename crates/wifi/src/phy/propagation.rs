@@ -31,10 +31,19 @@ pub enum PathLoss {
     /// crossover distance d_c = 4π·ht·hr/λ, then Pr = Pt·ht²·hr²/(d⁴·L)
     /// (Rappaport 2nd ed. §4.6, eq. 4.52). The two branches meet at d_c, so
     /// the curve is continuous.
-    TwoRayGround { freq_hz: f64, tx_height_m: f64, rx_height_m: f64, system_loss: f64 },
+    TwoRayGround {
+        freq_hz: f64,
+        tx_height_m: f64,
+        rx_height_m: f64,
+        system_loss: f64,
+    },
     /// PL(d) = PL(d0) + 10·n·log10(d/d0) (Rappaport 2nd ed. §4.9.1,
     /// eq. 4.69a); below d0 the loss is PL(d0).
-    LogDistance { exponent: f64, reference_m: f64, reference_loss_db: f64 },
+    LogDistance {
+        exponent: f64,
+        reference_m: f64,
+        reference_loss_db: f64,
+    },
 }
 
 impl Default for PathLoss {
@@ -43,7 +52,11 @@ impl Default for PathLoss {
     /// `/work/shared/anchors/ns3-wifi/wifi_defaults.md` and used by the
     /// anchors' "2 m circle" runs.
     fn default() -> Self {
-        PathLoss::LogDistance { exponent: 3.0, reference_m: 1.0, reference_loss_db: 46.6777 }
+        PathLoss::LogDistance {
+            exponent: 3.0,
+            reference_m: 1.0,
+            reference_loss_db: 46.6777,
+        }
     }
 }
 
@@ -115,12 +128,20 @@ impl PathLoss {
     /// antennas 1.5 m high (`Antenna/OmniAntenna Z_`), `freq_` 914e6,
     /// `L_` 1.0 (ns-2 wireless defaults; see `RadioParams::ns2`).
     pub fn ns2_two_ray() -> Self {
-        PathLoss::TwoRayGround { freq_hz: 914e6, tx_height_m: 1.5, rx_height_m: 1.5, system_loss: 1.0 }
+        PathLoss::TwoRayGround {
+            freq_hz: 914e6,
+            tx_height_m: 1.5,
+            rx_height_m: 1.5,
+            system_loss: 1.0,
+        }
     }
 
     /// Free space at `freq_hz` without system loss.
     pub fn friis(freq_hz: f64) -> Self {
-        PathLoss::Friis { freq_hz, system_loss: 1.0 }
+        PathLoss::Friis {
+            freq_hz,
+            system_loss: 1.0,
+        }
     }
 
     /// Checks parameters for scenario parsing. The model functions never
@@ -131,7 +152,10 @@ impl PathLoss {
         let ok = |x: f64| x.is_finite() && x > 0.0;
         let loss_ok = |l: f64| l.is_finite() && l >= 1.0;
         match *self {
-            PathLoss::Friis { freq_hz, system_loss } => {
+            PathLoss::Friis {
+                freq_hz,
+                system_loss,
+            } => {
                 if !ok(freq_hz) {
                     return Err(PathLossError::Frequency);
                 }
@@ -139,7 +163,12 @@ impl PathLoss {
                     return Err(PathLossError::SystemLoss);
                 }
             }
-            PathLoss::TwoRayGround { freq_hz, tx_height_m, rx_height_m, system_loss } => {
+            PathLoss::TwoRayGround {
+                freq_hz,
+                tx_height_m,
+                rx_height_m,
+                system_loss,
+            } => {
                 if !ok(freq_hz) {
                     return Err(PathLossError::Frequency);
                 }
@@ -150,7 +179,11 @@ impl PathLoss {
                     return Err(PathLossError::SystemLoss);
                 }
             }
-            PathLoss::LogDistance { exponent, reference_m, reference_loss_db } => {
+            PathLoss::LogDistance {
+                exponent,
+                reference_m,
+                reference_loss_db,
+            } => {
                 if !ok(exponent) {
                     return Err(PathLossError::Exponent);
                 }
@@ -177,8 +210,16 @@ impl PathLoss {
     pub fn loss_db(&self, dist_m: f64) -> f64 {
         let d = clamp_dist(dist_m, self.min_distance_m());
         match *self {
-            PathLoss::Friis { freq_hz, system_loss } => friis_loss_db(wavelength(freq_hz), d) + system_loss_db(system_loss),
-            PathLoss::TwoRayGround { freq_hz, tx_height_m, rx_height_m, system_loss } => {
+            PathLoss::Friis {
+                freq_hz,
+                system_loss,
+            } => friis_loss_db(wavelength(freq_hz), d) + system_loss_db(system_loss),
+            PathLoss::TwoRayGround {
+                freq_hz,
+                tx_height_m,
+                rx_height_m,
+                system_loss,
+            } => {
                 let lambda = wavelength(freq_hz);
                 let ht = pos_or(tx_height_m, 1.0);
                 let hr = pos_or(rx_height_m, 1.0);
@@ -191,10 +232,22 @@ impl PathLoss {
                 };
                 l + system_loss_db(system_loss)
             }
-            PathLoss::LogDistance { exponent, reference_m, reference_loss_db } => {
-                let n = if exponent.is_finite() && exponent > 0.0 { exponent } else { 0.0 };
+            PathLoss::LogDistance {
+                exponent,
+                reference_m,
+                reference_loss_db,
+            } => {
+                let n = if exponent.is_finite() && exponent > 0.0 {
+                    exponent
+                } else {
+                    0.0
+                };
                 let d0 = pos_or(reference_m, 1.0);
-                let l0 = if reference_loss_db.is_finite() { reference_loss_db } else { 0.0 };
+                let l0 = if reference_loss_db.is_finite() {
+                    reference_loss_db
+                } else {
+                    0.0
+                };
                 if n == 0.0 {
                     return l0; // avoids 0 · inf at d = inf
                 }
@@ -229,11 +282,19 @@ impl PathLoss {
             return f64::INFINITY;
         }
         let d = match *self {
-            PathLoss::Friis { freq_hz, system_loss } => {
+            PathLoss::Friis {
+                freq_hz,
+                system_loss,
+            } => {
                 let lambda = wavelength(freq_hz);
                 friis_inverse(lambda, budget - system_loss_db(system_loss))
             }
-            PathLoss::TwoRayGround { freq_hz, tx_height_m, rx_height_m, system_loss } => {
+            PathLoss::TwoRayGround {
+                freq_hz,
+                tx_height_m,
+                rx_height_m,
+                system_loss,
+            } => {
                 let lambda = wavelength(freq_hz);
                 let ht = pos_or(tx_height_m, 1.0);
                 let hr = pos_or(rx_height_m, 1.0);
@@ -246,13 +307,25 @@ impl PathLoss {
                     10f64.powf((b + 20.0 * (ht * hr).log10()) / 40.0)
                 }
             }
-            PathLoss::LogDistance { exponent, reference_m, reference_loss_db } => {
-                let n = if exponent.is_finite() && exponent > 0.0 { exponent } else { 0.0 };
+            PathLoss::LogDistance {
+                exponent,
+                reference_m,
+                reference_loss_db,
+            } => {
+                let n = if exponent.is_finite() && exponent > 0.0 {
+                    exponent
+                } else {
+                    0.0
+                };
                 if n == 0.0 {
                     return f64::INFINITY;
                 }
                 let d0 = pos_or(reference_m, 1.0);
-                let l0 = if reference_loss_db.is_finite() { reference_loss_db } else { 0.0 };
+                let l0 = if reference_loss_db.is_finite() {
+                    reference_loss_db
+                } else {
+                    0.0
+                };
                 d0 * 10f64.powf((budget - l0) / (10.0 * n))
             }
         };
@@ -261,6 +334,130 @@ impl PathLoss {
 }
 
 /// Free-space loss 20·log10(4πd/λ) (Rappaport eq. 4.5 in dB).
+/// A [`PathLoss`] as a linear power gain of the *squared* distance, for the
+/// medium's per-receiver loop: the dB form costs a logarithm and a power per
+/// receiver, this one a division (free space, two-ray) or one power
+/// (log-distance, or two square roots when 4·n/2 is a small integer).
+/// Agrees with `10^(−loss_db(√d²)/10)` to a few ulps (tested).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LinearPathLoss {
+    /// gain = k / max(d², 1 m²).
+    InverseSquare { k: f64 },
+    /// Free space `k_near / d²` up to the crossover d_c, then `k_far / d⁴`.
+    TwoRay {
+        k_near: f64,
+        k_far: f64,
+        crossover_m2: f64,
+    },
+    /// gain = g0 · max(d²/d0², 1)^(−n/2); `quarters` = 2n when that is a
+    /// small whole number (the power is then built from square roots).
+    LogDistance {
+        g0: f64,
+        d0_m2: f64,
+        half_n: f64,
+        quarters: Option<u32>,
+    },
+}
+
+impl PathLoss {
+    /// This model as a gain of the squared distance (see [`LinearPathLoss`]).
+    pub fn linear(&self) -> LinearPathLoss {
+        let sys = |l: f64| 10f64.powf(-system_loss_db(l) / 10.0);
+        match *self {
+            PathLoss::Friis {
+                freq_hz,
+                system_loss,
+            } => {
+                let lambda = wavelength(freq_hz);
+                LinearPathLoss::InverseSquare {
+                    k: (lambda / (4.0 * std::f64::consts::PI)).powi(2) * sys(system_loss),
+                }
+            }
+            PathLoss::TwoRayGround {
+                freq_hz,
+                tx_height_m,
+                rx_height_m,
+                system_loss,
+            } => {
+                let lambda = wavelength(freq_hz);
+                let (ht, hr) = (pos_or(tx_height_m, 1.0), pos_or(rx_height_m, 1.0));
+                let dc = 4.0 * std::f64::consts::PI * ht * hr / lambda;
+                LinearPathLoss::TwoRay {
+                    k_near: (lambda / (4.0 * std::f64::consts::PI)).powi(2) * sys(system_loss),
+                    k_far: (ht * hr).powi(2) * sys(system_loss),
+                    crossover_m2: dc * dc,
+                }
+            }
+            PathLoss::LogDistance {
+                exponent,
+                reference_m,
+                reference_loss_db,
+            } => {
+                let n = if exponent.is_finite() && exponent > 0.0 {
+                    exponent
+                } else {
+                    0.0
+                };
+                let d0 = pos_or(reference_m, 1.0);
+                let l0 = if reference_loss_db.is_finite() {
+                    reference_loss_db
+                } else {
+                    0.0
+                };
+                let q = 2.0 * n;
+                let quarters = (q == q.round() && q <= 64.0).then_some(q as u32);
+                LinearPathLoss::LogDistance {
+                    g0: 10f64.powf(-l0 / 10.0),
+                    d0_m2: d0 * d0,
+                    half_n: n / 2.0,
+                    quarters,
+                }
+            }
+        }
+    }
+}
+
+impl LinearPathLoss {
+    /// Linear power gain (≤ 1 for physical parameters) at squared distance
+    /// `d2` m². NaN and distances below the model's minimum count as the
+    /// minimum; +inf gives 0.
+    #[inline]
+    pub fn gain(&self, d2: f64) -> f64 {
+        match *self {
+            LinearPathLoss::InverseSquare { k } => k / clamp_dist(d2, 1.0),
+            LinearPathLoss::TwoRay {
+                k_near,
+                k_far,
+                crossover_m2,
+            } => {
+                let d2 = clamp_dist(d2, 1.0);
+                if d2 <= crossover_m2 {
+                    k_near / d2
+                } else {
+                    k_far / (d2 * d2)
+                }
+            }
+            LinearPathLoss::LogDistance {
+                g0,
+                d0_m2,
+                half_n,
+                quarters,
+            } => {
+                let x = clamp_dist(d2 / d0_m2, 1.0);
+                match quarters {
+                    Some(0) => g0,
+                    // x^(q/4) from x^(1/4) = √√x: exact roots, then q−1 products.
+                    Some(q) => {
+                        let r = x.sqrt().sqrt();
+                        g0 / r.powi(q as i32)
+                    }
+                    None => g0 * x.powf(-half_n),
+                }
+            }
+        }
+    }
+}
+
 fn friis_loss_db(lambda: f64, d: f64) -> f64 {
     20.0 * (4.0 * std::f64::consts::PI * d / lambda).log10()
 }
@@ -287,7 +484,11 @@ impl Shadowing {
     pub fn sample_db(&self, rng: &mut RngStream) -> f64 {
         let u1 = 1.0 - rng.uniform(); // (0, 1]: ln never sees 0
         let u2 = rng.uniform();
-        let sigma = if self.sigma_db.is_finite() { self.sigma_db.abs() } else { 0.0 };
+        let sigma = if self.sigma_db.is_finite() {
+            self.sigma_db.abs()
+        } else {
+            0.0
+        };
         if sigma == 0.0 {
             return 0.0;
         }
@@ -308,8 +509,16 @@ const T0_KELVIN: f64 = 290.0;
 /// Bandwidths below 1 Hz (or NaN) are clamped to 1 Hz; a non-finite noise
 /// figure counts as 0 dB.
 pub fn thermal_noise_dbm(bandwidth_hz: f64, noise_figure_db: f64) -> f64 {
-    let b = if bandwidth_hz >= 1.0 { bandwidth_hz } else { 1.0 };
-    let nf = if noise_figure_db.is_finite() { noise_figure_db } else { 0.0 };
+    let b = if bandwidth_hz >= 1.0 {
+        bandwidth_hz
+    } else {
+        1.0
+    };
+    let nf = if noise_figure_db.is_finite() {
+        noise_figure_db
+    } else {
+        0.0
+    };
     mw_to_dbm(BOLTZMANN * T0_KELVIN * b * 1e3) + nf
 }
 
@@ -370,7 +579,11 @@ mod tests {
         // Crossover 4π·1.5·1.5/λ ≈ 86.1 m; continuous there.
         let lambda = SPEED_OF_LIGHT / 914e6;
         let dc = 4.0 * std::f64::consts::PI * 2.25 / lambda;
-        assert!(close(p.loss_db(dc * (1.0 - 1e-12)), p.loss_db(dc * (1.0 + 1e-12)), 1e-6));
+        assert!(close(
+            p.loss_db(dc * (1.0 - 1e-12)),
+            p.loss_db(dc * (1.0 + 1e-12)),
+            1e-6
+        ));
         // 40 dB/decade beyond.
         assert!(close(p.loss_db(1000.0) - p.loss_db(100.0), 40.0, 1e-9));
     }
@@ -381,8 +594,17 @@ mod tests {
             PathLoss::default(),
             PathLoss::friis(2.412e9),
             PathLoss::ns2_two_ray(),
-            PathLoss::TwoRayGround { freq_hz: 5.18e9, tx_height_m: 2.0, rx_height_m: 1.0, system_loss: 2.0 },
-            PathLoss::LogDistance { exponent: 2.5, reference_m: 10.0, reference_loss_db: 60.0 },
+            PathLoss::TwoRayGround {
+                freq_hz: 5.18e9,
+                tx_height_m: 2.0,
+                rx_height_m: 1.0,
+                system_loss: 2.0,
+            },
+            PathLoss::LogDistance {
+                exponent: 2.5,
+                reference_m: 10.0,
+                reference_loss_db: 60.0,
+            },
         ];
         for m in models {
             for th in [-101.0, -90.0, -82.0, -70.0, -62.0, -40.0] {
@@ -402,11 +624,30 @@ mod tests {
     #[test]
     fn degenerate_inputs_never_blow_up() {
         let bad = [
-            PathLoss::Friis { freq_hz: 0.0, system_loss: 0.0 },
-            PathLoss::Friis { freq_hz: f64::NAN, system_loss: f64::NAN },
-            PathLoss::TwoRayGround { freq_hz: -1.0, tx_height_m: 0.0, rx_height_m: f64::NAN, system_loss: -3.0 },
-            PathLoss::LogDistance { exponent: f64::NAN, reference_m: 0.0, reference_loss_db: f64::INFINITY },
-            PathLoss::LogDistance { exponent: -2.0, reference_m: -1.0, reference_loss_db: 40.0 },
+            PathLoss::Friis {
+                freq_hz: 0.0,
+                system_loss: 0.0,
+            },
+            PathLoss::Friis {
+                freq_hz: f64::NAN,
+                system_loss: f64::NAN,
+            },
+            PathLoss::TwoRayGround {
+                freq_hz: -1.0,
+                tx_height_m: 0.0,
+                rx_height_m: f64::NAN,
+                system_loss: -3.0,
+            },
+            PathLoss::LogDistance {
+                exponent: f64::NAN,
+                reference_m: 0.0,
+                reference_loss_db: f64::INFINITY,
+            },
+            PathLoss::LogDistance {
+                exponent: -2.0,
+                reference_m: -1.0,
+                reference_loss_db: 40.0,
+            },
         ];
         for m in bad {
             assert!(m.validate().is_err());
@@ -418,7 +659,11 @@ mod tests {
             let r = m.range_m(20.0, -80.0);
             assert!(!r.is_nan());
         }
-        for good in [PathLoss::default(), PathLoss::ns2_two_ray(), PathLoss::friis(2.4e9)] {
+        for good in [
+            PathLoss::default(),
+            PathLoss::ns2_two_ray(),
+            PathLoss::friis(2.4e9),
+        ] {
             assert_eq!(good.validate(), Ok(()));
             assert_eq!(good.rx_power_dbm(20.0, f64::INFINITY), f64::NEG_INFINITY);
             for d in [0.0, -1.0, f64::NAN] {
@@ -474,5 +719,43 @@ mod tests {
         b.uniform();
         b.uniform();
         assert_eq!(a.next_u64(), b.next_u64());
+    }
+
+    #[test]
+    fn linear_gain_matches_the_db_model() {
+        let models = [
+            PathLoss::default(),
+            PathLoss::LogDistance {
+                exponent: 3.5,
+                reference_m: 1.0,
+                reference_loss_db: 46.6777,
+            },
+            PathLoss::LogDistance {
+                exponent: 2.7,
+                reference_m: 2.0,
+                reference_loss_db: 40.0,
+            },
+            PathLoss::friis(5.18e9),
+            PathLoss::ns2_two_ray(),
+            PathLoss::TwoRayGround {
+                freq_hz: 2.4e9,
+                tx_height_m: 1.0,
+                rx_height_m: 2.0,
+                system_loss: 2.0,
+            },
+        ];
+        for m in models {
+            let lin = m.linear();
+            for d in [0.0, 0.3, 1.0, 1.7, 9.9, 50.0, 86.0, 250.0, 1234.5, 1e5] {
+                let want = dbm_to_mw(-m.loss_db(d));
+                let got = lin.gain(d * d);
+                assert!(
+                    ((got - want) / want).abs() < 1e-9,
+                    "{m:?} at {d} m: {got} vs {want}"
+                );
+            }
+            assert_eq!(lin.gain(f64::INFINITY), 0.0, "{m:?}");
+            assert_eq!(lin.gain(f64::NAN), lin.gain(0.0), "{m:?}");
+        }
     }
 }

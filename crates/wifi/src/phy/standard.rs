@@ -72,7 +72,10 @@ impl Modulation {
     /// 802.11-2016 10.6.6.5.2 treats DSSS and HR/DSSS as one class for that
     /// purpose and OFDM and ERP-OFDM as another.
     pub const fn is_ofdm(self) -> bool {
-        !matches!(self, Modulation::Dbpsk | Modulation::Dqpsk | Modulation::Cck5_5 | Modulation::Cck11)
+        !matches!(
+            self,
+            Modulation::Dbpsk | Modulation::Dqpsk | Modulation::Cck5_5 | Modulation::Cck11
+        )
     }
 
     /// Data bits per OFDM symbol, N_DBPS (802.11-2016 Table 17-4, 20 MHz
@@ -114,18 +117,54 @@ pub struct Rate {
 }
 
 impl Rate {
-    pub const B1: Rate = Rate { kbps: 1_000, modulation: Modulation::Dbpsk };
-    pub const B2: Rate = Rate { kbps: 2_000, modulation: Modulation::Dqpsk };
-    pub const B5_5: Rate = Rate { kbps: 5_500, modulation: Modulation::Cck5_5 };
-    pub const B11: Rate = Rate { kbps: 11_000, modulation: Modulation::Cck11 };
-    pub const OFDM6: Rate = Rate { kbps: 6_000, modulation: Modulation::Bpsk12 };
-    pub const OFDM9: Rate = Rate { kbps: 9_000, modulation: Modulation::Bpsk34 };
-    pub const OFDM12: Rate = Rate { kbps: 12_000, modulation: Modulation::Qpsk12 };
-    pub const OFDM18: Rate = Rate { kbps: 18_000, modulation: Modulation::Qpsk34 };
-    pub const OFDM24: Rate = Rate { kbps: 24_000, modulation: Modulation::Qam16_12 };
-    pub const OFDM36: Rate = Rate { kbps: 36_000, modulation: Modulation::Qam16_34 };
-    pub const OFDM48: Rate = Rate { kbps: 48_000, modulation: Modulation::Qam64_23 };
-    pub const OFDM54: Rate = Rate { kbps: 54_000, modulation: Modulation::Qam64_34 };
+    pub const B1: Rate = Rate {
+        kbps: 1_000,
+        modulation: Modulation::Dbpsk,
+    };
+    pub const B2: Rate = Rate {
+        kbps: 2_000,
+        modulation: Modulation::Dqpsk,
+    };
+    pub const B5_5: Rate = Rate {
+        kbps: 5_500,
+        modulation: Modulation::Cck5_5,
+    };
+    pub const B11: Rate = Rate {
+        kbps: 11_000,
+        modulation: Modulation::Cck11,
+    };
+    pub const OFDM6: Rate = Rate {
+        kbps: 6_000,
+        modulation: Modulation::Bpsk12,
+    };
+    pub const OFDM9: Rate = Rate {
+        kbps: 9_000,
+        modulation: Modulation::Bpsk34,
+    };
+    pub const OFDM12: Rate = Rate {
+        kbps: 12_000,
+        modulation: Modulation::Qpsk12,
+    };
+    pub const OFDM18: Rate = Rate {
+        kbps: 18_000,
+        modulation: Modulation::Qpsk34,
+    };
+    pub const OFDM24: Rate = Rate {
+        kbps: 24_000,
+        modulation: Modulation::Qam16_12,
+    };
+    pub const OFDM36: Rate = Rate {
+        kbps: 36_000,
+        modulation: Modulation::Qam16_34,
+    };
+    pub const OFDM48: Rate = Rate {
+        kbps: 48_000,
+        modulation: Modulation::Qam64_23,
+    };
+    pub const OFDM54: Rate = Rate {
+        kbps: 54_000,
+        modulation: Modulation::Qam64_34,
+    };
 
     /// The rate of `std` whose nominal value is `mbps` (within 1 kb/s, so
     /// "5.5" and "5.50" both parse); `None` if `std` has no such rate or
@@ -135,7 +174,10 @@ impl Rate {
             return None;
         }
         let kbps = mbps * 1000.0;
-        std.rates().iter().copied().find(|r| (r.kbps as f64 - kbps).abs() < 1.0)
+        std.rates()
+            .iter()
+            .copied()
+            .find(|r| (r.kbps as f64 - kbps).abs() < 1.0)
     }
 
     pub fn mbps(self) -> f64 {
@@ -168,8 +210,16 @@ const fn us(x: u64) -> Duration {
 }
 
 static RATES_B: [Rate; 4] = [Rate::B1, Rate::B2, Rate::B5_5, Rate::B11];
-static RATES_A: [Rate; 8] =
-    [Rate::OFDM6, Rate::OFDM9, Rate::OFDM12, Rate::OFDM18, Rate::OFDM24, Rate::OFDM36, Rate::OFDM48, Rate::OFDM54];
+static RATES_A: [Rate; 8] = [
+    Rate::OFDM6,
+    Rate::OFDM9,
+    Rate::OFDM12,
+    Rate::OFDM18,
+    Rate::OFDM24,
+    Rate::OFDM36,
+    Rate::OFDM48,
+    Rate::OFDM54,
+];
 static RATES_G: [Rate; 12] = [
     Rate::B1,
     Rate::B2,
@@ -186,7 +236,15 @@ static RATES_G: [Rate; 12] = [
 ];
 static BASIC_B: [Rate; 2] = [Rate::B1, Rate::B2];
 static BASIC_A: [Rate; 3] = [Rate::OFDM6, Rate::OFDM12, Rate::OFDM24];
-static BASIC_G: [Rate; 7] = [Rate::B1, Rate::B2, Rate::B5_5, Rate::OFDM6, Rate::B11, Rate::OFDM12, Rate::OFDM24];
+static BASIC_G: [Rate; 7] = [
+    Rate::B1,
+    Rate::B2,
+    Rate::B5_5,
+    Rate::OFDM6,
+    Rate::B11,
+    Rate::OFDM12,
+    Rate::OFDM24,
+];
 
 impl Standard {
     /// aSlotTime. b: 20 µs (Table 15-5 / Table 16-4). a: 9 µs (Table 17-21).
@@ -275,7 +333,8 @@ impl Standard {
                 best = Some(r);
             }
         }
-        best.or(slowest_in_class).unwrap_or(self.lowest_basic_rate())
+        best.or(slowest_in_class)
+            .unwrap_or(self.lowest_basic_rate())
     }
 
     /// Slowest basic rate (1 Mb/s for b and g, 6 Mb/s for a).
@@ -429,7 +488,11 @@ pub fn tx_duration(std: Standard, rate: Rate, preamble: Preamble, mpdu_bytes: u3
     match rate.modulation.n_dbps() {
         Some(n_dbps) => {
             let symbols = (OFDM_SERVICE_BITS + bits + OFDM_TAIL_BITS).div_ceil(n_dbps as u64);
-            let ext = if std == Standard::G { ERP_SIGNAL_EXTENSION_US } else { 0 };
+            let ext = if std == Standard::G {
+                ERP_SIGNAL_EXTENSION_US
+            } else {
+                0
+            };
             us(OFDM_PREAMBLE_US + OFDM_SIGNAL_US + OFDM_SYMBOL_US * symbols + ext)
         }
         None => {
@@ -467,7 +530,10 @@ mod tests {
         // ACK at 5.5: 112 / 5.5 = 20.36 -> 21 µs.
         assert_eq!(t(Standard::B, Rate::B5_5, Preamble::Long, 14), 213);
         // Durations are whole microseconds.
-        assert_eq!(tx_duration(Standard::B, Rate::B11, Preamble::Long, 1536).0 % 1000, 0);
+        assert_eq!(
+            tx_duration(Standard::B, Rate::B11, Preamble::Long, 1536).0 % 1000,
+            0
+        );
     }
 
     #[test]
@@ -494,7 +560,10 @@ mod tests {
         assert_eq!(t(Standard::A, Rate::OFDM6, Preamble::Long, 0), 24);
         let _ = tx_duration(Standard::B, Rate::B1, Preamble::Long, u32::MAX);
         let _ = tx_duration(Standard::G, Rate::OFDM6, Preamble::Long, u32::MAX);
-        let zero = Rate { kbps: 0, modulation: Modulation::Dbpsk };
+        let zero = Rate {
+            kbps: 0,
+            modulation: Modulation::Dbpsk,
+        };
         let _ = tx_duration(Standard::B, zero, Preamble::Long, 100);
     }
 
@@ -506,7 +575,14 @@ mod tests {
         assert_eq!(Standard::A.eifs().as_micros(), 94);
         assert_eq!(Standard::B.eifs().as_micros(), 364);
         assert_eq!(Standard::G.eifs().as_micros(), 342);
-        assert_eq!((Standard::A.cw_min(), Standard::B.cw_min(), Standard::G.cw_min()), (15, 31, 15));
+        assert_eq!(
+            (
+                Standard::A.cw_min(),
+                Standard::B.cw_min(),
+                Standard::G.cw_min()
+            ),
+            (15, 31, 15)
+        );
         assert_eq!(Standard::A.cw_max(), 1023);
     }
 
@@ -561,7 +637,9 @@ mod tests {
         assert_eq!(Standard::A.center_freq_mhz(37), None);
         assert_eq!(Standard::A.center_freq_mhz(68), None);
         assert_eq!(Standard::A.center_freq_mhz(1), None);
-        let n = (0..=255u8).filter(|&c| Standard::A.valid_channel(c)).count();
+        let n = (0..=255u8)
+            .filter(|&c| Standard::A.valid_channel(c))
+            .count();
         assert_eq!(n, 8 + 12 + 5);
         for s in [Standard::A, Standard::B, Standard::G] {
             assert!(s.valid_channel(s.default_channel()));
@@ -573,8 +651,17 @@ mod tests {
         assert_eq!(plcp_duration(Rate::OFDM54, Preamble::Short).as_micros(), 20);
         assert_eq!(plcp_duration(Rate::B11, Preamble::Short).as_micros(), 96);
         assert_eq!(plcp_duration(Rate::B1, Preamble::Short).as_micros(), 192);
-        assert_eq!(plcp_header(Rate::OFDM54, Preamble::Long), (Modulation::Bpsk12, 24));
-        assert_eq!(plcp_header(Rate::B11, Preamble::Short), (Modulation::Dqpsk, 48));
-        assert_eq!(plcp_header(Rate::B2, Preamble::Long), (Modulation::Dbpsk, 48));
+        assert_eq!(
+            plcp_header(Rate::OFDM54, Preamble::Long),
+            (Modulation::Bpsk12, 24)
+        );
+        assert_eq!(
+            plcp_header(Rate::B11, Preamble::Short),
+            (Modulation::Dqpsk, 48)
+        );
+        assert_eq!(
+            plcp_header(Rate::B2, Preamble::Long),
+            (Modulation::Dbpsk, 48)
+        );
     }
 }

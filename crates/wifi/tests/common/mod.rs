@@ -10,7 +10,11 @@ use airtcp_wifi::phy::{PathLoss, RadioParams, Rate, Standard};
 
 /// ns-3's default LogDistance model (exponent 3, 46.6777 dB at 1 m).
 pub fn log_distance() -> PathLoss {
-    PathLoss::LogDistance { exponent: 3.0, reference_m: 1.0, reference_loss_db: 46.6777 }
+    PathLoss::LogDistance {
+        exponent: 3.0,
+        reference_m: 1.0,
+        reference_loss_db: 46.6777,
+    }
 }
 
 pub fn radio(std: Standard, rate: Rate, x: f64, y: f64, ap: Option<u32>) -> RadioSpec {
@@ -26,11 +30,23 @@ pub fn radio(std: Standard, rate: Rate, x: f64, y: f64, ap: Option<u32>) -> Radi
 
 /// Radio 0 an AP at the origin, radios 1..=n stations on a circle of
 /// `radius` metres around it (the ns-3 anchor's layout).
-pub fn star(std: Standard, rate: Rate, n: usize, radius: f64, tweak: impl Fn(&mut RadioSpec)) -> Vec<RadioSpec> {
+pub fn star(
+    std: Standard,
+    rate: Rate,
+    n: usize,
+    radius: f64,
+    tweak: impl Fn(&mut RadioSpec),
+) -> Vec<RadioSpec> {
     let mut v = vec![radio(std, rate, 0.0, 0.0, None)];
     for i in 0..n {
         let a = 2.0 * std::f64::consts::PI * i as f64 / n as f64;
-        v.push(radio(std, rate, radius * a.cos(), radius * a.sin(), Some(0)));
+        v.push(radio(
+            std,
+            rate,
+            radius * a.cos(),
+            radius * a.sin(),
+            Some(0),
+        ));
     }
     for r in &mut v {
         tweak(r);
@@ -60,7 +76,10 @@ pub fn saturate(specs: Vec<RadioSpec>, ip_bytes: u32, secs: f64, seed: u64) -> (
         }
     }
     let end = Instant::ZERO + Duration::from_nanos((secs * 1e9) as u64);
-    let mut sat = Sat { delivered: vec![0; n], ..Default::default() };
+    let mut sat = Sat {
+        delivered: vec![0; n],
+        ..Default::default()
+    };
     let mut sender_of = std::collections::HashMap::new();
     while let Some(t) = w.poll_timeout() {
         if t > end {
