@@ -14,7 +14,9 @@ fn main() {
             std::process::exit(2);
         }
     };
-    match airtcp_sim::run(&s, airtcp_sim::RunOptions::default()) {
+    // PCAP_DIR=dir also writes the captures there.
+    let opts = airtcp_sim::RunOptions { pcap_dir: std::env::var_os("PCAP_DIR").map(Into::into), ..Default::default() };
+    match airtcp_sim::run(&s, opts) {
         Ok(o) => {
             let mut sum = o.summary.clone();
             sum.as_object_mut().map(|m| m.remove("scenario"));

@@ -83,6 +83,8 @@ pub(crate) enum MgmtRole {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rx {
     pub tx: u32,
+    /// When the PHY locked on (the preamble-detection window runs from here).
+    pub locked_at: Instant,
     /// The frame's rate (kept here so a chunk needs nothing of the transmission).
     pub rate: phy::Rate,
     pub power_mw: f64,
@@ -94,7 +96,8 @@ pub(crate) struct Rx {
 pub(crate) struct Tx {
     pub frame: AirFrame,
     pub end: Instant,
-    pub reached: Vec<(u32, f64)>,
+    /// Each radio reached, its power, and the radio's tuning epoch then.
+    pub reached: Vec<(u32, f64, u32)>,
 }
 
 /// A radio's physical-layer state: what every transmission in range reads
@@ -105,6 +108,9 @@ pub(crate) struct Air {
     pub noise_mw: f64,
     pub sensitivity_mw: f64,
     pub cca_mw: f64,
+    /// Preamble detection (`phy::PreambleDetection`) as a linear SINR and a power in mW.
+    pub preamble_snr: f64,
+    pub preamble_mw: f64,
     /// Energy of every signal on the air here (mW), and how many.
     pub energy_mw: f64,
     pub signals: u32,
@@ -115,6 +121,10 @@ pub(crate) struct Air {
     /// every transmission in range asks whether busy changed.
     pub mac_busy: bool,
     pub nav_until: Instant,
+    /// Counts retunings: a radio that changes channel drops every signal
+    /// of the old one (ns-3's channel switch erases the interference
+    /// events), so transmissions that reached it before are ignored at their end.
+    pub epoch: u32,
 }
 
 pub(crate) struct Radio {
@@ -358,12 +368,15 @@ impl Wlan {
                 noise_mw,
                 sensitivity_mw,
                 cca_mw: phy::dbm_to_mw(p.cca_threshold_dbm),
+                preamble_snr: phy::dbm_to_mw(p.preamble.min_snr_db),
+                preamble_mw: phy::dbm_to_mw(p.preamble.min_rssi_dbm),
                 energy_mw: 0.0,
                 signals: 0,
                 rx: None,
                 tx_until: Instant::ZERO,
                 mac_busy: false,
                 nav_until: Instant::ZERO,
+                epoch: 0,
             });
             radios.push(Radio {
                 rng: RngStream::new(seed, &format!("wifi.radio.{i}")),
@@ -674,7 +687,8 @@ impl Wlan {
             if mw < self.floor_mw {
                 continue;
             }
-            self.txs[tx as usize].reached.push((j, mw));
+            let epoch = self.air[j as usize].epoch;
+            self.txs[tx as usize].reached.push((j, mw, epoch));
             self.signal_starts(now, j, tx, mw);
         }
         self.scratch = near;
@@ -685,11 +699,28 @@ impl Wlan {
     fn signal_starts(&mut self, now: Instant, j: u32, tx: u32, mw: f64) {
         let r = &mut self.air[j as usize];
         close_chunk(r, now);
+        let others = r.energy_mw;
         r.energy_mw += mw;
         r.signals += 1;
-        if r.rx.is_none() && r.tx_until <= now && mw >= r.sensitivity_mw {
+        // A frame still in its preamble-detection window that this signal
+        // drowns was never detected: the PHY lets it go (energy only, no
+        // failed reception).
+        if let Some(rx) = r.rx {
+            if now.saturating_since(rx.locked_at) < phy::PREAMBLE_DETECTION
+                && rx.power_mw < r.preamble_snr * (r.noise_mw + r.energy_mw - rx.power_mw)
+            {
+                r.rx = None;
+            }
+        }
+        if r.rx.is_none()
+            && r.tx_until <= now
+            && mw >= r.sensitivity_mw
+            && mw >= r.preamble_mw
+            && mw >= r.preamble_snr * (r.noise_mw + others)
+        {
             r.rx = Some(Rx {
                 tx,
+                locked_at: now,
                 rate: self.txs[tx as usize].frame.rate,
                 power_mw: mw,
                 since: now,
@@ -703,7 +734,11 @@ impl Wlan {
     fn end_tx(&mut self, now: Instant, tx: u32) {
         let frame = self.txs[tx as usize].frame;
         let reached = std::mem::take(&mut self.txs[tx as usize].reached);
-        for &(j, mw) in &reached {
+        for &(j, mw, epoch) in &reached {
+            if self.air[j as usize].epoch != epoch {
+                // The radio retuned since: this signal left it then.
+                continue;
+            }
             let r = &mut self.air[j as usize];
             close_chunk(r, now);
             let mut decoded = None;

@@ -5,13 +5,14 @@
 //! results_sat_rts.jsonl`). The figures below are copied from those
 //! tables (mean over seeds, Mb/s of UDP payload).
 //!
-//! Tolerance ±10 %. Where ns-3 and our MAC differ, both are also compared
-//! with Bianchi's model (`bianchi.rs`): ours follows the model with the
-//! standard's retry limit and collision time within 1–2 % at 54 Mb/s,
-//! while ns-3 3.44 delivers more than that model when many stations
-//! contend (its collision probability p is lower: 0.567 against the
-//! model's 0.634 at n = 50), so at 54 Mb/s and 50 stations the two
-//! simulators differ by more than 10 % and the assertion there is ±12 %.
+//! Tolerance ±3 % (the issue asks for ±10 %). The match at many stations
+//! rests on preamble detection (`phy::PreambleDetection`, ns-3's
+//! ThresholdPreambleDetectionModel): two frames that start in the same
+//! slot drown each other's preambles at every bystander, which then sees
+//! energy only and defers DIFS, not the EIFS of a failed reception. Before
+//! the medium modelled it, every bystander locked on the first frame and
+//! deferred EIFS, and at 54 Mb/s with 50 stations the throughput was 10.9 %
+//! below ns-3's.
 
 mod common;
 
@@ -51,11 +52,7 @@ fn check(rate: Rate, rts: bool, table: &[(usize, f64)], secs: f64) {
         let (sat, _) = saturate(specs, 1528, secs, 1);
         let sim = sat.total as f64 * 1500.0 * 8.0 / secs / 1e6;
         let err = (sim - ns3) / ns3;
-        let tolerance = if n == 50 && rate == Rate::OFDM54 && !rts {
-            0.12
-        } else {
-            0.10
-        };
+        let tolerance = 0.03;
         ok &= err.abs() <= tolerance;
         rows.push(format!(
             "n={n:2} sim {sim:7.3} ns-3 {ns3:7.3} ({:+.1}%)",

@@ -63,6 +63,7 @@ const WIFI_KEYS: &[&str] = &[
     "standard", "propagation", "exponent", "reference_m", "reference_loss_db", "frequency_hz", "antenna_height_m", "system_loss",
     "shadowing_db", "rate", "rts_threshold", "queue_packets", "short_retry_limit", "long_retry_limit", "preamble", "tx_power_dbm",
     "rx_sensitivity_dbm", "cca_threshold_dbm", "noise_figure_db", "radio_profile", "adhoc_subnet", "rate_control",
+    "preamble_min_snr_db", "preamble_min_rssi_dbm",
 ];
 const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
@@ -121,6 +122,8 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     read_dbm(&w, "rx_sensitivity_dbm", &mut phy.rx_sensitivity_dbm)?;
     read_dbm(&w, "cca_threshold_dbm", &mut phy.cca_threshold_dbm)?;
     read_dbm(&w, "noise_figure_db", &mut phy.noise_figure_db)?;
+    read_dbm(&w, "preamble_min_snr_db", &mut phy.preamble.min_snr_db)?;
+    read_dbm(&w, "preamble_min_rssi_dbm", &mut phy.preamble.min_rssi_dbm)?;
     let freq = match w.opt("frequency_hz") {
         Some(f) => positive(&f)?,
         None => standard.center_freq_mhz(standard.default_channel()).unwrap_or(5180) as f64 * 1e6,

@@ -144,9 +144,14 @@ impl Wlan {
         let old = r.spec.channel;
         if old != channel {
             r.spec.channel = channel;
-            if self.air[radio as usize].rx.take().is_some() {
+            let a = &mut self.air[radio as usize];
+            if a.rx.take().is_some() {
                 self.radios[radio as usize].counters.rx_errors += 1;
             }
+            // The old channel's signals leave with it.
+            a.epoch = a.epoch.wrapping_add(1);
+            a.energy_mw = 0.0;
+            a.signals = 0;
             self.refile_channel(radio, old, channel);
         }
     }

@@ -41,6 +41,8 @@ pub struct RadioParams {
     pub cca_threshold_dbm: f64,
     pub noise_figure_db: f64,
     pub antenna_gain_db: f64,
+    /// When a frame's preamble is detected, i.e. when the PHY locks on.
+    pub preamble: PreambleDetection,
 }
 
 impl Default for RadioParams {
@@ -55,6 +57,7 @@ impl Default for RadioParams {
             cca_threshold_dbm: -62.0,
             noise_figure_db: 7.0,
             antenna_gain_db: 0.0,
+            preamble: PreambleDetection::default(),
         }
     }
 }
@@ -82,6 +85,7 @@ impl RadioParams {
             cca_threshold_dbm: mw_to_dbm(1.559e-11 * 1e3),
             noise_figure_db: 0.0,
             antenna_gain_db: 0.0,
+            preamble: PreambleDetection::NONE,
         }
     }
 
@@ -99,10 +103,24 @@ impl RadioParams {
 /// wifi_defaults.md), which the anchor runs used; −82 dBm is also ns-3's
 /// CcaSensitivity and the 802.11-2016 17.3.10.6 CCA requirement for a
 /// 20 MHz OFDM preamble.
+///
+/// The decision is ns-3's: made over the first [`PREAMBLE_DETECTION`] of
+/// the frame, so two frames that start together drown each other's
+/// preambles (SINR near 0 dB) and a third station sees only energy (CCA by
+/// energy detection, then DIFS), not a failed reception (EIFS).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreambleDetection {
     pub min_snr_db: f64,
     pub min_rssi_dbm: f64,
+}
+
+/// ns-3 3.44 `WifiPhy::GetPreambleDetectionDuration()`: 4 µs.
+pub const PREAMBLE_DETECTION: airtcp_core::Duration = airtcp_core::Duration::from_micros(4);
+
+impl PreambleDetection {
+    /// Lock on every frame above the receive sensitivity (ns-2, which
+    /// has no preamble detection: `RXThresh_` alone decides).
+    pub const NONE: PreambleDetection = PreambleDetection { min_snr_db: f64::NEG_INFINITY, min_rssi_dbm: f64::NEG_INFINITY };
 }
 
 impl Default for PreambleDetection {
