@@ -21,7 +21,9 @@ fn main() {
             let mut sum = o.summary.clone();
             sum.as_object_mut().map(|m| m.remove("scenario"));
             println!("{}", serde_json::to_string_pretty(&sum).unwrap());
-            for e in o.events.iter().take(40) {
+            // EVENTS=all prints every event (default: the first 40).
+            let n = if std::env::var("EVENTS").is_ok_and(|v| v == "all") { usize::MAX } else { 40 };
+            for e in o.events.iter().take(n) {
                 eprintln!("{e:?}");
             }
         }
