@@ -598,11 +598,6 @@ impl Wlan {
 
     /// Put `frame` on the air from its source radio at `now` for `airtime`.
     pub(crate) fn start_tx(&mut self, now: Instant, frame: AirFrame, airtime: Duration) {
-        if now >= self.grid.refile_at {
-            let step = self.grid.refile_at.saturating_since(self.grid.filed_at);
-            self.refile(now);
-            self.grid.refile_at = now + step;
-        }
         let src = frame.src as usize;
         let end = now + airtime;
         if self.capture {
@@ -636,10 +631,40 @@ impl Wlan {
             self.radios[src].counters.rx_errors += 1;
         }
         self.mac_medium_changed(now, frame.src);
-        let sp = self.pos(src, now);
-        let (k, eirp_mw) = (self.chan[src] as usize, self.eirp_mw[src]);
+        let eirp_mw = self.eirp_mw[src];
         let mut near = std::mem::take(&mut self.scratch);
+        self.gather_near(now, src, &mut near);
+        // Visit in radio order so that equal-time effects (and shadowing
+        // draws) are deterministic whatever the grid's layout.
+        near.sort_unstable_by_key(|&(j, _)| j);
+        for &(j, d2) in &near {
+            let mut mw = eirp_mw * self.antenna[j as usize] * self.linear.gain(d2);
+            if let Some(s) = self.shadowing.as_ref() {
+                mw *= phy::dbm_to_mw(s.sample_db(&mut self.shadow_rng));
+            }
+            if mw < self.floor_mw {
+                continue;
+            }
+            let epoch = self.air[j as usize].epoch;
+            self.txs[tx as usize].reached.push((j, mw, epoch));
+            self.signal_starts(now, j, tx, mw);
+        }
+        self.scratch = near;
+        self.push_wake(end, Wake::TxEnd { tx });
+    }
+
+    /// Every radio on `src`'s channel within the interference range of it
+    /// at `now`, with its squared distance, into `near` (cleared first), in
+    /// grid order. Refiles the grid first when it is due.
+    fn gather_near(&mut self, now: Instant, src: usize, near: &mut Vec<(u32, f64)>) {
+        if now >= self.grid.refile_at {
+            let step = self.grid.refile_at.saturating_since(self.grid.filed_at);
+            self.refile(now);
+            self.grid.refile_at = now + step;
+        }
         near.clear();
+        let sp = self.pos(src, now);
+        let k = self.chan[src] as usize;
         let g = &self.grid;
         let r = g.search_m;
         let ylo = g
@@ -676,23 +701,6 @@ impl Wlan {
                 }
             }
         }
-        // Visit in radio order so that equal-time effects (and shadowing
-        // draws) are deterministic whatever the grid's layout.
-        near.sort_unstable_by_key(|&(j, _)| j);
-        for &(j, d2) in &near {
-            let mut mw = eirp_mw * self.antenna[j as usize] * self.linear.gain(d2);
-            if let Some(s) = self.shadowing.as_ref() {
-                mw *= phy::dbm_to_mw(s.sample_db(&mut self.shadow_rng));
-            }
-            if mw < self.floor_mw {
-                continue;
-            }
-            let epoch = self.air[j as usize].epoch;
-            self.txs[tx as usize].reached.push((j, mw, epoch));
-            self.signal_starts(now, j, tx, mw);
-        }
-        self.scratch = near;
-        self.push_wake(end, Wake::TxEnd { tx });
     }
 
     /// A signal of `mw` from transmission `tx` begins at radio `j`.
@@ -891,5 +899,67 @@ impl Wlan {
             MgmtRole::Sta(_) => None,
             _ => self.radios[radio as usize].spec.ap,
         }
+    }
+}
+
+#[cfg(test)]
+mod grid_tests {
+    use super::*;
+    use crate::mac::MacParams;
+    use crate::phy::{Rate, Standard};
+
+    /// The grid search must find exactly the radios a scan of every radio
+    /// finds, for moving radios, at any time, after retuning.
+    #[test]
+    fn grid_search_finds_exactly_the_radios_in_range() {
+        let mut specs = Vec::new();
+        for i in 0..240u32 {
+            let mobility = if i % 5 == 0 {
+                Mobility::Static(Pos::new(7.0 * i as f64 % 400.0, 13.0 * i as f64 % 300.0, 1.5))
+            } else {
+                Mobility::random_waypoint((0.0, 0.0, 400.0, 300.0), 1.0, 30.0, Duration::from_millis(500), 9, &i.to_string()).unwrap()
+            };
+            specs.push(RadioSpec {
+                mobility,
+                channel: if i % 3 == 0 { 40 } else { 36 },
+                phy: RadioParams::default(),
+                mac: MacParams::new(Standard::A, Rate::OFDM54),
+                ap: None,
+                mgmt: Default::default(),
+            });
+        }
+        let n = specs.len();
+        let pl = PathLoss::LogDistance { exponent: 3.5, reference_m: 1.0, reference_loss_db: 46.6777 };
+        let mut w = Wlan::new(specs, pl, None, 1);
+        let mut rng = RngStream::new(3, "grid-test");
+        let (mut t, mut near, mut checked) = (Instant::ZERO, Vec::new(), 0);
+        for step in 0..3000 {
+            t = t + Duration::from_nanos((rng.uniform() * 60e6) as u64);
+            let src = (rng.uniform() * n as f64) as usize % n;
+            if step % 97 == 0 {
+                let ch = if w.radios[src].spec.channel == 36 { 40 } else { 36 };
+                w.tune(src as u32, ch);
+            }
+            w.gather_near(t, src, &mut near);
+            let mut got: Vec<u32> = near.iter().map(|&(j, _)| j).collect();
+            got.sort_unstable();
+            let sp = w.radios[src].spec.mobility.position(t);
+            let (ch, reach) = (w.radios[src].spec.channel, w.grid.reach_m2);
+            let mut want = Vec::new();
+            for j in 0..n {
+                if j == src || w.radios[j].spec.channel != ch {
+                    continue;
+                }
+                let p = w.radios[j].spec.mobility.position(t);
+                let d2 = (p.x - sp.x).powi(2) + (p.y - sp.y).powi(2) + (p.z - sp.z).powi(2);
+                if d2 <= reach {
+                    want.push(j as u32);
+                }
+            }
+            assert_eq!(got, want, "step {step} at {t:?} from radio {src}");
+            checked += want.len();
+        }
+        // The range (about 100 m at −101 dBm) holds a few dozen radios at a time.
+        assert!(checked > 3000, "{checked}");
     }
 }
