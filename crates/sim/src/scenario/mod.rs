@@ -168,6 +168,9 @@ pub struct LinkSpec {
     pub reorder: [Option<ReorderSpec>; 2],
     /// A trace replaces the direction's constant rate.
     pub trace: [Option<TraceSpec>; 2],
+    /// Queue discipline per direction (`ecn_threshold`, `[links.red]`);
+    /// none is plain DropTail.
+    pub aqm: [Option<crate::link::aqm::AqmSpec>; 2],
     /// The link's subnet: declared, or from the automatic plan (`network::addr`).
     pub subnet: crate::network::Prefix,
     /// Addresses of the `a` and `b` interfaces (declared, or the subnet's
