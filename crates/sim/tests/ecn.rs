@@ -234,3 +234,19 @@ fn capture_shows_ecn_bits_in_tshark() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+
+/// `ecn` follows the ns-3 profile like `frto`: off with `recovery =
+/// "ns3-prr"` unless given.
+#[test]
+fn ns3_recovery_turns_ecn_off_unless_given() {
+    use airtcp_tcp::EcnMode;
+    let base = scenario(1, "", "reno");
+    let ns3 = base.replace("ecn = 1\n", "recovery = \"ns3-prr\"\n");
+    let s = Scenario::from_toml_str(&ns3, "a.toml", &[]).unwrap();
+    assert_eq!(s.flows[0].tcp.ecn, EcnMode::Off);
+    let ns3_on = base.replace("ecn = 1\n", "recovery = \"ns3-prr\"\necn = \"on\"\n");
+    let s = Scenario::from_toml_str(&ns3_on, "a.toml", &[]).unwrap();
+    assert_eq!(s.flows[0].tcp.ecn, EcnMode::On);
+    let s = Scenario::from_toml_str(&base.replace("ecn = 1\n", ""), "a.toml", &[]).unwrap();
+    assert_eq!(s.flows[0].tcp.ecn, EcnMode::Passive);
+}

@@ -367,3 +367,23 @@ fn ecn_mode_names_and_sysctl_values() {
     assert!(EcnMode::from_sysctl(3).unwrap_err().contains("ecn = 3"));
     assert!(EcnMode::from_name("yes").unwrap_err().contains("ecn"));
 }
+
+/// Without PRR (`recovery = "newreno"`, no SACK: RFC 5681/6582 with window
+/// inflation) there is no gradual reduction to lean on: RFC 3168 §6.1.2's
+/// response, cwnd = ssthresh = half at once, no growth until CWR ends.
+#[test]
+fn ece_without_prr_halves_cwnd_at_once() {
+    let (mut ep, t) = ecn_sender(TcpConfig { recovery: airtcp_tcp::Recovery::NewReno, ..plain() });
+    ep.send(1_000_000);
+    assert_eq!(drain(&mut ep, t).len(), 10);
+    ack_ece(&mut ep, t + dms(100), 2_000, true);
+    assert_eq!(ep.probe().ca_state, CaState::Cwr);
+    assert_eq!((ep.probe().ssthresh, ep.probe().cwnd), (5, 5));
+    // 8 in flight, cwnd 5: nothing new until the flight drains below 5.
+    assert!(drain(&mut ep, t + dms(100)).is_empty());
+    ack_ece(&mut ep, t + dms(101), 6_000, false);
+    assert_eq!(ep.probe().cwnd, 5, "no growth in CWR");
+    let out = drain_ecn(&mut ep, t + dms(101));
+    assert_eq!(out.len(), 1);
+    assert!(out[0].0.flags.contains(TcpFlags::CWR));
+}
