@@ -285,7 +285,11 @@ impl Endpoint {
                             self.reset_reno_sack();
                         }
                         self.end_recovery();
-                        self.try_to_open(flag);
+                        // Recovery ended before the recovery point: an echo
+                        // now is of the window just reduced (RFC 3168
+                        // §6.1.2: react at most once per window).
+                        let same_window = self.snd_una < self.high_seq;
+                        self.try_to_open(if same_window { flag & !FLAG_ECE } else { flag });
                         return;
                     }
                     // RFC 6582 §3.2 step 5: partial ACK — retransmit the first
