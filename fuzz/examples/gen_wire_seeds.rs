@@ -66,6 +66,7 @@ fn main() {
         dst: [192, 168, 9, 9],
         ttl: 32,
         ip_id: 0xbeef,
+        ..Default::default()
     };
     let mut n = 0;
     let mut buf = Vec::new();

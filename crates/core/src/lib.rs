@@ -14,7 +14,7 @@ pub mod time;
 pub mod wire;
 
 pub use rng::RngStream;
-pub use packet::{ConnKey, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg};
+pub use packet::{ConnKey, Ecn, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg};
 pub use segment::{Segment, TcpFlags, MAX_SACK_BLOCKS};
 pub use seq::SeqNum;
 pub use time::{Duration, Instant};

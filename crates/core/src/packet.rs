@@ -27,6 +27,42 @@ pub mod proto {
     pub const UDP: u8 = 17;
 }
 
+/// The ECN field: the low two bits of the IPv4 TOS byte (RFC 3168 §5).
+/// Discriminants are the codepoints, so `as u8` is the wire value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[repr(u8)]
+pub enum Ecn {
+    /// Not ECN-capable: a congested queue can only drop it.
+    #[default]
+    NotEct = 0b00,
+    /// ECN-capable, codepoint ECT(1) (RFC 3168; L4S uses it, Linux's classic
+    /// ECN never sends it).
+    Ect1 = 0b01,
+    /// ECN-capable, codepoint ECT(0): what Linux's `INET_ECN_xmit` sets.
+    Ect0 = 0b10,
+    /// Congestion Experienced: set by a queue instead of dropping.
+    Ce = 0b11,
+}
+
+impl Ecn {
+    /// The codepoint of a TOS byte's low two bits.
+    pub fn from_bits(b: u8) -> Ecn {
+        match b & 0b11 {
+            0b00 => Ecn::NotEct,
+            0b01 => Ecn::Ect1,
+            0b10 => Ecn::Ect0,
+            _ => Ecn::Ce,
+        }
+    }
+
+    /// ECT(0), ECT(1) or CE: a queue may mark it rather than drop it
+    /// (RFC 3168 §5; CE stays CE).
+    #[inline]
+    pub fn is_ect(self) -> bool {
+        self != Ecn::NotEct
+    }
+}
+
 /// The IPv4 header fields behaviour depends on; the rest (version, IHL,
 /// DSCP, flags, checksum) are fixed or computed by [`crate::wire`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -35,6 +71,8 @@ pub struct Ipv4Header {
     pub dst: [u8; 4],
     pub ttl: u8,
     pub ip_id: u16,
+    /// ECN codepoint (RFC 3168 §5).
+    pub ecn: Ecn,
 }
 
 /// A UDP message whose meaning the simulator knows. Control protocols that
@@ -142,7 +180,7 @@ pub struct Packet {
 impl Packet {
     /// A packet carrying one TCP segment.
     pub fn tcp(src: [u8; 4], dst: [u8; 4], ttl: u8, ip_id: u16, seg: Segment) -> Packet {
-        Packet { ip: Ipv4Header { src, dst, ttl, ip_id }, outer: None, payload: IpPayload::Tcp(seg) }
+        Packet { ip: Ipv4Header { src, dst, ttl, ip_id, ecn: Ecn::NotEct }, outer: None, payload: IpPayload::Tcp(seg) }
     }
 
     /// The TCP segment, if this (inner) packet carries one.
@@ -189,20 +227,35 @@ impl Packet {
     }
 
     /// Wrap the packet in `outer` (RFC 2003 §3). Fails if it is already
-    /// tunnelled: nested tunnels are not modelled.
+    /// tunnelled: nested tunnels are not modelled. The outer header takes
+    /// the inner ECN codepoint (RFC 6040 §4.1 normal mode, Linux
+    /// `ip_tunnel_ecn_encap`), so queues inside the tunnel can mark it.
     pub fn encapsulate(&mut self, outer: Ipv4Header) -> Result<(), Ipv4Header> {
         match self.outer {
             Some(o) => Err(o),
             None => {
-                self.outer = Some(outer);
+                self.outer = Some(Ipv4Header { ecn: self.ip.ecn, ..outer });
                 Ok(())
             }
         }
     }
 
-    /// Remove and return the outer header, leaving the inner packet.
+    /// Remove and return the outer header, leaving the inner packet. A CE
+    /// mark the tunnel picked up moves to an ECN-capable inner header
+    /// (RFC 6040 §4.2, Linux `INET_ECN_decapsulate`); a Not-ECT inner
+    /// packet stays as it is.
     pub fn decapsulate(&mut self) -> Option<Ipv4Header> {
-        self.outer.take()
+        let outer = self.outer.take()?;
+        if outer.ecn == Ecn::Ce && self.ip.ecn.is_ect() {
+            self.ip.ecn = Ecn::Ce;
+        }
+        Some(outer)
+    }
+
+    /// The packet with the given ECN codepoint on its (only) header.
+    pub fn with_ecn(mut self, ecn: Ecn) -> Packet {
+        self.net_header_mut().ecn = ecn;
+        self
     }
 
     /// The TCP connection this packet belongs to, as seen from its sender.
@@ -284,7 +337,7 @@ mod tests {
     #[test]
     fn encapsulation_adds_one_header_and_routes_on_the_outer_one() {
         let mut p = data(1000);
-        let outer = Ipv4Header { src: [192, 168, 0, 1], dst: [192, 168, 9, 9], ttl: 64, ip_id: 1 };
+        let outer = Ipv4Header { src: [192, 168, 0, 1], dst: [192, 168, 9, 9], ttl: 64, ip_id: 1, ecn: Ecn::NotEct };
         p.encapsulate(outer).unwrap();
         assert_eq!(p.ip_len(), 1072);
         assert_eq!(p.net_header().dst, [192, 168, 9, 9]);
@@ -294,6 +347,21 @@ mod tests {
         assert_eq!(p.decapsulate().map(|h| h.ttl), Some(63));
         assert_eq!(p.ip_len(), 1052);
         assert_eq!(p.net_header().dst, [10, 0, 0, 2]);
+    }
+
+    #[test]
+    fn tunnel_carries_ce_to_an_ect_inner_packet_only() {
+        let outer = Ipv4Header { src: [192, 168, 0, 1], dst: [192, 168, 9, 9], ttl: 64, ip_id: 1, ecn: Ecn::NotEct };
+        for (inner, after) in [(Ecn::Ect0, Ecn::Ce), (Ecn::NotEct, Ecn::NotEct), (Ecn::Ect1, Ecn::Ce)] {
+            let mut p = data(1000).with_ecn(inner);
+            p.encapsulate(outer).unwrap();
+            assert_eq!(p.net_header().ecn, inner, "RFC 6040: the outer header copies the inner codepoint");
+            p.net_header_mut().ecn = Ecn::Ce;
+            p.decapsulate();
+            assert_eq!(p.ip.ecn, after);
+        }
+        assert_eq!(Ecn::from_bits(0b10), Ecn::Ect0);
+        assert_eq!(Ecn::Ce as u8, 3);
     }
 
     #[test]

@@ -383,6 +383,7 @@ mod tests {
             dst: [2, 2, 2, 2],
             ttl: 9,
             ip_id: 3,
+            ..Default::default()
         });
         let pkts = [
             pkt(1, 10),

@@ -197,6 +197,7 @@ fn every_kind() -> Vec<(Packet, &'static str)> {
             dst: a,
             ttl: 64,
             ip_id: 9,
+            ..Default::default()
         },
         outer: None,
         payload: IpPayload::Icmp(Icmp::EchoReply {
@@ -210,6 +211,7 @@ fn every_kind() -> Vec<(Packet, &'static str)> {
         dst: [192, 168, 9, 9],
         ttl: 63,
         ip_id: 0x4000,
+        ..Default::default()
     };
     let mut tunnelled = Packet::tcp(
         a,

@@ -93,7 +93,8 @@ pub struct LogEvent {
 pub struct RunOutput {
     /// summary.json: `scenario` (resolved, with the seed used), `seed`,
     /// `versions`, `flows[i]` and `links[i]` (per direction `ab`/`ba`:
-    /// frames_sent, bytes_sent, queue_drops, loss_drops, outage_drops,
+    /// frames_sent, bytes_sent, queue_drops (DropTail and AQM), aqm_drops
+    /// (RED's share), ecn_marks (frames CE-marked), loss_drops, outage_drops,
     /// max_frame_bytes, max_queue_packets; a traced direction adds
     /// `trace_ab`/`trace_ba`: kind, file, mean_capacity_bps, and for a drive
     /// log its handoffs with times and a `series` of t_s / signal_dbm /
@@ -105,7 +106,9 @@ pub struct RunOutput {
     /// a finished transfer and (end of run - flow start) otherwise (for a bulk
     /// flow starting at 0: the duration, as ns-3's PacketSink figure);
     /// `bytes_delivered`; sender counters `retransmissions`, `timeouts`,
-    /// `fast_retransmits`; `fast_recoveries` / `loss_state_entries`
+    /// `fast_retransmits`; `ecn` (negotiated), `ecn_ece_received` (ACKs
+    /// echoing a mark), `cwr_reductions` (CWR entries), and the receiver's
+    /// `ecn_ce_received`; `fast_recoveries` / `loss_state_entries`
     /// (ca_state transitions into Recovery / Loss); `response_time_s`
     /// (connection start to last byte acknowledged, null until then);
     /// `srtt_min_s` / `srtt_mean_s` (min / mean of the sender's RTT samples,

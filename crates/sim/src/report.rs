@@ -17,6 +17,8 @@ fn dir_json(s: &DirStats) -> Value {
         "frames_sent": s.frames_sent,
         "bytes_sent": s.bytes_sent,
         "queue_drops": s.queue_drops,
+        "aqm_drops": s.aqm_drops,
+        "ecn_marks": s.ecn_marks,
         "loss_drops": s.loss_drops,
         "outage_drops": s.outage_drops,
         "max_frame_bytes": s.max_frame_bytes,
@@ -67,6 +69,9 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             "recovery_undos": st.recovery_undos,
             "dsack_undos": st.dsack_undos,
             "dsacks_received": st.dsacks_received,
+            "ecn": snd.ecn_enabled(),
+            "ecn_ece_received": st.ecn_ece_received,
+            "cwr_reductions": st.cwr_reductions,
             "loss_state_entries": f.loss_entries,
             "response_time_s": opt_f64(response.map(|r| crate::secs(r.0))),
             "srtt_min_s": opt_f64(rtt_min),
@@ -91,6 +96,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "bytes_delivered": rst.bytes_delivered,
                 "dsacks_sent": rst.dsacks_sent,
                 "dup_data_segs_received": rst.dup_data_segs_received,
+                "ecn_ce_received": rst.ecn_ce_received,
             },
         }));
     }

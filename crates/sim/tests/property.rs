@@ -3,7 +3,10 @@
 //! order, and the connection finishes (FIN exchanged, both ends CLOSED).
 //! The Linux defaults F-RTO, Eifel/D-SACK undo and D-SACK generation are on
 //! or off at random (with SACK on, reordering and duplicates then exercise
-//! the D-SACK paths; the outage exercises F-RTO).
+//! the D-SACK paths; the outage exercises F-RTO). ECN is negotiated or not
+//! at random, and the bottleneck marks CE at random: DCTCP-style above a
+//! random threshold or by RED with ECN, so CE marks, ECE echoes and CWR
+//! reductions mix with losses, retransmissions and recoveries.
 
 use airtcp_sim::{run, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -19,6 +22,8 @@ fn scenario(
     sack: bool,
     recovery: &str,
     undo: bool,
+    ecn: bool,
+    marking: &str,
 ) -> String {
     format!(
         r#"
@@ -43,6 +48,7 @@ b = "rcv"
 rate = "2Mbps"
 delay = "1ms"
 queue_packets = 50
+{marking}
 [links.loss_ab]
 model = "uniform"
 p = {p_ab}
@@ -68,12 +74,14 @@ frto = {undo}
 undo = {undo}
 eifel = {undo}
 dsack = {undo}
+ecn = {ecn_mode}
 # RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
 # 1 s default MSL does not when the last ACK is lost in an outage.
 msl = "60s"
 "#,
         o1 = outage.0,
         o2 = outage.0 + outage.1 + 1,
+        ecn_mode = if ecn { 1 } else { 2 },
     )
 }
 
@@ -92,8 +100,16 @@ proptest! {
         sack in any::<bool>(),
         recovery in prop_oneof![Just("reno"), Just("newreno"), Just("prr"), Just("tahoe")],
         undo in any::<bool>(),
+        ecn in any::<bool>(),
+        marking_kind in 0u8..3,
+        mark_k in 1u32..20,
     ) {
-        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo);
+        let marking = match marking_kind {
+            0 => String::new(),
+            1 => format!("ecn_threshold = {mark_k}"),
+            _ => format!("[links.red_ab]\nmin_th = {}\nmax_th = {}\nmax_p = 0.2\nw_q = 0.02\necn = true", mark_k / 4, mark_k),
+        };
+        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, ecn, &marking);
         let s = Scenario::from_toml_str(&text, "prop.toml", &[]).unwrap();
         let o = run(&s, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
         let f = &o.summary["flows"][0];
@@ -118,5 +134,17 @@ proptest! {
             prop_assert_eq!(n(&f["loss_undos"]) + n(&f["recovery_undos"]) + n(&f["dsack_undos"]), 0, "{}", f);
             prop_assert_eq!(n(&f["spurious_rtos_detected"]), 0);
         }
+        // ECN accounting: marks only on ECT traffic of a negotiated flow,
+        // never more CE arrivals than marks, never more CWR entries than
+        // echoes.
+        let q = &o.summary["links"][1]["ab"];
+        // (A lost SYN falls back to no ECN: the retransmission drops ECE/CWR.)
+        let negotiated = f["ecn"].as_bool().unwrap();
+        prop_assert!(ecn || !negotiated);
+        if !negotiated {
+            prop_assert_eq!(n(&q["ecn_marks"]) + n(&f["receiver"]["ecn_ce_received"]) + n(&f["cwr_reductions"]), 0, "{}", f);
+        }
+        prop_assert!(n(&f["receiver"]["ecn_ce_received"]) <= n(&q["ecn_marks"]), "{} {}", f, q);
+        prop_assert!(n(&f["cwr_reductions"]) <= n(&f["ecn_ece_received"]), "{}", f);
     }
 }

@@ -95,6 +95,57 @@ impl RenoSacks {
     }
 }
 
+/// Explicit Congestion Notification (RFC 3168) as Linux's
+/// `net.ipv4.tcp_ecn` sysctl (Documentation/networking/ip-sysctl.rst).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EcnMode {
+    /// 0: never request ECN, refuse a peer's request (ns-3 3.44's default
+    /// `UseEcn = Off`).
+    Off,
+    /// 1: request ECN on our SYN (ECE + CWR, `tcp_ecn_send_syn`) and accept
+    /// a peer's request.
+    On,
+    /// 2, the kernel default: accept a peer's request (`tcp_ecn_create_request`
+    /// answers with ECE on the SYN-ACK) but never request it. Two such ends
+    /// never use ECN.
+    Passive,
+}
+
+impl EcnMode {
+    /// The sysctl's number or a name.
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "0" | "off" => Ok(EcnMode::Off),
+            "1" | "on" => Ok(EcnMode::On),
+            "2" | "passive" => Ok(EcnMode::Passive),
+            other => Err(format!("unknown ecn '{other}' (known: 0/off, 1/on, 2/passive)")),
+        }
+    }
+    pub fn from_sysctl(n: i64) -> Result<Self, String> {
+        match n {
+            0 => Ok(EcnMode::Off),
+            1 => Ok(EcnMode::On),
+            2 => Ok(EcnMode::Passive),
+            other => Err(format!("ecn = {other} is not a tcp_ecn mode (0 off, 1 on, 2 passive)")),
+        }
+    }
+    /// The sysctl value.
+    pub fn sysctl(self) -> u8 {
+        match self {
+            EcnMode::Off => 0,
+            EcnMode::On => 1,
+            EcnMode::Passive => 2,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            EcnMode::Off => "off",
+            EcnMode::On => "on",
+            EcnMode::Passive => "passive",
+        }
+    }
+}
+
 /// How much the ACK that ends Loss (RTO recovery) may grow cwnd.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum LossExitGrowth {
@@ -288,6 +339,13 @@ pub struct TcpConfig {
     /// transmission, so the retransmission was unnecessary and `undo` may
     /// act. Needs timestamps. Default on (Linux). Off for ns-3.
     pub eifel: bool,
+    /// ECN negotiation (RFC 3168 §6.1.1) as `net.ipv4.tcp_ecn`. Once both
+    /// SYNs agree, new data goes out ECT(0), a CE mark makes the receiver
+    /// echo ECE until the sender's CWR, and an ECE puts the sender into CWR
+    /// (one `ssthresh` reduction per window, PRR down to it). Default
+    /// `Passive` (2, the kernel's). ns-3 3.44's `UseEcn` defaults to Off:
+    /// off in [`TcpConfig::with_ns3_behaviour`].
+    pub ecn: EcnMode,
     /// Duplicate-ACK bookkeeping without SACK (default Linux).
     pub reno_sacks: RenoSacks,
     /// cwnd growth on the ACK that ends Loss (default Linux).
@@ -353,6 +411,7 @@ impl Default for TcpConfig {
             dsack: true,
             undo: true,
             eifel: true,
+            ecn: EcnMode::Passive,
             reno_sacks: RenoSacks::ResetOnAdvance,
             loss_exit_growth: LossExitGrowth::AllAcked,
             rto_ssthresh: RtoSsthresh::OncePerWindow,
@@ -386,8 +445,10 @@ impl TcpConfig {
     /// reduction (no Eifel, no D-SACK undo: `ReTxTimeout` and `EnterRecovery`
     /// never look back), and its receive buffer reports only out-of-order
     /// blocks (no D-SACK), so `frto`, `undo`, `eifel` and `dsack` are off.
+    /// Its `TcpSocketBase::UseEcn` defaults to Off, so `ecn` is too.
     pub fn with_ns3_behaviour(self) -> Self {
         TcpConfig {
+            ecn: EcnMode::Off,
             frto: false,
             dsack: false,
             undo: false,

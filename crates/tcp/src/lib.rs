@@ -12,7 +12,7 @@ pub mod event;
 pub mod stats;
 
 pub use cc::{CaState, CongestionControl, CongestionOps, TcpSock};
-pub use config::{LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, TcpConfig};
+pub use config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, TcpConfig};
 pub use endpoint::{Endpoint, Probe, State};
 pub use event::Event;
 pub use stats::TcpStats;

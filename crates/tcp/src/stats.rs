@@ -43,4 +43,15 @@ pub struct TcpStats {
     /// before (counted whether or not D-SACK is on): what the peer
     /// retransmitted, or the network duplicated, needlessly.
     pub dup_data_segs_received: u64,
+    /// Receiver: data segments that arrived CE-marked on an ECN connection
+    /// (Linux counts none; `ss -i` shows the `ecnseen` flag only).
+    pub ecn_ce_received: u64,
+    /// Sender: ACKs carrying ECE on an ECN connection (the echo repeats
+    /// until our CWR arrives, so this exceeds the marks).
+    pub ecn_ece_received: u64,
+    /// Sender: entries into CWR (`tcp_enter_cwr` from Open or Disorder),
+    /// i.e. window reductions an ECE caused.
+    pub cwr_reductions: u64,
+    /// Sender: segments sent with CWR set.
+    pub cwr_sent: u64,
 }

@@ -209,7 +209,7 @@ impl Agent for Itcp {
         let (Some(seg), Some(key)) = (pkt.segment(), pkt.conn_key()) else { return Verdict::Accept };
         if let Some(&(slot, side)) = self.index.get(&key) {
             let seg = *seg;
-            self.splits[slot].as_mut().expect("indexed slot is live").deliver(now, side, &seg);
+            self.splits[slot].as_mut().expect("indexed slot is live").deliver(now, side, &seg, pkt.ip.ecn);
             self.service(now, slot);
             return Verdict::Stolen;
         }

@@ -11,7 +11,7 @@
 //! room to take (at most that endpoint's `rcv_buf`; its advertised window
 //! closes as it fills, which is the back-pressure to the sender).
 
-use airtcp_core::{ConnKey, Instant, Packet, Segment};
+use airtcp_core::{ConnKey, Ecn, Instant, Packet, Segment};
 use airtcp_tcp::{Endpoint, Event, State};
 
 use crate::agent::{InjectAt, Injection};
@@ -32,8 +32,8 @@ pub(super) struct Emit<'a> {
 }
 
 impl Emit<'_> {
-    fn send(&mut self, src: [u8; 4], dst: [u8; 4], seg: Segment) {
-        let pkt = Packet::tcp(src, dst, 64, *self.ip_id, seg);
+    fn send(&mut self, src: [u8; 4], dst: [u8; 4], seg: Segment, ecn: Ecn) {
+        let pkt = Packet::tcp(src, dst, 64, *self.ip_id, seg).with_ecn(ecn);
         *self.ip_id = self.ip_id.wrapping_add(1);
         self.queue.push_back(Injection { at: InjectAt::Route, pkt });
     }
@@ -82,10 +82,13 @@ impl Split {
         Split { key, mobile_is_dest, a, b, moved: [0; 2], close_pending: [false; 2] }
     }
 
-    pub fn deliver(&mut self, now: Instant, side: Side, seg: &Segment) {
+    /// A segment for one half, with its datagram's ECN codepoint: each
+    /// half is a full TCP endpoint, ECN included (a CE mark on one side is
+    /// echoed on that side only, as by a real split-connection proxy).
+    pub fn deliver(&mut self, now: Instant, side: Side, seg: &Segment, ecn: Ecn) {
         match side {
-            Side::A => self.a.handle_segment(now, seg),
-            Side::B => self.b.handle_segment(now, seg),
+            Side::A => self.a.handle_segment_ecn(now, seg, ecn),
+            Side::B => self.b.handle_segment_ecn(now, seg, ecn),
         }
     }
 
@@ -133,13 +136,13 @@ impl Split {
             peak = peak.max(self.relayed(0)).max(self.relayed(1));
             self.apply_closes();
             let (fwd, back) = (self.key, self.key.reversed());
-            while let Some(seg) = self.a.poll_transmit(now) {
+            while let Some((seg, ecn)) = self.a.poll_transmit_ecn(now) {
                 busy = true;
-                emit.send(back.src, back.dst, seg);
+                emit.send(back.src, back.dst, seg, ecn);
             }
-            while let Some(seg) = self.b.poll_transmit(now) {
+            while let Some((seg, ecn)) = self.b.poll_transmit_ecn(now) {
                 busy = true;
-                emit.send(fwd.src, fwd.dst, seg);
+                emit.send(fwd.src, fwd.dst, seg, ecn);
             }
             if !busy {
                 return peak;

@@ -46,6 +46,7 @@ pub(super) fn tunnelled(mut pkt: Packet) -> Packet {
         dst: [192, 168, 9, 9],
         ttl: 32,
         ip_id: 0xbeef,
+        ..Default::default()
     });
     pkt
 }

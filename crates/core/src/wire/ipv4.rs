@@ -3,7 +3,7 @@
 
 use super::{be16, checksum, icmp, need, tcp, udp, WireError};
 use crate::packet::{
-    proto, IpPayload, Ipv4Header, Packet, ICMP_ECHO_HEADER_LEN, IPV4_HEADER_LEN, UDP_HEADER_LEN,
+    proto, Ecn, IpPayload, Ipv4Header, Packet, ICMP_ECHO_HEADER_LEN, IPV4_HEADER_LEN, UDP_HEADER_LEN,
 };
 
 /// Header length without options: the only one we write.
@@ -59,10 +59,11 @@ fn payload_len(payload: &IpPayload) -> Result<u64, WireError> {
     })
 }
 
-/// A 20-byte header: no options, DSCP/ECN 0, DF (see [`FLAG_DF`]).
+/// A 20-byte header: no options, DSCP 0, the ECN codepoint in the TOS
+/// byte's low bits (RFC 3168 §5), DF (see [`FLAG_DF`]).
 fn write_header(h: &Ipv4Header, protocol: u8, total_len: u16, buf: &mut Vec<u8>) {
     let start = buf.len();
-    buf.extend_from_slice(&[VERSION_IHL, 0]);
+    buf.extend_from_slice(&[VERSION_IHL, h.ecn as u8]);
     buf.extend_from_slice(&total_len.to_be_bytes());
     buf.extend_from_slice(&h.ip_id.to_be_bytes());
     buf.extend_from_slice(&FLAG_DF.to_be_bytes());
@@ -149,6 +150,7 @@ fn parse_header(bytes: &[u8], at: usize, expect_len: Option<usize>) -> Result<He
         dst: [hdr[16], hdr[17], hdr[18], hdr[19]],
         ttl: hdr[8],
         ip_id: be16(hdr, 4),
+        ecn: Ecn::from_bits(hdr[1]),
     };
     Ok(Header {
         fields,
@@ -241,6 +243,18 @@ mod tests {
         // A correct header sums to 0xffff (RFC 1071).
         assert_eq!(checksum::fold(Sum16BitWords::new().add_slice(&b[..20])), 0);
         assert!(b[72..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn ecn_codepoint_is_the_tos_low_bits_and_round_trips() {
+        for ecn in [Ecn::NotEct, Ecn::Ect1, Ecn::Ect0, Ecn::Ce] {
+            let mut pkt = tcp_template();
+            pkt.ip.ecn = ecn;
+            let b = encoded(&pkt);
+            assert_eq!(b[1], ecn as u8, "RFC 3168 §5: DSCP 0, ECN in bits 6-7");
+            assert_eq!(checksum::fold(Sum16BitWords::new().add_slice(&b[..20])), 0);
+            assert_eq!(decode(&b).unwrap().ip.ecn, ecn);
+        }
     }
 
     #[test]

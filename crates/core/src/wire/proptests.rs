@@ -7,7 +7,7 @@ use super::fixtures::fix_checksums;
 use super::tcp::MAX_TCP_OPTIONS_LEN;
 use super::{decode, decode_ethernet, encode, encode_ethernet};
 use crate::packet::{
-    Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg,
+    Ecn, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg,
 };
 use crate::segment::{Segment, TcpFlags, MAX_SACK_BLOCKS};
 use crate::seq::SeqNum;
@@ -18,12 +18,14 @@ fn arb_ip() -> impl Strategy<Value = Ipv4Header> {
         any::<[u8; 4]>(),
         any::<u8>(),
         any::<u16>(),
+        0u8..4,
     )
-        .prop_map(|(src, dst, ttl, ip_id)| Ipv4Header {
+        .prop_map(|(src, dst, ttl, ip_id, ecn)| Ipv4Header {
             src,
             dst,
             ttl,
             ip_id,
+            ecn: Ecn::from_bits(ecn),
         })
 }
 

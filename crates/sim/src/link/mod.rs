@@ -1,15 +1,20 @@
 //! Full-duplex point-to-point links. Each direction is a FIFO transmitter
 //! with a DropTail queue: instead of simulating the queue packet by packet it
 //! keeps the finish times of the frames not yet fully sent, so enqueueing a
-//! frame costs O(1) amortised and schedules exactly one arrival event.
+//! frame costs O(1) amortised and schedules exactly one arrival event. An
+//! optional discipline (`aqm.rs`: ECN step marking, RED) judges each arrival
+//! before the tail-drop test.
 
+pub mod aqm;
 pub mod loss;
 pub mod rate;
 pub mod reorder;
 
 use std::collections::VecDeque;
 
-use airtcp_core::{Duration, Instant};
+use airtcp_core::{Duration, Ecn, Instant};
+
+use aqm::{Action, Aqm};
 
 pub use loss::{Fate, LossModel, LossProcess};
 pub use rate::RateModel;
@@ -42,7 +47,12 @@ pub struct DirStats {
     /// Frames accepted for transmission (lost ones included).
     pub frames_sent: u64,
     pub bytes_sent: u64,
+    /// Frames dropped at the queue: the DropTail limit and the AQM's drops.
     pub queue_drops: u64,
+    /// The part of `queue_drops` the AQM (RED) decided.
+    pub aqm_drops: u64,
+    /// Frames the AQM CE-marked instead of dropping (RFC 3168 §5).
+    pub ecn_marks: u64,
     /// Frames dropped by the loss model.
     pub loss_drops: u64,
     /// Frames that ended during an outage.
@@ -61,6 +71,8 @@ pub struct LinkDir {
     pub overhead_bytes: u32,
     pub loss: LossProcess,
     pub reorder: Option<Reorder>,
+    /// Queue discipline in front of the DropTail limit, if any.
+    pub aqm: Option<Aqm>,
     pub stats: DirStats,
     /// `(finish time, frame bytes)` of frames not yet fully sent, oldest first.
     /// The front one is in transmission, the rest are waiting.
@@ -79,6 +91,7 @@ impl LinkDir {
             overhead_bytes,
             loss: LossProcess::none(),
             reorder: None,
+            aqm: None,
             stats: DirStats::default(),
             // Grown on first use (doubling, so a busy link reaches its working
             // size within its first few hundred frames): a 10,000-link
@@ -107,12 +120,35 @@ impl LinkDir {
         }
     }
 
-    /// Offer an IP packet of `ip_bytes` at `now`. The frame starts when the
-    /// transmitter is free, the loss model judges it when it ends.
+    /// Offer a Not-ECT IP packet of `ip_bytes` at `now`. The frame starts
+    /// when the transmitter is free, the loss model judges it when it ends.
     #[inline]
     pub fn enqueue(&mut self, now: Instant, ip_bytes: u32) -> Verdict {
+        let mut ecn = Ecn::NotEct;
+        self.enqueue_ecn(now, ip_bytes, &mut ecn)
+    }
+
+    /// `enqueue` for a packet whose header carries `ecn`: the discipline
+    /// may drop it, or set `ecn` to CE if it is ECN-capable and the queue
+    /// takes it.
+    #[inline]
+    pub fn enqueue_ecn(&mut self, now: Instant, ip_bytes: u32, ecn: &mut Ecn) -> Verdict {
         self.settle(now);
         let frame = ip_bytes + self.overhead_bytes;
+        let mut mark = false;
+        if let Some(aqm) = &mut self.aqm {
+            let head = self.backlog.front().map_or(0, |&(_, b)| b as u64);
+            let idle_since = self.backlog.is_empty().then_some(self.last_finish);
+            match aqm.on_arrival(now, self.backlog.len().saturating_sub(1), self.backlog_bytes - head, idle_since, *ecn) {
+                Action::Enqueue => {}
+                Action::Mark => mark = true,
+                Action::Drop => {
+                    self.stats.queue_drops += 1;
+                    self.stats.aqm_drops += 1;
+                    return Verdict::QueueDrop;
+                }
+            }
+        }
         if let Some(&(_, head)) = self.backlog.front() {
             // Something is in transmission: the new frame must wait.
             let waiting = self.backlog.len() as u64 - 1;
@@ -124,6 +160,10 @@ impl LinkDir {
                 self.stats.queue_drops += 1;
                 return Verdict::QueueDrop;
             }
+        }
+        if mark {
+            *ecn = Ecn::Ce;
+            self.stats.ecn_marks += 1;
         }
         let start = if self.last_finish > now { self.last_finish } else { now };
         let finish = self.rate.finish_time(start, frame);

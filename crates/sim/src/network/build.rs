@@ -11,6 +11,7 @@ use super::fib::{Fib, Origin, Route};
 use super::node::{Iface, Node, NO_RADIO};
 use super::path::union_hooks;
 use super::{NetStats, Network, PointToPoint};
+use crate::link::aqm::{Aqm, AqmSpec, Red};
 use crate::link::{LinkDir, LossModel, LossProcess, RateModel, Reorder};
 use crate::pcap_out::PcapOut;
 use crate::scenario::wifi::{RadioMode, WifiSpec};
@@ -156,6 +157,13 @@ fn link_dir(l: &LinkSpec, d: usize, seed: u64) -> LinkDir {
         let rng = RngStream::new(seed, &format!("link.{}.{}.reorder", l.name, DIR_NAMES[d]));
         dir.reorder = Some(Reorder::new(r.p, r.delay, rng));
     }
+    dir.aqm = l.aqm[d].as_ref().map(|spec| match spec {
+        AqmSpec::StepMark(k) => Aqm::StepMark(*k),
+        AqmSpec::Red(p) => {
+            let rng = RngStream::new(seed, &format!("link.{}.{}.red", l.name, DIR_NAMES[d]));
+            Aqm::Red(Box::new(Red::new(p.clone(), dir.rate.nominal_bps(), rng)))
+        }
+    });
     dir
 }
 

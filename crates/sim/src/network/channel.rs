@@ -9,7 +9,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use airtcp_core::Instant;
+use airtcp_core::{Ecn, Instant};
 
 use crate::link::{LinkDir, Verdict};
 
@@ -22,10 +22,12 @@ pub struct Delivery {
 }
 
 pub trait Channel {
-    /// Offer `frame` of `ip_bytes` from attachment `from` at `now`. On
-    /// `Delivered` the channel keeps the frame until `poll_delivered` returns
-    /// it; otherwise the caller still owns (and frees) it.
-    fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32) -> Verdict;
+    /// Offer `frame` of `ip_bytes` from attachment `from` at `now`; `ecn`
+    /// is the codepoint of the header queues act on, which a marking
+    /// queue sets to CE. On `Delivered` the channel keeps the frame until
+    /// `poll_delivered` returns it; otherwise the caller still owns (and
+    /// frees) it.
+    fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32, ecn: &mut Ecn) -> Verdict;
     /// Earliest instant at which `handle_timeout` has something to do.
     fn poll_timeout(&self) -> Option<Instant>;
     /// Advance to `now`: frames due by then become deliverable.
@@ -88,9 +90,9 @@ impl PointToPoint {
 
 impl Channel for PointToPoint {
     #[inline]
-    fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32) -> Verdict {
+    fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32, ecn: &mut Ecn) -> Verdict {
         let d = from as usize;
-        let verdict = self.dirs[d].enqueue(now, ip_bytes);
+        let verdict = self.dirs[d].enqueue_ecn(now, ip_bytes, ecn);
         if let Verdict::Delivered { arrival, .. } = verdict {
             let fifo = &mut self.in_flight[d];
             let src = match fifo.back() {
@@ -155,8 +157,8 @@ mod tests {
     #[test]
     fn frames_arrive_after_transmission_and_delay_in_order() {
         let mut ch = PointToPoint::new(dir(), dir());
-        assert!(matches!(ch.enqueue(Instant::ZERO, 0, 7, 1000), Verdict::Delivered { .. }));
-        assert!(matches!(ch.enqueue(Instant::ZERO, 1, 8, 500), Verdict::Delivered { .. }));
+        assert!(matches!(ch.enqueue(Instant::ZERO, 0, 7, 1000, &mut Ecn::NotEct), Verdict::Delivered { .. }));
+        assert!(matches!(ch.enqueue(Instant::ZERO, 1, 8, 500, &mut Ecn::NotEct), Verdict::Delivered { .. }));
         // b->a: 500 us + 10 ms; a->b: 1000 us + 10 ms.
         assert_eq!(ch.poll_timeout(), Some(Instant::ZERO + Duration::from_micros(10_500)));
         ch.handle_timeout(Instant::ZERO + Duration::from_micros(10_999));
@@ -171,9 +173,9 @@ mod tests {
     fn full_queue_refuses_the_frame_and_keeps_nothing() {
         let mut ch = PointToPoint::new(dir(), dir());
         for f in 0..11 {
-            assert!(matches!(ch.enqueue(Instant::ZERO, 0, f, 1000), Verdict::Delivered { .. }));
+            assert!(matches!(ch.enqueue(Instant::ZERO, 0, f, 1000, &mut Ecn::NotEct), Verdict::Delivered { .. }));
         }
-        assert_eq!(ch.enqueue(Instant::ZERO, 0, 99, 1000), Verdict::QueueDrop);
+        assert_eq!(ch.enqueue(Instant::ZERO, 0, 99, 1000, &mut Ecn::NotEct), Verdict::QueueDrop);
         ch.handle_timeout(Instant::ZERO + Duration::from_secs(1));
         let got: Vec<u32> = std::iter::from_fn(|| ch.poll_delivered()).map(|d| d.frame).collect();
         assert_eq!(got, (0..11).collect::<Vec<_>>());

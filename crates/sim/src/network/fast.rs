@@ -103,7 +103,7 @@ impl Network {
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
         let bytes = frame.pkt.ip_len();
-        let verdict = self.channels[c].enqueue(now, end, idx, bytes);
+        let verdict = self.channels[c].enqueue(now, end, idx, bytes, &mut frame.pkt.net_header_mut().ecn);
         if let Some(p) = self.pcap.as_mut() {
             if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {
                 p.capture(c, end as usize, start, now, &self.frames.get(idx).pkt);

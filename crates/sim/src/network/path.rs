@@ -115,7 +115,7 @@ impl Network {
         self.stats.echo_replies += 1;
         let ip_id = self.next_ip_id(node);
         let reply = Packet {
-            ip: Ipv4Header { src: req.ip.dst, dst: req.ip.src, ttl: TTL, ip_id },
+            ip: Ipv4Header { src: req.ip.dst, dst: req.ip.src, ttl: TTL, ip_id, ..Default::default() },
             outer: None,
             payload: IpPayload::Icmp(Icmp::EchoReply { id, seq, len }),
         };

@@ -52,7 +52,7 @@ fn run(net: &mut Network, node: usize, pkt: Packet) -> Vec<(Instant, LocalDelive
 
 fn udp(src: [u8; 4], dst: [u8; 4], ttl: u8) -> Packet {
     Packet {
-        ip: Ipv4Header { src, dst, ttl, ip_id: 1 },
+        ip: Ipv4Header { src, dst, ttl, ip_id: 1, ..Default::default() },
         outer: None,
         payload: IpPayload::Udp(Udp { src_port: 5000, dst_port: 434, msg: UdpMsg::Opaque { len: 100 } }),
     }
@@ -104,7 +104,7 @@ fn tunnelled_packet_is_decapsulated_at_the_outer_destination_then_forwarded() {
     let a3 = net.primary_addr(3).unwrap();
     // Inner: n0 -> n3; tunnelled to n1, which strips the outer header and forwards.
     let mut p = udp(a0, a3, 64);
-    p.encapsulate(Ipv4Header { src: a0, dst: a1, ttl: 64, ip_id: 9 }).unwrap();
+    p.encapsulate(Ipv4Header { src: a0, dst: a1, ttl: 64, ip_id: 9, ..Default::default() }).unwrap();
     let got = run(&mut net, 0, p);
     assert_eq!(got.len(), 1);
     let (_, d, inner) = got[0];

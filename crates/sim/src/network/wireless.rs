@@ -164,7 +164,7 @@ impl Network {
             }
             let ip_id = self.next_ip_id(node);
             let pkt = Packet {
-                ip: Ipv4Header { src: station, dst: [255; 4], ttl: 1, ip_id },
+                ip: Ipv4Header { src: station, dst: [255; 4], ttl: 1, ip_id, ..Default::default() },
                 outer: None,
                 payload: IpPayload::Udp(Udp { src_port: IAPP_PORT, dst_port: IAPP_PORT, msg: UdpMsg::Opaque { len: 8 } }),
             };

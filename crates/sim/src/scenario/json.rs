@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use super::tcp::tcp_json;
 use super::units::{format_duration, format_rate};
 use super::{AppSpec, LossSpec, Scenario, DIR_NAMES};
+use crate::link::aqm::AqmSpec;
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::fmt_addr;
 
@@ -66,11 +67,27 @@ pub fn scenario_json(s: &Scenario) -> Value {
                 if let Some(r) = &l.reorder[i] {
                     m.insert(format!("reorder_{d}"), json!({ "p": r.p, "delay": format_duration(r.delay) }));
                 }
+                if let Some(AqmSpec::Red(p)) = &l.aqm[i] {
+                    m.insert(
+                        format!("red_{d}"),
+                        json!({
+                            "min_th": p.min_th, "max_th": p.max_th, "max_p": p.max_p, "w_q": p.w_q,
+                            "gentle": p.gentle, "ecn": p.ecn, "harddrop": p.harddrop,
+                            "mean_pkt_bytes": p.mean_pkt_bytes,
+                        }),
+                    );
+                }
             }
             match l.queue {
                 QueueLimit::Packets(n) => m.insert("queue_packets".into(), json!(n)),
                 QueueLimit::Bytes(n) => m.insert("queue_bytes".into(), json!(n)),
             };
+            if let Some(AqmSpec::StepMark(k)) = &l.aqm[0] {
+                match k {
+                    QueueLimit::Packets(n) => m.insert("ecn_threshold".into(), json!(n)),
+                    QueueLimit::Bytes(n) => m.insert("ecn_threshold".into(), json!(format!("{n}B"))),
+                };
+            }
             m.insert("overhead_bytes".into(), json!(l.overhead_bytes));
             m.insert("subnet".into(), json!(l.subnet.to_string()));
             m.insert("addr_a".into(), json!(fmt_addr(l.addr[0])));

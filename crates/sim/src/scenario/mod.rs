@@ -24,6 +24,8 @@
 //! queue_packets = 50        # DropTail, frames waiting besides the one in
 //!                           # transmission (default 100, ns-3's default)
 //! # queue_bytes = 75000     # ...or a byte limit (frame bytes); not both
+//! # ecn_threshold = 20      # CE-mark ECT arrivals finding >= 20 frames waiting
+//!                           # (a size string: bytes); both directions; not with red
 //! overhead_bytes = 2        # link header per frame (default 2: PPP as in ns-3)
 //! subnet = "10.1.0.0/30"    # default: link i is the /30 at 10.0.0.0 + 4i (network::addr);
 //!                           # at most /30, no host bits
@@ -35,6 +37,10 @@
 //! model = "uniform"         # none | uniform (p) | ber (ber) |
 //! p = 0.01                  # gilbert (p_gb, p_bg, loss_good = 0, loss_bad = 1)
 //! outages = [["5s", "7s"]]  # frames ending in [t1, t2) are lost
+//! [links.red]               # or red_ab / red_ba: RED (link::aqm), keys and
+//! min_th = 5                # defaults min_th 5, max_th 15 (packets), max_p 0.02,
+//! ecn = true                # w_q 0.002, gentle true, ecn false, harddrop false,
+//!                           # mean_pkt_bytes 500
 //! [links.reorder]           # or reorder_ab / reorder_ba
 //! p = 0.01                  # with probability p a frame gets `delay` extra
 //! delay = "5ms"
@@ -75,7 +81,7 @@
 //!                           # recovery (tahoe|reno|newreno|prr), dupack_threshold,
 //!                           # limited_transmit, cc, hz, persist_min, persist_max,
 //!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
-//!                           # ts_granularity, msl
+//!                           # ts_granularity, msl, ecn (0|1|2 or off|on|passive)
 //!
 //! [[agents]]                # in-network agents (scenario::agents); a node's agents
 //! node = "rtr"              # form a stack, first declared = closest to IP
@@ -168,6 +174,9 @@ pub struct LinkSpec {
     pub reorder: [Option<ReorderSpec>; 2],
     /// A trace replaces the direction's constant rate.
     pub trace: [Option<TraceSpec>; 2],
+    /// Queue discipline per direction (`ecn_threshold`, `[links.red]`);
+    /// none is plain DropTail.
+    pub aqm: [Option<crate::link::aqm::AqmSpec>; 2],
     /// The link's subnet: declared, or from the automatic plan (`network::addr`).
     pub subnet: crate::network::Prefix,
     /// Addresses of the `a` and `b` interfaces (declared, or the subnet's

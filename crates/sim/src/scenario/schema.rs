@@ -11,6 +11,7 @@ use super::doc::{Doc, KeyPath};
 use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
 use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
+use crate::link::aqm::{AqmSpec, RedParams};
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::{auto_link_subnet, fmt_addr, mask, parse_addr, Prefix, MAX_AUTO_LINKS};
 use crate::network::components;
@@ -141,7 +142,7 @@ fn per_dir<T: Copy>(t: &Table, key: &str, read: impl Fn(&Field) -> R<T>, default
 const LINK_KEYS: &[&str] = &[
     "name", "a", "b", "rate", "rate_ab", "rate_ba", "delay", "delay_ab", "delay_ba", "queue_packets", "queue_bytes",
     "overhead_bytes", "loss", "loss_ab", "loss_ba", "reorder", "reorder_ab", "reorder_ba", "trace", "trace_ab",
-    "trace_ba", "subnet", "addr_a", "addr_b",
+    "trace_ba", "subnet", "addr_a", "addr_b", "ecn_threshold", "red", "red_ab", "red_ba",
 ];
 
 fn links(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<LinkSpec>> {
@@ -197,8 +198,9 @@ fn links(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<LinkSpec>
         let loss = directional(&t, "loss", loss_spec)?.map(|l| l.unwrap_or_else(LossSpec::none));
         check_trace_loss(&t, &trace, &loss)?;
         let reorder = directional(&t, "reorder", reorder_spec)?;
+        let aqm = aqm_specs(&t)?;
         let (subnet, addr) = addresses(&t, out.len())?;
-        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace, subnet, addr });
+        out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace, aqm, subnet, addr });
     }
     Ok(out)
 }
@@ -336,6 +338,63 @@ fn outages(f: &Field) -> R<Vec<(Duration, Duration)>> {
         }
     }
     Ok(out)
+}
+
+/// `ecn_threshold` (both directions: a number of packets, or a size for
+/// bytes) or `[links.red]` / `red_ab` / `red_ba`, not both.
+fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
+    let red = directional(t, "red", red_spec)?;
+    let Some(f) = t.opt("ecn_threshold") else {
+        return Ok(red.map(|r| r.map(AqmSpec::Red)));
+    };
+    if red.iter().any(Option::is_some) {
+        return Err(f.err("set ecn_threshold or red, not both (RED marks with red.ecn = true)"));
+    }
+    let k = match f.v {
+        Value::String(_) => {
+            let n = f.size()?;
+            if n == 0 {
+                return Err(f.err("ecn_threshold must be positive"));
+            }
+            QueueLimit::Bytes(n)
+        }
+        _ => {
+            let n = f.u32()?;
+            if n == 0 {
+                return Err(f.err("ecn_threshold must be at least 1 packet"));
+            }
+            QueueLimit::Packets(n)
+        }
+    };
+    Ok([Some(AqmSpec::StepMark(k)), Some(AqmSpec::StepMark(k))])
+}
+
+const RED_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q", "gentle", "ecn", "harddrop", "mean_pkt_bytes"];
+
+/// A `[links.red]` table; missing keys take ns-3 `RedQueueDisc`'s defaults.
+fn red_spec(t: &Table) -> R<RedParams> {
+    t.known(RED_KEYS)?;
+    let mut p = RedParams::default();
+    for key in RED_KEYS {
+        let Some(f) = t.opt(key) else { continue };
+        match *key {
+            "min_th" => p.min_th = f.f64()?,
+            "max_th" => p.max_th = f.f64()?,
+            "max_p" => p.max_p = f.f64()?,
+            "w_q" => p.w_q = f.f64()?,
+            "gentle" => p.gentle = f.bool()?,
+            "ecn" => p.ecn = f.bool()?,
+            "harddrop" => p.harddrop = f.bool()?,
+            _ => p.mean_pkt_bytes = f.size_u32()?,
+        }
+    }
+    if let Err(m) = p.validate() {
+        // The message starts with the offending key.
+        let key = RED_KEYS.iter().find(|k| m.starts_with(*k)).copied().unwrap_or("min_th");
+        let path = t.opt(key).map(|f| f.path).unwrap_or_else(|| t.path.key(key));
+        return Err(t.doc.err(&path, m));
+    }
+    Ok(p)
 }
 
 fn reorder_spec(t: &Table) -> R<ReorderSpec> {

@@ -2,7 +2,7 @@
 //! `TcpConfig::default()` (documented in the tcp crate); both ends of a flow
 //! use the same configuration.
 
-use airtcp_tcp::config::{LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
+use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
 use airtcp_tcp::TcpConfig;
 use serde_json::{json, Value};
 
@@ -48,13 +48,15 @@ pub const TCP_KEYS: &[&str] = &[
     "dsack",
     "undo",
     "eifel",
+    "ecn",
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
 /// 3.44's (off: no F-RTO, no undo, no D-SACK) when the flow selects ns-3's
 /// recovery (`recovery = "ns3-prr"`), so the ns-3 anchor scenarios keep
 /// ns-3's behaviour without naming them. Given explicitly, they win.
-const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel"];
+/// `ecn` goes to 0 (ns-3's `UseEcn` default Off).
+const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "ecn"];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
@@ -115,6 +117,13 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "dsack" => c.dsack = f.bool()?,
             "undo" => c.undo = f.bool()?,
             "eifel" => c.eifel = f.bool()?,
+            "ecn" => {
+                c.ecn = match f.v {
+                    Value::Number(n) => n.as_i64().ok_or_else(|| f.err(format!("ecn = {n} is not 0, 1 or 2")))
+                        .and_then(|n| EcnMode::from_sysctl(n).map_err(|m| f.err(m)))?,
+                    _ => EcnMode::from_name(f.str()?).map_err(|m| f.err(m))?,
+                }
+            }
             _ => unreachable!("checked by known()"),
         }
     }
@@ -125,6 +134,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
                     "frto" => c.frto = false,
                     "dsack" => c.dsack = false,
                     "undo" => c.undo = false,
+                    "ecn" => c.ecn = EcnMode::Off,
                     _ => c.eifel = false,
                 }
             }
@@ -182,5 +192,6 @@ fn tcp_json_fixed(c: &TcpConfig) -> Value {
         "dsack": c.dsack,
         "undo": c.undo,
         "eifel": c.eifel,
+        "ecn": c.ecn.sysctl(),
     })
 }

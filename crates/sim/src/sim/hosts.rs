@@ -61,7 +61,7 @@ impl Hosts {
             return;
         };
         let seg = pkt.segment().expect("socket() matched a TCP segment");
-        self.eps[ep].handle_segment(now, seg);
+        self.eps[ep].handle_segment_ecn(now, seg, pkt.ip.ecn);
         net.free_local(&d);
         self.service(cx, net, ep, now);
     }
@@ -125,12 +125,13 @@ impl Hosts {
             if m.client && f.connected {
                 f.send.fill(&mut self.eps[ep]);
             }
-            while let Some(seg) = self.eps[ep].poll_transmit(now) {
+            while let Some((seg, ecn)) = self.eps[ep].poll_transmit_ecn(now) {
                 if m.client && seg.payload_len > 0 {
                     self.flows[m.flow as usize].on_data_sent(now, seg.seq, seg.payload_len);
                 }
                 let id = net.next_ip_id(m.node as usize);
-                net.send_from(cx, now, m.node as usize, Packet::tcp(m.addr, m.peer, TTL, id, seg));
+                let pkt = Packet::tcp(m.addr, m.peer, TTL, id, seg).with_ecn(ecn);
+                net.send_from(cx, now, m.node as usize, pkt);
             }
             if !any {
                 break;

@@ -24,7 +24,7 @@ use super::rate::RateAcc;
 use super::recovery::Mode;
 use super::scoreboard::{EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::Endpoint;
-use crate::cc::{AckSample, CaState, CongestionOps, RateSample, CA_ACK_SLOWPATH, CA_ACK_WIN_UPDATE};
+use crate::cc::{AckSample, CaState, CongestionOps, RateSample, CA_ACK_ECE, CA_ACK_SLOWPATH, CA_ACK_WIN_UPDATE};
 use crate::config::{RenoSacks, ShrinkPolicy};
 use crate::event::Event;
 
@@ -35,6 +35,8 @@ pub const FLAG_DATA_ACKED: u32 = 0x04;
 pub const FLAG_RETRANS_DATA_ACKED: u32 = 0x08;
 pub const FLAG_SYN_ACKED: u32 = 0x10;
 pub const FLAG_DATA_SACKED: u32 = 0x20;
+/// The ACK echoed a CE mark (ECE on an ECN connection, RFC 3168 §6.1.2).
+pub const FLAG_ECE: u32 = 0x40;
 /// Never-retransmitted data at or below the recovery point was cumulatively
 /// ACKed or newly SACKed (F-RTO's evidence of a spurious timeout).
 pub const FLAG_ORIG_SACK_ACKED: u32 = 0x200;
@@ -86,6 +88,9 @@ impl Endpoint {
             flag |= FLAG_SND_UNA_ADVANCED;
             self.retries = 0;
         }
+        if self.ecn_rcv_echo(seg) {
+            flag |= FLAG_ECE;
+        }
         // tcp_ack_update_window / tcp_may_update_window.
         let nwin = (seg.window as u32) << self.snd_wscale;
         let seq_off = self.rcv_off(seg.seq).max(0) as u64;
@@ -116,14 +121,22 @@ impl Endpoint {
                 flag |= FLAG_ORIG_SACK_ACKED;
             }
         }
-        let fast_path = flag & FLAG_SND_UNA_ADVANCED != 0 && nwin == old_wnd && seg.sack_len == 0 && seg.payload_len == 0;
-        let ev = if fast_path {
+        // Header prediction fails on any flag but ACK, so an ECE takes the
+        // slow path (`tcp_ack`: CA_ACK_ECE with it).
+        let fast_path = flag & (FLAG_SND_UNA_ADVANCED | FLAG_ECE) == FLAG_SND_UNA_ADVANCED
+            && nwin == old_wnd
+            && seg.sack_len == 0
+            && seg.payload_len == 0;
+        let mut ev = if fast_path {
             CA_ACK_WIN_UPDATE
         } else if flag & FLAG_WIN_UPDATE != 0 {
             CA_ACK_SLOWPATH | CA_ACK_WIN_UPDATE
         } else {
             CA_ACK_SLOWPATH
         };
+        if flag & FLAG_ECE != 0 {
+            ev |= CA_ACK_ECE;
+        }
         // Linux updates snd_una (tcp_snd_una_update, in both the fast path
         // and tcp_ack_update_window) before tcp_in_ack_event: Westwood+
         // measures the bytes this ACK covers as tp->snd_una - w->snd_una.
@@ -173,7 +186,7 @@ impl Endpoint {
         let num_dupack = (flag & (FLAG_NOT_DUP | FLAG_DSACKING_ACK) == 0) as u32;
         self.stats.dup_acks_received += num_dupack as u64;
         let dubious = num_dupack > 0
-            || flag & (FLAG_DATA_SACKED | FLAG_DSACKING_ACK) != 0
+            || flag & (FLAG_DATA_SACKED | FLAG_DSACKING_ACK | FLAG_ECE) != 0
             || self.tp.ca_state != CaState::Open;
         if dubious {
             let delivered = pkts_acked + newly_sacked;

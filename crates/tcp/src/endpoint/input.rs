@@ -1,14 +1,22 @@
 //! Segment arrival (RFC 9293 §3.10.7): handshake, acceptability, RST, the
 //! ACK (delegated to `ack.rs`), data into the reassembly buffer, FIN.
 
-use airtcp_core::{Instant, Segment, SeqNum};
+use airtcp_core::{Ecn, Instant, Segment, SeqNum};
 
 use super::{Endpoint, State, TimerKind, DEFAULT_PEER_MSS, RTO_AFTER_SYN_LOSS};
 use crate::cc::CongestionOps;
 use crate::event::Event;
 
 impl Endpoint {
+    /// A segment that arrived in a Not-ECT datagram (drivers without ECN).
     pub fn handle_segment(&mut self, now: Instant, seg: &Segment) {
+        self.handle_segment_ecn(now, seg, Ecn::NotEct);
+    }
+
+    /// A segment and the ECN codepoint of the IPv4 header that carried it
+    /// (the receiver's half of RFC 3168 needs the CE mark).
+    pub fn handle_segment_ecn(&mut self, now: Instant, seg: &Segment, ecn: Ecn) {
+        self.rx_ecn = ecn;
         self.set_clock(now);
         self.stats.segs_received += 1;
         if seg.dst_port != self.local_port || (self.remote_port != 0 && seg.src_port != self.remote_port) {
@@ -45,6 +53,7 @@ impl Endpoint {
         self.irs = seg.seq;
         self.rcv.delivered = 0;
         self.negotiate(now, seg);
+        self.ecn_rcv_syn(seg);
         self.state = State::SynReceived;
         self.send_syn = true;
     }
@@ -65,6 +74,7 @@ impl Endpoint {
         }
         self.irs = seg.seq;
         self.negotiate(now, seg);
+        self.ecn_rcv_synack(seg);
         self.snd_wnd = seg.window as u32; // RFC 7323 §2.2: a SYN's window is never scaled
         self.max_snd_wnd = self.snd_wnd;
         self.snd_wl1 = 0;
@@ -237,6 +247,7 @@ impl Endpoint {
             _ => {}
         }
         if seg.payload_len > 0 && self.state_receives_data() {
+            self.ecn_accept_cwr(seg);
             self.receive_data(now, off, seg.payload_len);
         }
         if seg.flags.fin() && self.peer_fin.is_none() {
@@ -271,6 +282,9 @@ impl Endpoint {
             self.ack_now = true;
             return;
         }
+        // tcp_event_data_recv / tcp_data_queue_ofo: before the ACK decision,
+        // so a CE mark is echoed (and quick-ACKed) by this segment's ACK.
+        self.ecn_check_ce();
         let r = self.rcv.insert(s as u64, e as u64);
         if r.out_of_order || r.filled_hole || !self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for out-of-order data and for data

@@ -14,6 +14,7 @@
 //! congestion hooks in `tcp_ack()`'s order — see `ack.rs`.
 
 mod ack;
+mod ecn;
 mod input;
 mod ns3_prr;
 mod output;
@@ -29,7 +30,7 @@ mod undo;
 
 use std::collections::VecDeque;
 
-use airtcp_core::{Duration, Instant, SeqNum};
+use airtcp_core::{Duration, Ecn, Instant, SeqNum};
 
 use crate::cc::{CaState, CongestionControl, CongestionOps, TcpSock};
 use crate::config::TcpConfig;
@@ -37,7 +38,7 @@ use crate::event::Event;
 use crate::stats::TcpStats;
 
 pub use ack::{
-    FLAG_DATA, FLAG_DATA_ACKED, FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_ORIG_SACK_ACKED, FLAG_RETRANS_DATA_ACKED,
+    FLAG_DATA, FLAG_DATA_ACKED, FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_ECE, FLAG_ORIG_SACK_ACKED, FLAG_RETRANS_DATA_ACKED,
     FLAG_SND_UNA_ADVANCED, FLAG_SYN_ACKED, FLAG_WIN_UPDATE,
 };
 pub use rtt::RttEstimator;
@@ -184,6 +185,14 @@ pub struct Endpoint {
     /// while `rx_opt.dsack`), stream offsets.
     dsack_block: Option<(u64, u64)>,
 
+    // ---- ECN (`ecn.rs`) ----
+    /// `tp->ecn_flags` (`TCP_ECN_*` bits).
+    ecn_flags: u8,
+    /// ECN codepoint of the datagram whose segment is being handled.
+    rx_ecn: Ecn,
+    /// The segment `poll_transmit` returned last goes out ECT(0).
+    tx_ect: bool,
+
     // ---- timestamps / SACK negotiation ----
     ts_ok: bool,
     /// Both SYNs carried the window-scale option.
@@ -279,6 +288,9 @@ impl Endpoint {
             dsack_dups: 0,
             rcv_tsecr: None,
             dsack_block: None,
+            ecn_flags: 0,
+            rx_ecn: Ecn::NotEct,
+            tx_ect: false,
             ws_ok: false,
             ts_ok: false,
             ts_recent: 0,

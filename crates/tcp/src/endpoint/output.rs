@@ -2,7 +2,7 @@
 //! segments (Linux `tcp_xmit_retransmit_queue` runs before new data), new
 //! data within min(cwnd, peer window), window probes, then a pure ACK.
 
-use airtcp_core::{Instant, Segment, TcpFlags};
+use airtcp_core::{Ecn, Instant, Segment, TcpFlags};
 
 use super::scoreboard::{TxSeg, EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::{Endpoint, State, TimerKind};
@@ -10,9 +10,18 @@ use crate::cc::{CaEvent, CaState, CongestionOps};
 use crate::config::RtoTimer;
 
 impl Endpoint {
-    /// Next segment to put on the wire, if any is allowed now.
+    /// Next segment to put on the wire and the ECN codepoint its IPv4
+    /// header must carry (ECT(0) for new data of an ECN connection).
+    pub fn poll_transmit_ecn(&mut self, now: Instant) -> Option<(Segment, Ecn)> {
+        let seg = self.poll_transmit(now)?;
+        Some((seg, if self.tx_ect { Ecn::Ect0 } else { Ecn::NotEct }))
+    }
+
+    /// Next segment to put on the wire, if any is allowed now (the ECN
+    /// codepoint it needs is `poll_transmit_ecn`'s business).
     pub fn poll_transmit(&mut self, now: Instant) -> Option<Segment> {
         self.set_clock(now);
+        self.tx_ect = false;
         if self.send_rst {
             self.send_rst = false;
             let mut seg = self.header(now, TcpFlags::RST | TcpFlags::ACK);
@@ -88,6 +97,7 @@ impl Endpoint {
                 }
             }
         }
+        self.ecn_echo(&mut seg);
         self.ack_now = false;
         self.delack_segs = 0;
         self.timers.stop(TimerKind::DelayedAck);
@@ -108,7 +118,7 @@ impl Endpoint {
             ..Default::default()
         };
         if syn_ack {
-            seg.flags |= TcpFlags::ACK;
+            seg.flags |= TcpFlags::ACK | self.ecn_synack_flags();
             seg.ack = self.irs + 1;
             self.last_ack_sent = 1;
             if self.ws_ok {
@@ -120,6 +130,7 @@ impl Endpoint {
             }
             self.ack_now = false;
         } else {
+            seg.flags |= self.ecn_syn_flags();
             if self.cfg.window_scaling {
                 seg.wscale = Some(self.rcv_wscale);
             }
@@ -314,6 +325,7 @@ impl Endpoint {
         let mut seg = self.header(now, flags);
         seg.seq = self.seq_of(s.start);
         seg.payload_len = s.len;
+        self.ecn_data_sent(&mut seg, !s.has(EVER_RETRANS));
         self.stats.segs_sent += 1;
         if s.len > 0 {
             self.stats.data_segs_sent += 1;

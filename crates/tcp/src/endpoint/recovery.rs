@@ -20,7 +20,7 @@
 
 use airtcp_core::Instant;
 
-use super::ack::{FLAG_DATA_SACKED, FLAG_SND_UNA_ADVANCED};
+use super::ack::{FLAG_DATA_SACKED, FLAG_ECE, FLAG_SND_UNA_ADVANCED};
 use super::scoreboard::{LOST, RETRANS, SACKED};
 use super::undo::LossStep;
 use super::Endpoint;
@@ -171,9 +171,13 @@ impl Endpoint {
         self.tp.lost_out > 0 || self.tp.sacked_out + 1 > self.cfg.dupack_threshold
     }
 
-    fn try_to_open(&mut self) {
+    /// `tcp_try_to_open`: an ECE enters CWR here, the only way into it.
+    fn try_to_open(&mut self, flag: u32) {
         if !self.any_retrans_done() {
             self.retrans_stamp = None;
+        }
+        if flag & FLAG_ECE != 0 {
+            self.enter_cwr();
         }
         if self.tp.ca_state != CaState::Cwr {
             let st = if self.tp.sacked_out + self.tp.lost_out > 0 || self.tp.retrans_out > 0 {
@@ -205,6 +209,10 @@ impl Endpoint {
         let pipe = self.tp.packets_in_flight();
         let advanced = flag & FLAG_SND_UNA_ADVANCED != 0;
         let mode = self.mode();
+        // A. ECE: the reduction is required, no undo (`prior_ssthresh = 0`).
+        if flag & FLAG_ECE != 0 {
+            self.tp.prior_ssthresh = 0;
+        }
         if self.tp.ca_state == CaState::Open {
             self.retrans_stamp = None;
         }
@@ -216,20 +224,25 @@ impl Endpoint {
             }
             loss_done = true;
         }
-        // D. Exit conditions: the recovery point is acknowledged.
+        // D. Exit conditions: the recovery point is acknowledged. CWR holds
+        // until something *above* it is, so the CWR flag (on the first new
+        // segment after entry) surely reached the receiver.
         if !loss_done
             && matches!(self.tp.ca_state, CaState::Recovery | CaState::Loss | CaState::Cwr)
             && self.snd_una >= self.high_seq
         {
             match self.tp.ca_state {
-                CaState::Recovery | CaState::Cwr => {
+                CaState::Cwr => {
+                    if self.snd_una != self.high_seq {
+                        self.end_recovery();
+                    }
+                }
+                CaState::Recovery => {
                     if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
                         self.reset_reno_sack();
                     }
                     // tcp_try_undo_recovery, then tcp_end_cwnd_reduction.
-                    if self.tp.ca_state == CaState::Recovery {
-                        self.try_undo_recovery_full();
-                    }
+                    self.try_undo_recovery_full();
                     self.end_recovery();
                 }
                 _ => {
@@ -272,7 +285,11 @@ impl Endpoint {
                             self.reset_reno_sack();
                         }
                         self.end_recovery();
-                        self.try_to_open();
+                        // Recovery ended before the recovery point: an echo
+                        // now is of the window just reduced (RFC 3168
+                        // §6.1.2: react at most once per window).
+                        let same_window = self.snd_una < self.high_seq;
+                        self.try_to_open(if same_window { flag & !FLAG_ECE } else { flag });
                         return;
                     }
                     // RFC 6582 §3.2 step 5: partial ACK — retransmit the first
@@ -296,7 +313,7 @@ impl Endpoint {
                     if self.tp.ca_state != CaState::Recovery {
                         // Undone: start over if the loss is evident anyway.
                         if self.time_to_recover() {
-                            self.enter_recovery(delivered);
+                            self.enter_recovery(delivered, flag & FLAG_ECE != 0);
                         }
                     }
                     return;
@@ -320,20 +337,23 @@ impl Endpoint {
                 }
                 if persist && !self.sack_ok && num_dupack == 0 {
                     // ns-3 looks for loss only in DupAck.
-                    self.try_to_open();
+                    self.try_to_open(flag);
                     return;
                 }
                 self.identify_loss(now, advanced);
                 if !self.time_to_recover() {
-                    self.try_to_open();
+                    self.try_to_open(flag);
                     return;
                 }
-                self.enter_recovery(delivered);
+                self.enter_recovery(delivered, flag & FLAG_ECE != 0);
             }
         }
     }
 
-    fn enter_recovery(&mut self, delivered: u32) {
+    /// `tcp_enter_recovery`. From CWR the reduction already made stands
+    /// (no second ssthresh, PRR carries on); after an ECE nothing may be
+    /// undone (`prior_ssthresh` stays 0).
+    fn enter_recovery(&mut self, delivered: u32, ece: bool) {
         let head = self.seq_of(self.snd_una);
         self.stats.fast_retransmits += 1;
         self.events.push_back(Event::FastRetransmit { seq: head });
@@ -353,13 +373,18 @@ impl Endpoint {
         }
         // tcp_enter_recovery (tcp_init_undo) / tcp_init_cwnd_reduction.
         self.init_undo();
-        self.tp.prior_ssthresh = self.current_ssthresh();
-        self.high_seq = self.snd_nxt;
-        self.tp.snd_cwnd_cnt = 0;
-        self.tp.prior_cwnd = self.tp.snd_cwnd;
-        self.prr_delivered = 0;
-        self.prr_out = 0;
-        self.tp.snd_ssthresh = self.recovery_ssthresh();
+        if self.tp.ca_state < CaState::Cwr {
+            self.tp.prior_ssthresh = if ece { 0 } else { self.current_ssthresh() };
+            self.high_seq = self.snd_nxt;
+            self.tp.snd_cwnd_cnt = 0;
+            self.tp.prior_cwnd = self.tp.snd_cwnd;
+            self.prr_delivered = 0;
+            self.prr_out = 0;
+            self.tp.snd_ssthresh = self.recovery_ssthresh();
+            self.ecn_queue_cwr();
+        } else {
+            self.tp.prior_ssthresh = 0;
+        }
         self.first_partial_ack = true;
         self.set_ca_state(CaState::Recovery);
         if self.mode() == Mode::Ns3Prr {
@@ -404,7 +429,8 @@ impl Endpoint {
     /// A reduction just undone keeps its restored cwnd (the kernel's
     /// `undo_marker` test).
     fn end_recovery(&mut self) {
-        let undone = self.undo_on() && self.undo_marker.is_none();
+        // CWR never set an undo marker, yet must end at ssthresh.
+        let undone = self.tp.ca_state != CaState::Cwr && self.undo_on() && self.undo_marker.is_none();
         self.set_ca_state(CaState::Open);
         self.force_retx = false;
         if !self.cc.has_cong_control() && self.tp.snd_ssthresh < crate::cc::TCP_INFINITE_SSTHRESH && !undone {
@@ -464,6 +490,7 @@ impl Endpoint {
         self.tp.snd_cwnd_cnt = 0;
         self.set_ca_state(CaState::Loss);
         self.high_seq = self.snd_nxt;
+        self.ecn_queue_cwr();
         self.force_retx = false;
     }
 

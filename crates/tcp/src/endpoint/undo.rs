@@ -107,6 +107,7 @@ impl Endpoint {
             self.tp.snd_cwnd = self.cc.undo_cwnd(&mut self.tp).max(1);
             if self.tp.prior_ssthresh > self.tp.snd_ssthresh {
                 self.tp.snd_ssthresh = self.tp.prior_ssthresh;
+                self.ecn_withdraw_cwr();
             }
         }
         self.undo_marker = None;
