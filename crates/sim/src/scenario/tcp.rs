@@ -44,6 +44,7 @@ pub const TCP_KEYS: &[&str] = &[
     "partial_ack_rto",
     "rto_timer",
     "rack",
+    "tlp",
     "frto",
     "dsack",
     "undo",
@@ -51,10 +52,10 @@ pub const TCP_KEYS: &[&str] = &[
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
-/// 3.44's (off: no F-RTO, no undo, no D-SACK) when the flow selects ns-3's
+/// 3.44's (off: no F-RTO, no undo, no D-SACK, no TLP) when the flow selects ns-3's
 /// recovery (`recovery = "ns3-prr"`), so the ns-3 anchor scenarios keep
 /// ns-3's behaviour without naming them. Given explicitly, they win.
-const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel"];
+const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "tlp"];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
@@ -111,6 +112,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rto_timer" => c.rto_timer = RtoTimer::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rack" => c.rack = f.bool()?,
+            "tlp" => c.tlp = f.bool()?,
             "frto" => c.frto = f.bool()?,
             "dsack" => c.dsack = f.bool()?,
             "undo" => c.undo = f.bool()?,
@@ -125,6 +127,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
                     "frto" => c.frto = false,
                     "dsack" => c.dsack = false,
                     "undo" => c.undo = false,
+                    "tlp" => c.tlp = false,
                     _ => c.eifel = false,
                 }
             }
@@ -178,6 +181,7 @@ fn tcp_json_fixed(c: &TcpConfig) -> Value {
         "partial_ack_rto": c.partial_ack_rto.name(),
         "rto_timer": c.rto_timer.name(),
         "rack": c.rack,
+        "tlp": c.tlp,
         "frto": c.frto,
         "dsack": c.dsack,
         "undo": c.undo,
