@@ -3,7 +3,10 @@
 //! order, and the connection finishes (FIN exchanged, both ends CLOSED).
 //! The Linux defaults F-RTO, Eifel/D-SACK undo and D-SACK generation are on
 //! or off at random (with SACK on, reordering and duplicates then exercise
-//! the D-SACK paths; the outage exercises F-RTO).
+//! the D-SACK paths; the outage exercises F-RTO), and so are RACK and the
+//! tail loss probe (random loss hits the tail of short transfers and of
+//! every flight before an outage; reordering exercises the reordering
+//! window, its D-SACK growth and the reordering timer).
 
 use airtcp_sim::{run, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -19,6 +22,8 @@ fn scenario(
     sack: bool,
     recovery: &str,
     undo: bool,
+    rack: bool,
+    tlp: bool,
 ) -> String {
     format!(
         r#"
@@ -68,6 +73,8 @@ frto = {undo}
 undo = {undo}
 eifel = {undo}
 dsack = {undo}
+rack = {rack}
+tlp = {tlp}
 # RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
 # 1 s default MSL does not when the last ACK is lost in an outage.
 msl = "60s"
@@ -92,8 +99,10 @@ proptest! {
         sack in any::<bool>(),
         recovery in prop_oneof![Just("reno"), Just("newreno"), Just("prr"), Just("tahoe")],
         undo in any::<bool>(),
+        rack in any::<bool>(),
+        tlp in any::<bool>(),
     ) {
-        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo);
+        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, rack, tlp);
         let s = Scenario::from_toml_str(&text, "prop.toml", &[]).unwrap();
         let o = run(&s, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
         let f = &o.summary["flows"][0];
@@ -117,6 +126,15 @@ proptest! {
         if !undo {
             prop_assert_eq!(n(&f["loss_undos"]) + n(&f["recovery_undos"]) + n(&f["dsack_undos"]), 0, "{}", f);
             prop_assert_eq!(n(&f["spurious_rtos_detected"]), 0);
+        }
+        // TLP and the reordering timer act only when switched on (and SACK
+        // was negotiated); a probe repairs at most one loss.
+        prop_assert!(n(&f["tlp_recoveries"]) <= n(&f["tlp_probes_sent"]), "{}", f);
+        if !tlp || !sack {
+            prop_assert_eq!(n(&f["tlp_probes_sent"]), 0, "{}", f);
+        }
+        if !rack || !sack {
+            prop_assert_eq!(n(&f["rack_reo_timeouts"]), 0, "{}", f);
         }
     }
 }
