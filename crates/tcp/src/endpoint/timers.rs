@@ -5,10 +5,13 @@
 //! timers on one `icsk_retransmit_timer` (`icsk_pending` says which); here
 //! each has a slot, and `tlp.rs` / `rack.rs` keep the probe and reordering
 //! slots exclusive of each other where the kernel's `inet_csk_reset_xmit_timer`
-//! would replace one with the other. The RTO slot stays armed underneath: its
-//! deadline is never earlier than a pending probe (`tcp_schedule_loss_probe`
-//! caps the probe at the RTO), and `handle_timeout` runs the probe and
-//! reordering timers first.
+//! would replace one with the other. The RTO slot stays armed underneath:
+//! its deadline is never earlier than a pending probe
+//! (`tcp_schedule_loss_probe` caps the probe at the RTO), and
+//! `handle_timeout` runs the probe and reordering timers first. One
+//! deviation follows: a reordering timer due after the RTO deadline (it is
+//! capped at one RTO from *now*) lets the RTO fire first, where Linux's
+//! reordering timer would have displaced it.
 
 use airtcp_core::Instant;
 
