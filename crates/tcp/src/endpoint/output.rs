@@ -1,6 +1,7 @@
 //! What goes on the wire next (`poll_transmit`): RST, SYN / SYN-ACK, a tail
-//! loss probe (`tlp.rs`), lost segments (Linux `tcp_xmit_retransmit_queue` runs before new data), new
-//! data within min(cwnd, peer window), window probes, then a pure ACK.
+//! loss probe (`tlp.rs`), lost segments (Linux `tcp_xmit_retransmit_queue`
+//! runs before new data), new data within min(cwnd, peer window), window
+//! probes, then a pure ACK.
 
 use airtcp_core::{Instant, Segment, TcpFlags};
 
