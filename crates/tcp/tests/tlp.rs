@@ -221,3 +221,19 @@ fn tlp_wire_tail_loss_recovers_without_rto() {
     assert_eq!(w.b_read, 20_000);
     assert_eq!(w.a.stats().timeouts, 1);
 }
+
+#[test]
+fn tlp_only_in_open_or_cwr() {
+    // Ten segments at 100 ms; at 200 ms segment 1 is missing below three
+    // SACKed ones: Recovery. tcp_schedule_loss_probe refuses outside Open /
+    // CWR, so the ACK's tcp_set_xmit_timer leaves only the RTO.
+    let (mut ep, now) = established(cfg(true));
+    ep.send(10_000);
+    sent(&mut ep, now);
+    assert_eq!(timer(&ep, TimerKind::LossProbe), Some(ms(302)));
+    sack(&mut ep, ms(200), 1_000, &[(2_000, 5_000)]);
+    assert_eq!(ep.probe().ca_state, CaState::Recovery);
+    assert_eq!(sent(&mut ep, ms(200)).first(), Some(&1_000));
+    assert_eq!(timer(&ep, TimerKind::LossProbe), None);
+    assert!(timer(&ep, TimerKind::Rto).is_some());
+}
