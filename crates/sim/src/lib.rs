@@ -9,6 +9,9 @@
 //! Determinism: the same scenario and seed give byte-identical outputs,
 //! except `summary.json`'s `run.run_wall_s` (the wall time of the simulation
 //! loop), which is the only wall-clock value anywhere in the outputs.
+// The per-flow JSON of the report (`report.rs`) has more keys than
+// serde_json's `json!` expands at the default recursion limit.
+#![recursion_limit = "256"]
 
 pub mod analysis;
 pub mod apps;

@@ -3,10 +3,13 @@
 //! order, and the connection finishes (FIN exchanged, both ends CLOSED).
 //! The Linux defaults F-RTO, Eifel/D-SACK undo and D-SACK generation are on
 //! or off at random (with SACK on, reordering and duplicates then exercise
-//! the D-SACK paths; the outage exercises F-RTO). ECN is negotiated or not
-//! at random, and the bottleneck marks CE at random: DCTCP-style above a
-//! random threshold or by RED with ECN, so CE marks, ECE echoes and CWR
-//! reductions mix with losses, retransmissions and recoveries.
+//! the D-SACK paths; the outage exercises F-RTO), and so are RACK and the
+//! tail loss probe (random loss hits the tail of short transfers and of
+//! every flight before an outage; reordering exercises the reordering
+//! window, its D-SACK growth and the reordering timer). ECN is negotiated
+//! or not at random, and the bottleneck marks CE at random: DCTCP-style
+//! above a random threshold or by RED with ECN, so CE marks, ECE echoes and
+//! CWR reductions mix with losses, retransmissions and recoveries.
 
 use airtcp_sim::{run, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -24,6 +27,8 @@ fn scenario(
     undo: bool,
     ecn: bool,
     marking: &str,
+    rack: bool,
+    tlp: bool,
 ) -> String {
     format!(
         r#"
@@ -75,6 +80,8 @@ undo = {undo}
 eifel = {undo}
 dsack = {undo}
 ecn = {ecn_mode}
+rack = {rack}
+tlp = {tlp}
 # RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
 # 1 s default MSL does not when the last ACK is lost in an outage.
 msl = "60s"
@@ -100,16 +107,15 @@ proptest! {
         sack in any::<bool>(),
         recovery in prop_oneof![Just("reno"), Just("newreno"), Just("prr"), Just("tahoe")],
         undo in any::<bool>(),
-        ecn in any::<bool>(),
-        marking_kind in 0u8..3,
-        mark_k in 1u32..20,
+        (ecn, rack, tlp) in (any::<bool>(), any::<bool>(), any::<bool>()),
+        (marking_kind, mark_k) in (0u8..3, 1u32..20),
     ) {
         let marking = match marking_kind {
             0 => String::new(),
             1 => format!("ecn_threshold = {mark_k}"),
             _ => format!("[links.red_ab]\nmin_th = {}\nmax_th = {}\nmax_p = 0.2\nw_q = 0.02\necn = true", mark_k / 4, mark_k),
         };
-        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, ecn, &marking);
+        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, ecn, &marking, rack, tlp);
         let s = Scenario::from_toml_str(&text, "prop.toml", &[]).unwrap();
         let o = run(&s, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
         let f = &o.summary["flows"][0];
@@ -146,5 +152,14 @@ proptest! {
         }
         prop_assert!(n(&f["receiver"]["ecn_ce_received"]) <= n(&q["ecn_marks"]), "{} {}", f, q);
         prop_assert!(n(&f["cwr_reductions"]) <= n(&f["ecn_ece_received"]), "{}", f);
+        // TLP and the reordering timer act only when switched on (and SACK
+        // was negotiated); a probe repairs at most one loss.
+        prop_assert!(n(&f["tlp_recoveries"]) <= n(&f["tlp_probes_sent"]), "{}", f);
+        if !tlp || !sack {
+            prop_assert_eq!(n(&f["tlp_probes_sent"]), 0, "{}", f);
+        }
+        if !rack || !sack {
+            prop_assert_eq!(n(&f["rack_reo_timeouts"]), 0, "{}", f);
+        }
     }
 }

@@ -233,3 +233,22 @@ fn a_rejected_scenario_writes_nothing() {
     assert!(result.is_err());
     assert!(!out.exists());
 }
+
+#[test]
+fn tlp_follows_the_profile_and_names_its_key() {
+    // ns-3's recovery (bulk-lossy.toml): no tail loss probe unless asked.
+    let s = Scenario::from_toml_str(&bulk_text(), "bulk.toml", &[]).unwrap();
+    assert!(!s.flows[0].tcp.tlp);
+    let s = Scenario::from_toml_str(&bulk_text(), "bulk.toml", &sets(&[("flows.0.tcp.tlp", "true")])).unwrap();
+    assert!(s.flows[0].tcp.tlp);
+    // Linux recovery: on by default, off when given.
+    let s = Scenario::from_toml_str(&bulk_text(), "bulk.toml", &sets(&[("flows.0.tcp.recovery", "prr")])).unwrap();
+    assert!(s.flows[0].tcp.tlp && s.flows[0].tcp.rack);
+    let s = Scenario::from_toml_str(&bulk_text(), "bulk.toml", &sets(&[("flows.0.tcp.recovery", "prr"), ("flows.0.tcp.tlp", "false")]))
+        .unwrap();
+    assert!(!s.flows[0].tcp.tlp);
+    assert_eq!(
+        err_with("sack = false", "sack = false\ntlp = 1"),
+        "bulk.toml:69: flows[0].tcp.tlp: expected true or false, got integer 1"
+    );
+}

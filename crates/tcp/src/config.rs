@@ -307,13 +307,26 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit (ns-3 default: on).
     pub limited_transmit: bool,
-    /// RACK-TLP loss detection (RFC 8985) without TLP, for SACK
-    /// connections: a segment is lost once one sent after it was delivered
-    /// and a reordering window (min_rtt/4) has passed, which also finds
-    /// lost retransmissions. Default on: Linux since 4.18
-    /// (net.ipv4.tcp_recovery = 1). Inactive without SACK and with
-    /// `Recovery::Ns3Prr` (ns-3 3.44 has no RACK).
+    /// RACK loss detection (RFC 8985 §6), for SACK connections: a segment
+    /// is lost once one sent after it was delivered and a reordering window
+    /// has passed, which also finds lost retransmissions, in Recovery and
+    /// in Loss. The window adapts as Linux `tcp_rack_reo_wnd` (min_rtt/4
+    /// once reordering was seen or before DupThresh SACKs, scaled up on
+    /// D-SACKs), and a reordering timer fires for segments not yet due
+    /// (`tcp_rack_reo_timeout`). Default on: Linux since 4.18
+    /// (net.ipv4.tcp_recovery = 1, TCP_RACK_LOSS_DETECTION). Inactive
+    /// without SACK and with `Recovery::Ns3Prr` (ns-3 3.44 has no RACK).
     pub rack: bool,
+    /// Tail loss probe (RFC 8985 §7, Linux `tcp_schedule_loss_probe` /
+    /// `tcp_send_loss_probe`, net.ipv4.tcp_early_retrans = 3): in Open or
+    /// CWR with data outstanding, 2·SRTT after the last send (capped at the
+    /// RTO) one segment goes out — new data if the window admits it, else
+    /// the highest one again — so a tail loss is repaired by fast recovery
+    /// instead of the RTO; a probe that repaired a loss reduces cwnd
+    /// (`tcp_process_tlp_ack`). Linux needs SACK for it. Default on
+    /// (Linux); off in [`TcpConfig::with_ns3_behaviour`] and inactive with
+    /// `Recovery::Ns3Prr` (ns-3 3.44 has no TLP).
+    pub tlp: bool,
     /// F-RTO (RFC 5682 with Linux's SACK-enhanced variant, `tcp_frto = 2`):
     /// after an RTO the next ACKs decide whether the timeout was spurious
     /// (never-retransmitted data acknowledged after new data went out); if
@@ -407,6 +420,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: true,
             rack: true,
+            tlp: true,
             frto: true,
             dsack: true,
             undo: true,
@@ -444,11 +458,13 @@ impl TcpConfig {
     /// ns-3 3.44's `TcpSocketBase` has neither F-RTO nor any undo of a
     /// reduction (no Eifel, no D-SACK undo: `ReTxTimeout` and `EnterRecovery`
     /// never look back), and its receive buffer reports only out-of-order
-    /// blocks (no D-SACK), so `frto`, `undo`, `eifel` and `dsack` are off.
-    /// Its `TcpSocketBase::UseEcn` defaults to Off, so `ecn` is too.
+    /// blocks (no D-SACK), so `frto`, `undo`, `eifel` and `dsack` are off;
+    /// nor does it send tail loss probes (`tlp` off). Its
+    /// `TcpSocketBase::UseEcn` defaults to Off, so `ecn` is too.
     pub fn with_ns3_behaviour(self) -> Self {
         TcpConfig {
             ecn: EcnMode::Off,
+            tlp: false,
             frto: false,
             dsack: false,
             undo: false,

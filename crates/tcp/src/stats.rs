@@ -11,6 +11,18 @@ pub struct TcpStats {
     pub fast_retransmits: u64,
     /// Retransmissions found lost again by RACK (Linux TCPLostRetransmit).
     pub lost_retransmits: u64,
+    /// Tail loss probes sent, new data or the last segment again (Linux
+    /// `TCPLossProbes`).
+    pub tlp_probes_sent: u64,
+    /// Probes that repaired a loss: the ACK went beyond the probe without a
+    /// D-SACK for it, so cwnd was reduced (Linux `TCPLossProbeRecovery`).
+    pub tlp_recoveries: u64,
+    /// RACK reordering-timer expiries that marked a segment lost (RFC 8985
+    /// §6.3; Linux `tcp_rack_reo_timeout` has no counter of its own).
+    pub rack_reo_timeouts: u64,
+    /// ACKs showing a never-retransmitted hole filled below SACKed data
+    /// (Linux `TCPSACKReorder`, `tp->reord_seen`).
+    pub reordering_seen: u64,
     /// Bytes of application data acknowledged by the peer.
     pub bytes_acked: u64,
     /// Bytes of application data delivered in order to our application.

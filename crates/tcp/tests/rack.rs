@@ -1,10 +1,12 @@
-//! RACK loss detection (RFC 8985 subset, `TcpConfig::rack`): lost
-//! retransmissions, reordering window, and no effect without SACK or with
-//! ns-3's recovery.
+//! RACK loss detection (RFC 8985 §6, `TcpConfig::rack`): lost
+//! retransmissions (in Recovery and in Loss), the reordering window (and how
+//! reordering and D-SACKs adapt it), the reordering timer, and no effect
+//! without SACK or with ns-3's recovery.
 mod common;
 use common::*;
 
 use airtcp_core::Instant;
+use airtcp_tcp::endpoint::TimerKind;
 use airtcp_tcp::{CaState, Endpoint, TcpConfig};
 
 fn sack_cfg(rack: bool) -> TcpConfig {
@@ -192,4 +194,137 @@ fn reordering_beyond_reo_wnd_is_loss_after_one_sack() {
     sack(&mut ep, ms(230), 0, &[(5_000, 6_000)]);
     assert_eq!(ep.sock().lost_out, 0);
     assert_eq!(ep.probe().ca_state, CaState::Disorder);
+}
+
+#[test]
+fn rack_reo_timer_marks_lost_after_window() {
+    // As in `reordering_within_reo_wnd_is_not_loss`: at 220 ms 0..4 have
+    // waited 120 ms < RACK.rtt 100 ms + reo_wnd 25 ms, 5 ms short. Linux
+    // (tcp_rack_mark_lost) arms the reordering timer for those 5 ms +
+    // TCP_TIMEOUT_MIN (2 ms), replacing the probe timer.
+    let mut ep = reordered(ms(120));
+    assert_eq!(ep.rack_reo_wnd(), dms(25));
+    assert_eq!(timer(&ep, TimerKind::ReoTimeout), Some(ms(227)));
+    assert_eq!(timer(&ep, TimerKind::LossProbe), None);
+    // Nothing arrives: tcp_rack_reo_timeout marks all five lost, enters
+    // Recovery and sends the first one (PRR allows one: in flight 0).
+    let t = fire(&mut ep);
+    assert_eq!(t, ms(227));
+    assert_eq!(ep.sock().lost_out, 5);
+    assert_eq!(ep.probe().ca_state, CaState::Recovery);
+    assert_eq!(ep.stats().rack_reo_timeouts, 1);
+    assert_eq!(ep.stats().fast_retransmits, 1);
+    assert_eq!(sent(&mut ep, t), vec![(0, t)]);
+    assert_eq!(ep.stats().timeouts, 0);
+    // Without RACK nothing but the RTO would have acted.
+    let (mut ep, now) = established(sack_cfg(false));
+    ep.send(5_000);
+    drain(&mut ep, now);
+    ep.send(1_000);
+    drain(&mut ep, ms(120));
+    sack(&mut ep, ms(220), 0, &[(5_000, 6_000)]);
+    assert_eq!(timer(&ep, TimerKind::ReoTimeout), None);
+}
+
+#[test]
+fn reordering_is_detected_and_keeps_reo_wnd_in_recovery() {
+    // Six segments at 100 ms. Segment 1 is SACKed first, then the cumulative
+    // ACK covers segment 0, never retransmitted: a hole below SACKed data
+    // filled late is reordering (tcp_check_sack_reordering, reord_seen).
+    let (mut ep, now) = established(sack_cfg(true));
+    ep.send(6_000);
+    drain(&mut ep, now);
+    sack(&mut ep, ms(200), 0, &[(1_000, 2_000)]);
+    assert_eq!(ep.stats().reordering_seen, 0);
+    ack(&mut ep, ms(201), 2_000, 65_535);
+    assert_eq!(ep.stats().reordering_seen, 1);
+    // With reordering seen, reo_wnd stays min_rtt/4 even after DupThresh
+    // SACKs (where it would be 0 otherwise).
+    sack(&mut ep, ms(202), 2_000, &[(3_000, 6_000)]);
+    assert_eq!(ep.sock().sacked_out, 3);
+    assert_eq!(ep.rack_reo_wnd(), dms(25));
+    // Without reordering, three SACKs close the window (RFC 8985 step 4).
+    let (mut ep, now) = established(sack_cfg(true));
+    ep.send(6_000);
+    drain(&mut ep, now);
+    sack(&mut ep, ms(202), 0, &[(1_000, 4_000)]);
+    assert_eq!(ep.stats().reordering_seen, 0);
+    assert_eq!(ep.rack_reo_wnd(), dms(0));
+}
+
+#[test]
+fn dsack_grows_reo_wnd() {
+    let (mut ep, now) = established(sack_cfg(true));
+    ep.send(6_000);
+    drain(&mut ep, now);
+    // Reordering seen (as above).
+    sack(&mut ep, ms(200), 0, &[(1_000, 2_000)]);
+    ack(&mut ep, ms(201), 2_000, 65_535);
+    assert_eq!(ep.rack_reo_wnd(), dms(25));
+    // Segment 2 is marked lost (three SACKs above it) and retransmitted...
+    sack(&mut ep, ms(202), 2_000, &[(3_000, 6_000)]);
+    let s = sent(&mut ep, ms(202));
+    assert_eq!(s.first(), Some(&(2_000, ms(202))));
+    // ...but the original was only late: everything is acknowledged, then
+    // the retransmission is D-SACKed. The D-SACK arrives on an ACK that
+    // delivers nothing new (no rate sample), so the step waits for the next
+    // ACK that does (tcp_rack_update_reo_wnd: !rs->prior_delivered).
+    let hi = 6_000 + 1_000 * (s.len() as u64 - 1);
+    ack(&mut ep, ms(250), hi, 65_535);
+    sack(&mut ep, ms(302), hi, &[(2_000, 3_000)]);
+    assert_eq!(ep.stats().dsacks_received, 1);
+    assert_eq!(ep.rack_reo_wnd(), dms(25));
+    ep.send(2_000);
+    let t = ms(400);
+    assert_eq!(sent(&mut ep, t).len(), 2);
+    ack(&mut ep, ms(500), hi + 1_000, 65_535);
+    // Two steps: 2 · min_rtt/4, below SRTT.
+    assert_eq!(ep.rack_reo_wnd(), dms(50));
+    // Once per round trip: a second D-SACK for data sent before the step
+    // (the same retransmission again) does not add another.
+    sack(&mut ep, ms(501), hi + 1_000, &[(2_000, 3_000)]);
+    ack(&mut ep, ms(502), hi + 2_000, 65_535);
+    assert_eq!(ep.rack_reo_wnd(), dms(50));
+}
+
+#[test]
+fn rack_marks_lost_in_loss_state() {
+    // F-RTO off to keep Loss plain go-back-N (F-RTO would hold new data),
+    // TLP off so that the timeout, not a probe, answers the silence.
+    let cfg = |rack| TcpConfig { sack: true, rack, frto: false, tlp: false, ..plain() };
+    let run = |rack: bool| {
+        let (mut ep, now) = established(cfg(rack));
+        ep.send(10_000);
+        drain(&mut ep, now);
+        // Nothing comes back: RTO at 1.1 s, Loss, everything LOST, cwnd 1.
+        let t = fire(&mut ep);
+        assert_eq!(t, ms(1_100));
+        assert_eq!(ep.probe().ca_state, CaState::Loss);
+        assert_eq!(sent(&mut ep, t), vec![(0, t)]);
+        // The retransmission of 0 is acknowledged; slow start sends 1 and 2
+        // again at 1.2 s.
+        ack(&mut ep, ms(1_200), 1_000, 65_535);
+        assert_eq!(sent(&mut ep, ms(1_200)).iter().map(|x| x.0).collect::<Vec<_>>(), vec![1_000, 2_000]);
+        // The second retransmission of 1 is lost; 2's arrives and is SACKed.
+        sack(&mut ep, ms(1_300), 1_000, &[(2_000, 3_000)]);
+        let s = sent(&mut ep, ms(1_300));
+        (ep, s)
+    };
+    // RACK (in Loss too, Linux tcp_fastretrans_alert's TCP_CA_Loss case):
+    // 2, re-sent at 1.2 s (after 1 by sequence), was delivered after RACK.rtt
+    // 100 ms; 1 has waited as long with reo_wnd 0 in Loss — lost again. A
+    // lost retransmission in Loss falls through to the Open path and starts
+    // Recovery (fresh ssthresh from cwnd 2: max(1, 2)), which resends it.
+    let (ep, s) = run(true);
+    assert_eq!(ep.stats().lost_retransmits, 1);
+    assert_eq!(ep.probe().ca_state, CaState::Recovery);
+    assert_eq!(ep.probe().ssthresh, 2);
+    assert_eq!(s.first().map(|x| x.0), Some(1_000));
+    assert_eq!(ep.stats().timeouts, 1);
+    // Without RACK the lost retransmission stays in flight: go-back-N
+    // continues with 3.. and 1 waits for the next RTO.
+    let (ep, s) = run(false);
+    assert_eq!(ep.stats().lost_retransmits, 0);
+    assert_eq!(ep.probe().ca_state, CaState::Loss);
+    assert!(s.iter().all(|x| x.0 != 1_000), "{s:?}");
 }

@@ -282,7 +282,7 @@ ARM_NOTES = {
     "tcp": "the seed's baseline: its TCP, PEG only",
     "snoop": "the seed's mechanism: Snoop above the PEG where the seed enables it, fixed 1-s local timer",
     "snoop-adaptive": "the same with the local timer from wireless-hop RTT samples (Balakrishnan et al. 1995; the seed's future work)",
-    "sack": "plain TCP with SACK (RFC 2018/6675 recovery; RACK off), no agent",
+    "sack": "plain TCP with SACK (RFC 2018/6675 recovery; RACK and TLP off), no agent",
     "itcp": "I-TCP split connection at the AP (one proxy per mobile interface), no Snoop; run where the AP is the "
     "natural proxy point (s1, s2); s3 compares mobiles with and without Snoop in one run, which a proxy at the "
     "AP serving both would blur",
@@ -307,7 +307,10 @@ def tcp_config(arm: str) -> dict:
     tcp = dict(TCP)
     if arm == "sack":
         tcp["sack"] = True
+        # The seed's era: SACK recovery without RACK or the tail loss probe
+        # (RFC 8985, Linux 4.x), both of which would otherwise come with SACK.
         tcp["rack"] = False
+        tcp["tlp"] = False
     return tcp
 
 

@@ -44,6 +44,7 @@ pub const TCP_KEYS: &[&str] = &[
     "partial_ack_rto",
     "rto_timer",
     "rack",
+    "tlp",
     "frto",
     "dsack",
     "undo",
@@ -52,11 +53,11 @@ pub const TCP_KEYS: &[&str] = &[
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
-/// 3.44's (off: no F-RTO, no undo, no D-SACK) when the flow selects ns-3's
+/// 3.44's (off: no F-RTO, no undo, no D-SACK, no TLP) when the flow selects ns-3's
 /// recovery (`recovery = "ns3-prr"`), so the ns-3 anchor scenarios keep
 /// ns-3's behaviour without naming them. Given explicitly, they win.
 /// `ecn` goes to 0 (ns-3's `UseEcn` default Off).
-const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "ecn"];
+const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "ecn", "tlp"];
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
@@ -113,6 +114,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rto_timer" => c.rto_timer = RtoTimer::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rack" => c.rack = f.bool()?,
+            "tlp" => c.tlp = f.bool()?,
             "frto" => c.frto = f.bool()?,
             "dsack" => c.dsack = f.bool()?,
             "undo" => c.undo = f.bool()?,
@@ -135,6 +137,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
                     "dsack" => c.dsack = false,
                     "undo" => c.undo = false,
                     "ecn" => c.ecn = EcnMode::Off,
+                    "tlp" => c.tlp = false,
                     _ => c.eifel = false,
                 }
             }
@@ -188,6 +191,7 @@ fn tcp_json_fixed(c: &TcpConfig) -> Value {
         "partial_ack_rto": c.partial_ack_rto.name(),
         "rto_timer": c.rto_timer.name(),
         "rack": c.rack,
+        "tlp": c.tlp,
         "frto": c.frto,
         "dsack": c.dsack,
         "undo": c.undo,

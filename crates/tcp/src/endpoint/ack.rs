@@ -43,8 +43,11 @@ pub const FLAG_ORIG_SACK_ACKED: u32 = 0x200;
 pub const FLAG_SND_UNA_ADVANCED: u32 = 0x400;
 /// The ACK carried an accepted D-SACK block (RFC 2883).
 pub const FLAG_DSACKING_ACK: u32 = 0x800;
+/// The D-SACK covers exactly the tail loss probe's retransmission: the
+/// original and the probe both arrived (`tcp_dsack_seen`).
+pub(super) const FLAG_DSACK_TLP: u32 = 0x20000;
 pub(super) const FLAG_ACKED: u32 = FLAG_DATA_ACKED | FLAG_SYN_ACKED;
-const FLAG_NOT_DUP: u32 = FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED;
+pub(super) const FLAG_NOT_DUP: u32 = FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED;
 
 /// What `clean_rtx_queue` found in the segments an ACK removed.
 struct Cleaned {
@@ -76,6 +79,9 @@ impl Endpoint {
         let prior_packets = self.tp.packets_out;
         let prior_delivered = self.tp.delivered;
         let prior_lost = self.lost_marks;
+        // `prior_fack` of tcp_ack: reordering is data delivered below it.
+        let prior_fack = if self.rack_active() { self.highest_sack_start() } else { self.snd_una };
+        self.reo_armed = false;
         // F-RTO's REXMIT_NEW lasts until the next ACK; the TSecr is the
         // Eifel evidence (`rx_opt.rcv_tsecr`).
         self.frto_new_data = false;
@@ -109,10 +115,8 @@ impl Endpoint {
         let mut ra = RateAcc::default();
         let mut newly_sacked = 0;
         if self.sack_ok && seg.sack_len > 0 {
-            if self.check_dsack(seg, prior_snd_una) {
-                flag |= FLAG_DSACKING_ACK;
-            }
-            let (n, orig) = self.sacktag(now, seg, &mut ra);
+            flag |= self.check_dsack(seg, prior_snd_una);
+            let (n, orig) = self.sacktag(now, seg, &mut ra, prior_fack);
             newly_sacked = n;
             if newly_sacked > 0 {
                 flag |= FLAG_DATA_SACKED;
@@ -151,13 +155,14 @@ impl Endpoint {
                 // tcp_ack `no_queue`: a D-SACK may still undo a reduction.
                 self.fastretrans_alert(now, 0, 0, flag, prior_snd_una, 0, false);
             }
+            self.process_tlp_ack(ack, flag);
             self.after_ack_window(flag);
             return;
         }
 
         // ---- tcp_clean_rtx_queue ----
         let Cleaned { flag: acked_flag, pkts_acked, retrans_acked, first_ackt, last_ackt } =
-            self.clean_rtx_queue(now, seg, ack, &mut ra);
+            self.clean_rtx_queue(now, seg, ack, &mut ra, prior_fack);
         flag |= acked_flag;
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -180,6 +185,8 @@ impl Endpoint {
             let sample = AckSample { pkts_acked, rtt_us, in_flight: prior_in_flight };
             self.cc.pkts_acked(&mut self.tp, &sample);
         }
+        self.rack_update_reo_wnd(ra.rs.prior_delivered);
+        self.process_tlp_ack(ack, flag);
 
         // ---- tcp_fastretrans_alert ----
         // A D-SACK reports a duplicate, not a new arrival: no dupack.
@@ -193,8 +200,9 @@ impl Endpoint {
             self.fastretrans_alert(now, num_dupack, pkts_acked, flag, prior_snd_una, delivered, retrans_acked);
         }
 
-        // RFC 6298 §5.2/§5.3 (`timeout.rs`).
+        // RFC 6298 §5.2/§5.3 (`timeout.rs`), then the probe (`tlp.rs`).
         self.rearm_rto_after_ack(now, flag);
+        self.set_xmit_timer_after_ack(now, flag & FLAG_ACKED != 0);
 
         let delivered = self.tp.delivered.wrapping_sub(prior_delivered);
         let lost = self.lost_marks.wrapping_sub(prior_lost);
@@ -205,8 +213,11 @@ impl Endpoint {
 
     /// The loop of `tcp_clean_rtx_queue`: drops the segments `ack` covers
     /// (trimming a partially acked head) and keeps the sender's counters,
-    /// the rate sample and RACK up to date.
-    fn clean_rtx_queue(&mut self, now: Instant, seg: &Segment, ack: u64, ra: &mut RateAcc) -> Cleaned {
+    /// the rate sample and RACK up to date. A never-retransmitted segment
+    /// acknowledged below `prior_fack` (the highest SACKed before this ACK)
+    /// filled a hole by arriving late: reordering.
+    fn clean_rtx_queue(&mut self, now: Instant, seg: &Segment, ack: u64, ra: &mut RateAcc, prior_fack: u64) -> Cleaned {
+        let mut reord = u64::MAX;
         let mut flag = 0u32;
         let mut pkts_acked = 0u32;
         let mut retrans_acked = false;
@@ -246,6 +257,7 @@ impl Endpoint {
             } else if !s.has(SACKED) {
                 last_ackt = Some(s.tx_time);
                 first_ackt.get_or_insert(s.tx_time);
+                reord = reord.min(s.start);
                 if s.end() <= self.high_seq {
                     flag |= FLAG_ORIG_SACK_ACKED;
                 }
@@ -253,6 +265,9 @@ impl Endpoint {
             self.tp.packets_out -= 1;
             pkts_acked += 1;
             flag |= FLAG_DATA_ACKED;
+        }
+        if flag & FLAG_DATA_ACKED != 0 && reord < prior_fack && self.rack_active() {
+            self.note_reordering();
         }
         Cleaned { flag, pkts_acked, retrans_acked, first_ackt, last_ackt }
     }
@@ -291,10 +306,14 @@ impl Endpoint {
     /// RFC 2018 / RFC 6675 scoreboard update from the SACK blocks; returns
     /// the number of newly SACKed segments, and whether one of them was
     /// never retransmitted and lies at or below the recovery point
-    /// (`FLAG_ORIG_SACK_ACKED` of `tcp_sacktag_one`).
-    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc) -> (u32, bool) {
+    /// (`FLAG_ORIG_SACK_ACKED` of `tcp_sacktag_one`). A never-retransmitted
+    /// segment newly SACKed below `prior_fack` is reordering (Linux walks
+    /// the blocks in sequence order, so only SACKs from before this ACK can
+    /// lie above it).
+    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc, prior_fack: u64) -> (u32, bool) {
         let mut newly = 0;
         let mut orig = false;
+        let mut reordered = false;
         for &(l, r) in seg.sacks() {
             let (l, r) = (self.snd_off(l), self.snd_off(r));
             if r <= l || r <= self.snd_una as i64 || r > self.snd_max as i64 {
@@ -323,12 +342,18 @@ impl Endpoint {
                 if !s.has(EVER_RETRANS) && s.end() <= self.high_seq {
                     orig = true;
                 }
+                if !s.has(EVER_RETRANS) && s.start < prior_fack {
+                    reordered = true;
+                }
                 self.tp.sacked_out += 1;
                 self.tp.delivered += 1;
                 self.rate_skb_delivered(&s, ra);
                 self.rack_advance(now, &s, seg);
                 newly += 1;
             }
+        }
+        if reordered && self.rack_active() {
+            self.note_reordering();
         }
         (newly, orig)
     }

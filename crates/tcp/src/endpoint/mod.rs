@@ -19,6 +19,7 @@ mod input;
 mod ns3_prr;
 mod output;
 mod rack;
+mod rack_reo;
 mod rate;
 mod recovery;
 mod rtt;
@@ -26,6 +27,7 @@ mod rx;
 mod scoreboard;
 mod timeout;
 mod timers;
+mod tlp;
 mod undo;
 
 use std::collections::VecDeque;
@@ -165,6 +167,16 @@ pub struct Endpoint {
     lost_marks: u32,
     /// RACK (RFC 8985) state.
     rack: rack::RackState,
+    /// This ACK's RACK scan armed the reordering timer (Linux clears
+    /// FLAG_SET_XMIT_TIMER), so the ACK leaves the timers alone.
+    reo_armed: bool,
+    // ---- tail loss probe (`tlp.rs`; Linux tcp_sock fields of the same names) ----
+    /// `tlp_high_seq`: SND.NXT after the outstanding probe, if one is.
+    tlp_high_seq: Option<u64>,
+    /// `tlp_retrans`: the outstanding probe was a retransmission.
+    tlp_retrans: bool,
+    /// The probe the expired timer decided on, for `poll_transmit`.
+    tlp_send: Option<tlp::TlpSend>,
     // ---- undo / F-RTO (`undo.rs`; Linux tcp_sock fields of the same names) ----
     /// `undo_marker`: SND.UNA when the current reduction began.
     undo_marker: Option<u64>,
@@ -280,6 +292,10 @@ impl Endpoint {
             shrunk_ack: false,
             lost_marks: 0,
             rack: rack::RackState::default(),
+            reo_armed: false,
+            tlp_high_seq: None,
+            tlp_retrans: false,
+            tlp_send: None,
             undo_marker: None,
             undo_retrans: 0,
             retrans_stamp: None,
@@ -539,6 +555,7 @@ impl Endpoint {
         self.send_syn = false;
         self.ack_now = false;
         self.probe_pending = false;
+        self.tlp_send = None;
         if was != State::Closed {
             self.events.push_back(Event::Closed { aborted });
         }

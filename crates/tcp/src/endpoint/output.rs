@@ -1,6 +1,7 @@
-//! What goes on the wire next (`poll_transmit`): RST, SYN / SYN-ACK, lost
-//! segments (Linux `tcp_xmit_retransmit_queue` runs before new data), new
-//! data within min(cwnd, peer window), window probes, then a pure ACK.
+//! What goes on the wire next (`poll_transmit`): RST, SYN / SYN-ACK, a tail
+//! loss probe (`tlp.rs`), lost segments (Linux `tcp_xmit_retransmit_queue`
+//! runs before new data), new data within min(cwnd, peer window), window
+//! probes, then a pure ACK.
 
 use airtcp_core::{Ecn, Instant, Segment, TcpFlags};
 
@@ -48,6 +49,9 @@ impl Endpoint {
                 return if self.send_syn { Some(self.build_syn(now)) } else { None };
             }
             _ => {}
+        }
+        if let Some(seg) = self.send_loss_probe(now) {
+            return Some(seg);
         }
         if let Some(seg) = self.send_data(now) {
             return Some(seg);
@@ -241,7 +245,10 @@ impl Endpoint {
             return None;
         }
         let fin = fin_pending && self.snd_nxt + len as u64 == self.data_end();
-        Some(self.transmit_new(now, len, fin))
+        let seg = self.transmit_new(now, len, fin);
+        // tcp_write_xmit: one loss probe per tail loss episode (`tlp.rs`).
+        self.schedule_loss_probe(now);
+        Some(seg)
     }
 
     /// Linux `tcp_rate_check_app_limited`.
@@ -265,7 +272,7 @@ impl Endpoint {
         }
     }
 
-    fn transmit_new(&mut self, now: Instant, len: u32, fin: bool) -> Segment {
+    pub(super) fn transmit_new(&mut self, now: Instant, len: u32, fin: bool) -> Segment {
         if self.tp.packets_in_flight() == 0 {
             self.cc.cwnd_event(&mut self.tp, CaEvent::TxStart);
         }
@@ -282,6 +289,9 @@ impl Endpoint {
         };
         self.rate_skb_sent(&mut s);
         self.rtx.push_back(s);
+        // tcp_event_new_data_sent: a pending probe gives way to the RTO
+        // (`tcp_rearm_rto`); `send_new_data` schedules it again.
+        self.timers.stop(TimerKind::LossProbe);
         self.snd_nxt = s.end();
         self.snd_max = self.snd_max.max(self.snd_nxt);
         self.tp.packets_out += 1;
@@ -305,6 +315,11 @@ impl Endpoint {
             self.stats.retransmissions += 1;
         }
         self.note_retransmission(now);
+        if i == 0 {
+            // tcp_xmit_retransmit_queue: the head's retransmission sets the
+            // retransmit timer, which replaces a pending probe (`tlp.rs`).
+            self.timers.stop(TimerKind::LossProbe);
+        }
         if i == 0 && self.cfg.rto_timer == RtoTimer::Linux {
             // tcp_xmit_retransmit_queue: retransmitting the head restarts
             // the timer, so the retransmission gets a full RTO to return.
@@ -314,7 +329,7 @@ impl Endpoint {
     }
 
     /// Bookkeeping common to every data / FIN transmission.
-    fn on_data_sent(&mut self, now: Instant, s: &TxSeg) -> Segment {
+    pub(super) fn on_data_sent(&mut self, now: Instant, s: &TxSeg) -> Segment {
         let mut flags = TcpFlags::ACK;
         if s.fin {
             flags |= TcpFlags::FIN;

@@ -158,7 +158,7 @@ impl Endpoint {
     fn identify_loss(&mut self, now: Instant, advanced: bool) {
         if self.sack_ok {
             self.sack_mark_lost();
-            self.rack_detect_loss(now);
+            self.rack_mark_lost(now);
         } else if (self.tp.ca_state < CaState::Recovery && self.tp.sacked_out >= self.cfg.dupack_threshold)
             || (self.tp.ca_state == CaState::Recovery && advanced)
         {
@@ -218,9 +218,16 @@ impl Endpoint {
         }
         // Loss with F-RTO or undo: `tcp_process_loss` (undo.rs) owns the exit.
         let mut loss_done = false;
+        // A retransmission RACK found lost again in Loss: on to the Open
+        // path below, which starts Recovery (tcp_fastretrans_alert's
+        // fallthrough on FLAG_LOST_RETRANS).
+        let mut lost_retrans_in_loss = false;
         if self.tp.ca_state == CaState::Loss && (self.cfg.frto || self.cfg.undo) {
             if self.process_loss(flag, num_dupack) == LossStep::Stay {
-                return;
+                if !self.rack_in_loss(now) {
+                    return;
+                }
+                lost_retrans_in_loss = true;
             }
             loss_done = true;
         }
@@ -322,7 +329,13 @@ impl Endpoint {
                     self.identify_loss(now, advanced);
                 }
             }
-            CaState::Loss => self.loss_reno_sacks(num_dupack, advanced),
+            CaState::Loss if !lost_retrans_in_loss => {
+                self.loss_reno_sacks(num_dupack, advanced);
+                if self.rack_in_loss(now) {
+                    self.recover_from_loss(now, advanced, delivered, flag & FLAG_ECE != 0);
+                }
+            }
+            CaState::Loss => self.recover_from_loss(now, advanced, delivered, flag & FLAG_ECE != 0),
             _ => {
                 let persist = self.cfg.reno_sacks == RenoSacks::Persist;
                 if !self.sack_ok {
@@ -350,10 +363,40 @@ impl Endpoint {
         }
     }
 
-    /// `tcp_enter_recovery`. From CWR the reduction already made stands
-    /// (no second ssthresh, PRR carries on); after an ECE nothing may be
-    /// undone (`prior_ssthresh` stays 0).
+    /// `tcp_identify_packet_loss` in Loss (RACK only: every un-SACKed
+    /// segment is LOST already, so what RACK adds is retransmissions lost
+    /// again). Returns whether one was (`FLAG_LOST_RETRANS`).
+    fn rack_in_loss(&mut self, now: Instant) -> bool {
+        if !self.rack_active() {
+            return false;
+        }
+        let prior_retrans = self.tp.retrans_out;
+        self.rack_mark_lost(now);
+        // Tahoe stays in Loss: its go-back-N resends the marked segment.
+        self.tp.retrans_out < prior_retrans && self.mode() != Mode::Tahoe
+    }
+
+    /// The fallthrough of `tcp_fastretrans_alert` from Loss after a lost
+    /// retransmission: as from Open, Recovery starts (`tcp_enter_recovery`
+    /// outside a cwnd reduction takes a fresh ssthresh).
+    fn recover_from_loss(&mut self, now: Instant, advanced: bool, delivered: u32, ece: bool) {
+        self.identify_loss(now, advanced);
+        if self.time_to_recover() {
+            self.enter_recovery(delivered, ece);
+        }
+    }
+
     fn enter_recovery(&mut self, delivered: u32, ece: bool) {
+        self.enter_recovery_with(delivered, true, ece);
+    }
+
+    /// `tcp_enter_recovery` (+ the first retransmission's setup). With
+    /// `mark_head`, the head is marked lost as on the third dupack; RACK's
+    /// reordering timer has marked what is lost already and passes false.
+    /// From CWR the reduction already made stands (no second ssthresh, PRR
+    /// carries on); after an ECE nothing may be undone (`prior_ssthresh`
+    /// stays 0).
+    pub(super) fn enter_recovery_with(&mut self, delivered: u32, mark_head: bool, ece: bool) {
         let head = self.seq_of(self.snd_una);
         self.stats.fast_retransmits += 1;
         self.events.push_back(Event::FastRetransmit { seq: head });
@@ -387,9 +430,10 @@ impl Endpoint {
         }
         self.first_partial_ack = true;
         self.set_ca_state(CaState::Recovery);
+        self.tlp_high_seq = None; // tcp_init_cwnd_reduction
         if self.mode() == Mode::Ns3Prr {
             self.mark_head_lost_ns3();
-        } else {
+        } else if mark_head {
             self.mark_head_lost();
         }
         match self.mode() {

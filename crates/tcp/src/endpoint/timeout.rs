@@ -4,7 +4,8 @@
 //! retries, abort after `max_retries`, back-off, `tcp_enter_loss`) and when
 //! an ACK restarts or stops it (RFC 6298 §5.2/§5.3); and the persist timer
 //! (`tcp_check_probe_timer`, `tcp_probe_timer`: zero-window probes with
-//! exponential back-off). The deadline table itself is `timers.rs`.
+//! exponential back-off). The reordering timer is RACK's (`rack.rs`), the
+//! probe timer TLP's (`tlp.rs`). The deadline table itself is `timers.rs`.
 
 use airtcp_core::{Duration, Instant};
 
@@ -24,6 +25,16 @@ impl Endpoint {
             self.timers.stop(TimerKind::TimeWait);
             self.enter_closed(false);
             return;
+        }
+        // The reordering and probe timers first: Linux multiplexes them with
+        // the RTO, so when one is due the RTO is not (`timers.rs`).
+        if self.timers.expired(TimerKind::ReoTimeout, now) {
+            self.timers.stop(TimerKind::ReoTimeout);
+            self.rack_reo_timeout(now);
+        }
+        if self.timers.expired(TimerKind::LossProbe, now) {
+            self.timers.stop(TimerKind::LossProbe);
+            self.on_loss_probe(now);
         }
         if self.timers.expired(TimerKind::Rto, now) {
             self.timers.stop(TimerKind::Rto);
@@ -80,6 +91,12 @@ impl Endpoint {
                     self.abort();
                     return;
                 }
+                // tcp_retransmit_timer: the timeout ends any probe episode
+                // and supersedes the probe and reordering timers.
+                self.tlp_high_seq = None;
+                self.tlp_send = None;
+                self.timers.stop(TimerKind::LossProbe);
+                self.timers.stop(TimerKind::ReoTimeout);
                 self.enter_loss();
             }
         }
@@ -104,7 +121,10 @@ impl Endpoint {
         }
         if flag & FLAG_ACKED != 0 && restart {
             if self.tp.packets_out == 0 {
+                // tcp_rearm_rto clears whichever retransmit timer is pending.
                 self.timers.stop(TimerKind::Rto);
+                self.timers.stop(TimerKind::LossProbe);
+                self.timers.stop(TimerKind::ReoTimeout);
             } else {
                 self.timers.set(TimerKind::Rto, now + self.rtt.rto());
             }

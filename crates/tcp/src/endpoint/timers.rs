@@ -1,5 +1,17 @@
 //! The endpoint's timers: one deadline per kind in a fixed table, so the next
-//! deadline is a scan of five slots and arming/disarming never allocates.
+//! deadline is a scan of seven slots and arming/disarming never allocates.
+//!
+//! Linux multiplexes the retransmission, RACK reordering and loss-probe
+//! timers on one `icsk_retransmit_timer` (`icsk_pending` says which); here
+//! each has a slot, and `tlp.rs` / `rack.rs` keep the probe and reordering
+//! slots exclusive of each other where the kernel's `inet_csk_reset_xmit_timer`
+//! would replace one with the other. The RTO slot stays armed underneath:
+//! its deadline is never earlier than a pending probe
+//! (`tcp_schedule_loss_probe` caps the probe at the RTO), and
+//! `handle_timeout` runs the probe and reordering timers first. One
+//! deviation follows: a reordering timer due after the RTO deadline (it is
+//! capped at one RTO from *now*) lets the RTO fire first, where Linux's
+//! reordering timer would have displaced it.
 
 use airtcp_core::Instant;
 
@@ -16,11 +28,18 @@ pub enum TimerKind {
     TimeWait = 3,
     /// Earliest time the pacer lets the next data segment go.
     Pacing = 4,
+    /// RACK reordering timer (Linux ICSK_TIME_REO_TIMEOUT, RFC 8985 §6.2
+    /// step 5): a segment not yet deemed lost becomes due.
+    ReoTimeout = 5,
+    /// Tail loss probe (Linux ICSK_TIME_LOSS_PROBE, RFC 8985 §7.2).
+    LossProbe = 6,
 }
+
+const SLOTS: usize = 7;
 
 #[derive(Clone, Debug, Default)]
 pub struct Timers {
-    slots: [Option<Instant>; 5],
+    slots: [Option<Instant>; SLOTS],
 }
 
 impl Timers {
@@ -37,7 +56,7 @@ impl Timers {
         self.slots[k as usize].is_some()
     }
     pub fn stop_all(&mut self) {
-        self.slots = [None; 5];
+        self.slots = [None; SLOTS];
     }
     /// Earliest armed deadline.
     pub fn next(&self) -> Option<Instant> {

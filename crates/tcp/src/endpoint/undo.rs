@@ -27,7 +27,7 @@
 
 use airtcp_core::{Segment, SeqNum};
 
-use super::ack::{FLAG_DATA_SACKED, FLAG_ORIG_SACK_ACKED, FLAG_SND_UNA_ADVANCED};
+use super::ack::{FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_DSACK_TLP, FLAG_ORIG_SACK_ACKED, FLAG_SND_UNA_ADVANCED};
 use super::recovery::Mode;
 use super::scoreboard::{EVER_RETRANS, LOST};
 use super::{Endpoint, State};
@@ -142,6 +142,7 @@ impl Endpoint {
     /// half (the state change is the caller's). Returns whether it undid.
     pub(super) fn try_undo_recovery_full(&mut self) -> bool {
         if self.mode() != Mode::Prr || !self.may_undo() {
+            self.rack_recovery_not_undone();
             return false;
         }
         self.undo_cwnd_reduction(false);
@@ -153,6 +154,7 @@ impl Endpoint {
     /// D-SACKed, so none was needed.
     pub(super) fn try_undo_dsack(&mut self) -> bool {
         if self.undo_on() && self.undo_marker.is_some() && self.undo_retrans == 0 {
+            self.rack_dsack_undo();
             self.undo_cwnd_reduction(false);
             self.stats.dsack_undos += 1;
             return true;
@@ -246,6 +248,8 @@ impl Endpoint {
             if self.may_undo() {
                 self.undo_cwnd_reduction(false);
                 self.stats.loss_undos += 1;
+            } else {
+                self.rack_recovery_not_undone();
             }
             if self.cfg.loss_exit_growth == LossExitGrowth::BeyondRecoveryPoint {
                 let beyond = (self.snd_una - self.high_seq) / self.send_mss.max(1) as u64;
@@ -265,10 +269,14 @@ impl Endpoint {
     /// a D-SACK (below the cumulative ACK, or inside the second block) that
     /// is believable (no longer than the largest window, and not more
     /// duplicates reported than we ever retransmitted). Accounts it against
-    /// `undo_retrans`. `prior_snd_una` is SND.UNA before this ACK.
-    pub(super) fn check_dsack(&mut self, seg: &Segment, prior_snd_una: u64) -> bool {
+    /// `undo_retrans` and, after reordering, RACK's window. `prior_snd_una`
+    /// is SND.UNA before this ACK. Returns the ACK flags it earns:
+    /// `FLAG_DSACKING_ACK` when accepted, `FLAG_DSACK_TLP` when the block is
+    /// exactly the tail loss probe's (set before the believability check,
+    /// as the kernel does).
+    pub(super) fn check_dsack(&mut self, seg: &Segment, prior_snd_una: u64) -> u32 {
         let blocks = seg.sacks();
-        let Some(&(l0, r0)) = blocks.first() else { return false };
+        let Some(&(l0, r0)) = blocks.first() else { return 0 };
         let is_dsack = if l0.diff(seg.ack) < 0 {
             true
         } else if blocks.len() > 1 {
@@ -278,23 +286,29 @@ impl Endpoint {
             false
         };
         if !is_dsack {
-            return false;
+            return 0;
         }
         let len = r0.diff(l0);
         if len <= 0 || len as u64 > self.max_snd_wnd as u64 {
-            return false;
+            return 0;
         }
         let mss = self.send_mss.max(1) as u64;
+        let mut flag = 0;
+        if len as u64 <= mss && self.tlp_high_seq.is_some_and(|h| h as i64 == self.snd_off(r0)) {
+            flag |= FLAG_DSACK_TLP;
+        }
         let dup_segs = (len as u64).div_ceil(mss).max(1);
         self.dsack_dups += dup_segs;
         if self.dsack_dups > self.stats.retransmissions {
-            return false; // the peer reports more duplicates than we sent
+            return flag; // the peer reports more duplicates than we sent
         }
         self.stats.dsacks_received += 1;
+        self.rack_note_dsack(flag & FLAG_DSACK_TLP != 0);
+        flag |= FLAG_DSACKING_ACK;
         let (l, r) = (self.snd_off(l0), self.snd_off(r0));
-        let Some(marker) = self.undo_marker else { return true };
+        let Some(marker) = self.undo_marker else { return flag };
         if self.undo_retrans <= 0 {
-            return true;
+            return flag;
         }
         if r <= prior_snd_una as i64 {
             // D-SACK for data already acknowledged: "dumb counting".
@@ -312,7 +326,7 @@ impl Endpoint {
                 }
             }
         }
-        true
+        flag
     }
 }
 
