@@ -3,7 +3,10 @@
 //! order, and the connection finishes (FIN exchanged, both ends CLOSED).
 //! The Linux defaults F-RTO, Eifel/D-SACK undo and D-SACK generation are on
 //! or off at random (with SACK on, reordering and duplicates then exercise
-//! the D-SACK paths; the outage exercises F-RTO).
+//! the D-SACK paths; the outage exercises F-RTO). Nagle (`nodelay`), the
+//! idle restart and a small locked send buffer are random too: a transfer
+//! writes what fits, so a buffer that is not a multiple of the MSS leaves
+//! sub-MSS tails for Nagle to hold, and the outage leaves the sender idle.
 
 use airtcp_sim::{run, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -19,7 +22,10 @@ fn scenario(
     sack: bool,
     recovery: &str,
     undo: bool,
+    nagle: bool,
+    snd_buf: Option<u32>,
 ) -> String {
+    let snd_buf = snd_buf.map(|b| format!("snd_buf = {b}")).unwrap_or_default();
     format!(
         r#"
 [sim]
@@ -68,12 +74,16 @@ frto = {undo}
 undo = {undo}
 eifel = {undo}
 dsack = {undo}
+nodelay = {nodelay}
+slow_start_after_idle = {nagle}
+{snd_buf}
 # RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
 # 1 s default MSL does not when the last ACK is lost in an outage.
 msl = "60s"
 "#,
         o1 = outage.0,
         o2 = outage.0 + outage.1 + 1,
+        nodelay = !nagle,
     )
 }
 
@@ -92,8 +102,10 @@ proptest! {
         sack in any::<bool>(),
         recovery in prop_oneof![Just("reno"), Just("newreno"), Just("prr"), Just("tahoe")],
         undo in any::<bool>(),
+        nagle in any::<bool>(),
+        snd_buf in prop::option::of(1_500u32..6_000),
     ) {
-        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo);
+        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, nagle, snd_buf);
         let s = Scenario::from_toml_str(&text, "prop.toml", &[]).unwrap();
         let o = run(&s, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
         let f = &o.summary["flows"][0];
@@ -113,6 +125,10 @@ proptest! {
         prop_assert!(n(&f["dsacks_received"]) <= n(&f["receiver"]["dsacks_sent"]), "{}", f);
         if !undo || !sack {
             prop_assert_eq!(n(&f["receiver"]["dsacks_sent"]), 0);
+        }
+        if !nagle {
+            prop_assert_eq!(n(&f["sender"]["nagle_deferrals"]), 0);
+            prop_assert_eq!(n(&f["sender"]["cwnd_restarts"]), 0);
         }
         if !undo {
             prop_assert_eq!(n(&f["loss_undos"]) + n(&f["recovery_undos"]) + n(&f["dsack_undos"]), 0, "{}", f);
