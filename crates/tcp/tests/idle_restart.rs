@@ -78,3 +78,22 @@ fn no_restart_when_off() {
     assert_eq!((ep.probe().cwnd, segs.len()), (80, 65));
     assert_eq!(ep.stats().cwnd_restarts, 0);
 }
+
+/// Data queued behind a zero window: the first send attempt after the idle
+/// RTO restarts cwnd (80 → 40); later attempts in the same idle period do
+/// not halve it again (Linux checks once, when the data is queued).
+#[test]
+fn restart_once_per_idle_period() {
+    let (mut ep, t0) = established(TcpConfig { initial_ssthresh: 30, ..plain() });
+    ep.send(10_000);
+    drain(&mut ep, t0);
+    ack(&mut ep, t0 + dms(100), 10_000, 0);
+    ep.sock_mut().snd_cwnd = 80;
+    ep.send(100_000);
+    let segs = drain(&mut ep, t0 + dms(1_600));
+    assert!(segs.iter().all(|s| s.payload_len == 0));
+    assert_eq!(ep.probe().cwnd, 40);
+    drain(&mut ep, t0 + dms(1_700));
+    drain(&mut ep, t0 + dms(3_700));
+    assert_eq!((ep.probe().cwnd, ep.stats().cwnd_restarts), (40, 1));
+}

@@ -16,9 +16,15 @@ impl Endpoint {
         if !self.cfg.slow_start_after_idle || self.tp.packets_out > 0 || self.cc.has_cong_control() {
             return;
         }
+        // Once per idle period: Linux checks once per skb the application
+        // queues, here every send attempt would check again (zero window).
+        if self.idle_restarted_at == Some(self.tp.lsndtime) {
+            return;
+        }
         let delta = self.tp.jiffies.wrapping_sub(self.tp.lsndtime) as i32 as i64;
         let rto = self.rto_jiffies();
         if delta > rto {
+            self.idle_restarted_at = Some(self.tp.lsndtime);
             self.cwnd_restart(delta, rto);
         }
     }

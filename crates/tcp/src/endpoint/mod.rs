@@ -195,6 +195,8 @@ pub struct Endpoint {
     snd_sml: u64,
     /// SND.NXT when Nagle last held a segment (counts each hold once).
     nagle_held_at: Option<u64>,
+    /// `lsndtime` of the idle period whose cwnd was restarted (`idle.rs`).
+    idle_restarted_at: Option<u32>,
     /// Receive-buffer autotuning state.
     rs: autotune::RcvSpace,
     /// Receiver: the D-SACK block owed to the peer (`duplicate_sack[0]`
@@ -305,6 +307,7 @@ impl Endpoint {
             snd_nospace: false,
             snd_sml: 0,
             nagle_held_at: None,
+            idle_restarted_at: None,
             rs: autotune::RcvSpace::default(),
             ws_ok: false,
             ts_ok: false,
