@@ -13,7 +13,8 @@ pub enum SendApp {
     /// Keeps the send buffer full until the run ends, writing whole chunks
     /// of `chunk` bytes (the flow's MSS) as ns-3's BulkSendApplication and
     /// iperf do: a partial write into a nearly full buffer would otherwise
-    /// put a runt segment on the wire, since the endpoint has no Nagle.
+    /// put a runt segment on the wire with `nodelay` (ns-3's default), and
+    /// leave one waiting for Nagle without it.
     Bulk { chunk: u64 },
     /// Writes `total` bytes, then closes.
     Transfer { total: u64, queued: u64, closed: bool },

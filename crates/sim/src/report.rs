@@ -92,6 +92,9 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "segs_received": st.segs_received,
                 "bytes_acked": st.bytes_acked,
                 "dup_acks_received": st.dup_acks_received,
+                "sndbuf_max": st.sndbuf_max,
+                "nagle_deferrals": st.nagle_deferrals,
+                "cwnd_restarts": st.cwnd_restarts,
             },
             "receiver": {
                 "segs_sent": rst.segs_sent,
@@ -100,6 +103,9 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "dsacks_sent": rst.dsacks_sent,
                 "dup_data_segs_received": rst.dup_data_segs_received,
                 "ecn_ce_received": rst.ecn_ce_received,
+                "rcv_wnd_max": rst.rcv_wnd_max,
+                "rcvbuf_grows": rst.rcvbuf_grows,
+                "rcvbuf_max": rst.rcvbuf_max,
             },
         }));
     }

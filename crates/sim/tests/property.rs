@@ -9,7 +9,12 @@
 //! window, its D-SACK growth and the reordering timer). ECN is negotiated
 //! or not at random, and the bottleneck marks CE at random: DCTCP-style
 //! above a random threshold or by RED with ECN, so CE marks, ECE echoes and
-//! CWR reductions mix with losses, retransmissions and recoveries.
+//! CWR reductions mix with losses, retransmissions and recoveries. Nagle
+//! (`nodelay`), the idle restart and a small locked send buffer (8.5 to 20
+//! segments; fewer under 10 % loss can outlast the run in backed-off RTOs)
+//! are random too: a transfer writes what fits, so a buffer that is not a
+//! multiple of the MSS leaves sub-MSS tails for Nagle to hold, and the
+//! outage leaves the sender idle.
 
 use airtcp_sim::{run, RunOptions, Scenario};
 use proptest::prelude::*;
@@ -29,7 +34,10 @@ fn scenario(
     marking: &str,
     rack: bool,
     tlp: bool,
+    nagle: bool,
+    snd_buf: Option<u32>,
 ) -> String {
+    let snd_buf = snd_buf.map(|b| format!("snd_buf = {b}")).unwrap_or_default();
     format!(
         r#"
 [sim]
@@ -82,6 +90,9 @@ dsack = {undo}
 ecn = {ecn_mode}
 rack = {rack}
 tlp = {tlp}
+nodelay = {nodelay}
+slow_start_after_idle = {nagle}
+{snd_buf}
 # RFC 9293's TIME_WAIT (2 x 60 s) outlasts the peer's FIN retransmissions; the
 # 1 s default MSL does not when the last ACK is lost in an outage.
 msl = "60s"
@@ -89,6 +100,7 @@ msl = "60s"
         o1 = outage.0,
         o2 = outage.0 + outage.1 + 1,
         ecn_mode = if ecn { 1 } else { 2 },
+        nodelay = !nagle,
     )
 }
 
@@ -107,15 +119,15 @@ proptest! {
         sack in any::<bool>(),
         recovery in prop_oneof![Just("reno"), Just("newreno"), Just("prr"), Just("tahoe")],
         undo in any::<bool>(),
-        (ecn, rack, tlp) in (any::<bool>(), any::<bool>(), any::<bool>()),
-        (marking_kind, mark_k) in (0u8..3, 1u32..20),
+        (ecn, rack, tlp, nagle) in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        (marking_kind, mark_k, snd_buf) in (0u8..3, 1u32..20, prop::option::of(8_500u32..20_000)),
     ) {
         let marking = match marking_kind {
             0 => String::new(),
             1 => format!("ecn_threshold = {mark_k}"),
             _ => format!("[links.red_ab]\nmin_th = {}\nmax_th = {}\nmax_p = 0.2\nw_q = 0.02\necn = true", mark_k / 4, mark_k),
         };
-        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, ecn, &marking, rack, tlp);
+        let text = scenario(bytes, p_ab, p_ba, reorder_p, reorder_ms, outage, sack, recovery, undo, ecn, &marking, rack, tlp, nagle, snd_buf);
         let s = Scenario::from_toml_str(&text, "prop.toml", &[]).unwrap();
         let o = run(&s, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
         let f = &o.summary["flows"][0];
@@ -135,6 +147,10 @@ proptest! {
         prop_assert!(n(&f["dsacks_received"]) <= n(&f["receiver"]["dsacks_sent"]), "{}", f);
         if !undo || !sack {
             prop_assert_eq!(n(&f["receiver"]["dsacks_sent"]), 0);
+        }
+        if !nagle {
+            prop_assert_eq!(n(&f["sender"]["nagle_deferrals"]), 0);
+            prop_assert_eq!(n(&f["sender"]["cwnd_restarts"]), 0);
         }
         if !undo {
             prop_assert_eq!(n(&f["loss_undos"]) + n(&f["recovery_undos"]) + n(&f["dsack_undos"]), 0, "{}", f);

@@ -263,6 +263,12 @@ impl RtoTimer {
     }
 }
 
+/// `net.ipv4.tcp_rmem` defaults since Linux 5.4 (commit a337531b942b, "tcp:
+/// up initial rmem to 128KB and SYN rwin to around 64KB").
+pub const TCP_RMEM: [u32; 3] = [4096, 131_072, 6_291_456];
+/// `net.ipv4.tcp_wmem` defaults (Documentation/networking/ip-sysctl.rst).
+pub const TCP_WMEM: [u32; 3] = [4096, 16_384, 4_194_304];
+
 #[derive(Clone, Debug)]
 pub struct TcpConfig {
     /// Sender maximum segment size in payload bytes.
@@ -271,10 +277,51 @@ pub struct TcpConfig {
     pub initial_cwnd: u32,
     /// Initial ssthresh in segments (Linux/ns-3: unlimited).
     pub initial_ssthresh: u32,
-    /// Receive buffer in bytes: the most the advertised window can be.
+    /// Receive buffer in bytes: the most the advertised window can be, when
+    /// the buffer is fixed (`rcv_buf_autotune = false`). This is the value a
+    /// program passes to `setsockopt(SO_RCVBUF)`: Linux doubles it into
+    /// `sk_rcvbuf` and `tcp_win_from_space` halves it back, so the window
+    /// limit is this number.
     pub rcv_buf: u32,
-    /// Send buffer in bytes.
+    /// Send buffer in bytes of unacknowledged and unsent application data,
+    /// when the buffer is fixed (`snd_buf_autotune = false`).
     pub snd_buf: u32,
+    /// Receive-buffer autotuning, Linux's Dynamic Right-Sizing
+    /// (`tcp_rcv_space_adjust`, `net.ipv4.tcp_moderate_rcvbuf = 1`): the
+    /// buffer starts at `tcp_rmem[1]` and grows towards `tcp_rmem[2]` with
+    /// the bytes the application reads per receiver RTT; `rcv_buf` is then
+    /// unused. Linux turns it off for a socket whose program set SO_RCVBUF
+    /// (`SOCK_RCVBUF_LOCK`), and a scenario that gives `rcv_buf` does the
+    /// same. Off here because a `TcpConfig` always carries a `rcv_buf`; the
+    /// scenario's Linux profile turns it on. ns-3 3.44's `TcpSocketBase`
+    /// has a fixed `RcvBufSize`.
+    pub rcv_buf_autotune: bool,
+    /// `net.ipv4.tcp_rmem` = [min, default, max] in bytes of buffer memory
+    /// (Linux 5.4+ defaults 4096 / 131072 / 6291456); half of it is window
+    /// (`tcp_win_from_space`, see `endpoint/autotune.rs`).
+    pub tcp_rmem: [u32; 3],
+    /// Send-buffer growth with cwnd (`tcp_sndbuf_expand`): the buffer
+    /// starts at `tcp_wmem[1]` and grows to twice the data of
+    /// max(cwnd, IW) full-size segments (in Linux's worst-case per-segment
+    /// memory), up to `tcp_wmem[2]`; `snd_buf` is then unused. Linux turns
+    /// it off once a program sets SO_SNDBUF (`SOCK_SNDBUF_LOCK`), and a
+    /// scenario that gives `snd_buf` does the same. Off here for the same
+    /// reason as `rcv_buf_autotune`; on in the scenario's Linux profile.
+    pub snd_buf_autotune: bool,
+    /// `net.ipv4.tcp_wmem` = [min, default, max] in bytes (Linux defaults
+    /// 4096 / 16384 / 4194304).
+    pub tcp_wmem: [u32; 3],
+    /// TCP_NODELAY: false (the Linux default) runs Nagle's algorithm (RFC
+    /// 896) in Linux's Minshall form (`tcp_nagle_check`,
+    /// `tcp_minshall_check`): a sub-MSS segment waits while an earlier
+    /// sub-MSS segment is unacknowledged. A segment carrying FIN never
+    /// waits. ns-3 3.44's `TcpSocket::TcpNoDelay` defaults to true.
+    pub nodelay: bool,
+    /// Restart cwnd after idle (RFC 5681 §4.1, Linux `tcp_cwnd_restart`,
+    /// `net.ipv4.tcp_slow_start_after_idle = 1`): new data after more than
+    /// an RTO without sending halves cwnd per RTO idle, down to
+    /// min(cwnd, IW). ns-3 3.44's `TcpSocketBase` never restarts cwnd.
+    pub slow_start_after_idle: bool,
     pub sack: bool,
     pub timestamps: bool,
     /// Offer window scaling (RFC 7323); the shift is the smallest that covers `rcv_buf`.
@@ -405,6 +452,12 @@ impl Default for TcpConfig {
             initial_ssthresh: crate::cc::TCP_INFINITE_SSTHRESH,
             rcv_buf: 131_072,
             snd_buf: 131_072,
+            rcv_buf_autotune: false,
+            tcp_rmem: TCP_RMEM,
+            snd_buf_autotune: false,
+            tcp_wmem: TCP_WMEM,
+            nodelay: false,
+            slow_start_after_idle: true,
             sack: true,
             timestamps: true,
             window_scaling: true,
@@ -460,11 +513,17 @@ impl TcpConfig {
     /// never look back), and its receive buffer reports only out-of-order
     /// blocks (no D-SACK), so `frto`, `undo`, `eifel` and `dsack` are off;
     /// nor does it send tail loss probes (`tlp` off). Its
-    /// `TcpSocketBase::UseEcn` defaults to Off, so `ecn` is too.
+    /// `TcpSocketBase::UseEcn` defaults to Off, so `ecn` is too. Its buffers
+    /// are fixed (`RcvBufSize`, `SndBufSize`), `TcpNoDelay` defaults to true
+    /// and it has no cwnd restart after idle.
     pub fn with_ns3_behaviour(self) -> Self {
         TcpConfig {
             ecn: EcnMode::Off,
             tlp: false,
+            rcv_buf_autotune: false,
+            snd_buf_autotune: false,
+            nodelay: true,
+            slow_start_after_idle: false,
             frto: false,
             dsack: false,
             undo: false,
@@ -493,6 +552,17 @@ impl TcpConfig {
         }
         if self.snd_buf == 0 {
             return Err("snd_buf must be positive".into());
+        }
+        let [rmin, rdef, rmax] = self.tcp_rmem;
+        if rmin == 0 || rmin > rdef || rdef > rmax {
+            return Err(format!("tcp_rmem = [{rmin}, {rdef}, {rmax}] must be positive and ordered min <= default <= max"));
+        }
+        if self.rcv_buf_autotune && (rdef / 2) < self.mss {
+            return Err(format!("tcp_rmem default {rdef} leaves a window (half of it) below one mss ({})", self.mss));
+        }
+        let [wmin, wdef, wmax] = self.tcp_wmem;
+        if wmin == 0 || wmin > wdef || wdef > wmax {
+            return Err(format!("tcp_wmem = [{wmin}, {wdef}, {wmax}] must be positive and ordered min <= default <= max"));
         }
         if self.delack_count == 0 {
             return Err("delack_count must be at least 1 (1 = no delayed ACK)".into());

@@ -66,4 +66,17 @@ pub struct TcpStats {
     pub cwr_reductions: u64,
     /// Sender: segments sent with CWR set.
     pub cwr_sent: u64,
+    /// Largest window we advertised, in bytes (after scaling).
+    pub rcv_wnd_max: u64,
+    /// Times receive-buffer autotuning grew the buffer (`tcp_rcv_space_adjust`).
+    pub rcvbuf_grows: u64,
+    /// Largest autotuned receive buffer, in bytes of buffer memory (the
+    /// window is half of it); 0 when it never grew.
+    pub rcvbuf_max: u64,
+    /// Largest send buffer `tcp_sndbuf_expand` set, in bytes; 0 for a fixed buffer.
+    pub sndbuf_max: u64,
+    /// Sub-MSS segments Nagle held back (each held tail counted once).
+    pub nagle_deferrals: u64,
+    /// Congestion-window restarts after idle (`tcp_cwnd_restart`).
+    pub cwnd_restarts: u64,
 }

@@ -18,7 +18,8 @@ pub struct PftkComparison {
     pub t0_s: f64,
     /// Packets per ACK: the receiver's `delack_count`.
     pub b: f64,
-    /// Receiver window limit in packets: min(rcv_buf, snd_buf) / mss.
+    /// Receiver window limit in packets: min(rcv_buf, snd_buf) / mss (the
+    /// autotuning maxima for buffers that autotune).
     pub wmax: f64,
     /// Payload bytes per packet.
     pub mss: u32,
@@ -129,7 +130,11 @@ pub fn pftk_compare(
     let t0_s = base_rto_s(series)
         .ok_or_else(|| format!("flow {flow}: no Open-state RTO sample to take T0 from"))?;
     let b = tcp.delack_count as f64;
-    let wmax = (tcp.rcv_buf.min(tcp.snd_buf) / tcp.mss) as f64;
+    // An autotuned buffer may grow to tcp_rmem[2] (half of it window) /
+    // tcp_wmem[2]; a locked one is the key.
+    let rcv = if tcp.rcv_buf_autotune { tcp.tcp_rmem[2] / 2 } else { tcp.rcv_buf };
+    let snd = if tcp.snd_buf_autotune { tcp.tcp_wmem[2] } else { tcp.snd_buf };
+    let wmax = (rcv.min(snd) / tcp.mss) as f64;
     let x = PftkInputs {
         p,
         rtt_s,

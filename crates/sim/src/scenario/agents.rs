@@ -163,7 +163,7 @@ fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<Age
         c.validate().map_err(|m| f.err(m))?;
         Ok(Some(c))
     };
-    let fixed_tcp = tcp("tcp")?.unwrap_or_default();
+    let fixed_tcp = tcp("tcp")?.unwrap_or_else(super::tcp::tcp_default);
     let wireless_tcp = tcp("wireless_tcp")?.unwrap_or_else(|| fixed_tcp.clone());
     Ok(AgentSpec::Itcp(ItcpConfig { wireless, relay_bytes, fixed_tcp, wireless_tcp }))
 }

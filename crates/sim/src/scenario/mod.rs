@@ -81,7 +81,11 @@
 //!                           # recovery (tahoe|reno|newreno|prr), dupack_threshold,
 //!                           # limited_transmit, cc, hz, persist_min, persist_max,
 //!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
-//!                           # ts_granularity, msl, ecn (0|1|2 or off|on|passive)
+//!                           # ts_granularity, msl, ecn (0|1|2 or off|on|passive),
+//!                           # rack, tlp, rcv_buf_autotune, tcp_rmem
+//!                           # ([min, default, max]), snd_buf_autotune, tcp_wmem,
+//!                           # nodelay, slow_start_after_idle (an explicit rcv_buf /
+//!                           # snd_buf turns its autotuning off, as SO_RCVBUF does)
 //!
 //! [[agents]]                # in-network agents (scenario::agents); a node's agents
 //! node = "rtr"              # form a stack, first declared = closest to IP

@@ -492,7 +492,7 @@ fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec]
         };
         let tcp = match t.opt("tcp") {
             Some(f) => super::tcp::tcp_config(&f.table()?)?,
-            None => airtcp_tcp::TcpConfig::default(),
+            None => super::tcp::tcp_default(),
         };
         out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp });
     }

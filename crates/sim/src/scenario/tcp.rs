@@ -1,6 +1,8 @@
 //! `[flows.tcp]`: every `TcpConfig` field by name. Fields not given keep
-//! `TcpConfig::default()` (documented in the tcp crate); both ends of a flow
-//! use the same configuration.
+//! `TcpConfig::default()` (documented in the tcp crate), except those whose
+//! default follows the profile (Linux, or ns-3 with `recovery = "ns3-prr"`)
+//! and the buffer autotuning that an explicit `rcv_buf` / `snd_buf` locks;
+//! both ends of a flow use the same configuration.
 
 use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
 use airtcp_tcp::TcpConfig;
@@ -50,6 +52,12 @@ pub const TCP_KEYS: &[&str] = &[
     "undo",
     "eifel",
     "ecn",
+    "rcv_buf_autotune",
+    "tcp_rmem",
+    "snd_buf_autotune",
+    "tcp_wmem",
+    "nodelay",
+    "slow_start_after_idle",
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
@@ -57,7 +65,23 @@ pub const TCP_KEYS: &[&str] = &[
 /// recovery (`recovery = "ns3-prr"`), so the ns-3 anchor scenarios keep
 /// ns-3's behaviour without naming them. Given explicitly, they win.
 /// `ecn` goes to 0 (ns-3's `UseEcn` default Off).
-const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "ecn", "tlp"];
+const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "ecn", "tlp", "slow_start_after_idle"];
+
+/// A `[min, default, max]` list of sizes (`tcp_rmem`, `tcp_wmem`).
+fn size_triple(f: &super::value::Field) -> R<[u32; 3]> {
+    let items = f.list()?;
+    if items.len() != 3 {
+        return Err(f.err(format!("expected [min, default, max] (3 sizes), got {} items", items.len())));
+    }
+    Ok([f.item(0).size_u32()?, f.item(1).size_u32()?, f.item(2).size_u32()?])
+}
+
+/// The configuration of a flow (or proxy connection) without a `tcp`
+/// table: what an empty table gives, i.e. the Linux profile with both
+/// buffers autotuned.
+pub(crate) fn tcp_default() -> TcpConfig {
+    TcpConfig { rcv_buf_autotune: true, snd_buf_autotune: true, ..TcpConfig::default() }
+}
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
@@ -126,10 +150,17 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
                     _ => EcnMode::from_name(f.str()?).map_err(|m| f.err(m))?,
                 }
             }
+            "rcv_buf_autotune" => c.rcv_buf_autotune = f.bool()?,
+            "tcp_rmem" => c.tcp_rmem = size_triple(&f)?,
+            "snd_buf_autotune" => c.snd_buf_autotune = f.bool()?,
+            "tcp_wmem" => c.tcp_wmem = size_triple(&f)?,
+            "nodelay" => c.nodelay = f.bool()?,
+            "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
             _ => unreachable!("checked by known()"),
         }
     }
-    if c.recovery == Recovery::Ns3Prr {
+    let ns3 = c.recovery == Recovery::Ns3Prr;
+    if ns3 {
         for &key in NS3_PROFILE_OFF {
             if t.opt(key).is_none() {
                 match key {
@@ -138,10 +169,24 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
                     "undo" => c.undo = false,
                     "ecn" => c.ecn = EcnMode::Off,
                     "tlp" => c.tlp = false,
+                    "slow_start_after_idle" => c.slow_start_after_idle = false,
                     _ => c.eifel = false,
                 }
             }
         }
+        // ns-3 3.44 TcpSocket::TcpNoDelay defaults to true.
+        if t.opt("nodelay").is_none() {
+            c.nodelay = true;
+        }
+    }
+    // Buffers autotune in the Linux profile unless the flow sets them:
+    // a program's SO_RCVBUF / SO_SNDBUF locks them (SOCK_RCVBUF_LOCK,
+    // SOCK_SNDBUF_LOCK). ns-3's buffers are fixed. An explicit key wins.
+    if t.opt("rcv_buf_autotune").is_none() {
+        c.rcv_buf_autotune = !ns3 && t.opt("rcv_buf").is_none();
+    }
+    if t.opt("snd_buf_autotune").is_none() {
+        c.snd_buf_autotune = !ns3 && t.opt("snd_buf").is_none();
     }
     c.validate().map_err(|m| t.err(m))?;
     Ok(c)
@@ -149,6 +194,21 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
 
 pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     let mut v = tcp_json_fixed(c);
+    // Separate from `tcp_json_fixed`: one json! literal of every key
+    // exceeds serde_json's macro recursion limit.
+    if let Some(map) = v.as_object_mut() {
+        let buffers = [
+            ("rcv_buf_autotune", json!(c.rcv_buf_autotune)),
+            ("tcp_rmem", json!(c.tcp_rmem)),
+            ("snd_buf_autotune", json!(c.snd_buf_autotune)),
+            ("tcp_wmem", json!(c.tcp_wmem)),
+            ("nodelay", json!(c.nodelay)),
+            ("slow_start_after_idle", json!(c.slow_start_after_idle)),
+        ];
+        for (k, val) in buffers {
+            map.insert(k.into(), val);
+        }
+    }
     // Unset means "same as initial_rto"; omitted so the JSON loads back.
     if let (Some(d), Some(map)) = (c.syn_rto, v.as_object_mut()) {
         map.insert("syn_rto".into(), Value::String(format_duration(d)));

@@ -22,11 +22,16 @@ impl Endpoint {
         if seg.dst_port != self.local_port || (self.remote_port != 0 && seg.src_port != self.remote_port) {
             return;
         }
+        self.note_writer_blocked();
+        let acked_before = self.snd_una;
         match self.state {
             State::Closed => self.on_closed(seg),
             State::Listen => self.on_listen(now, seg),
             State::SynSent => self.on_syn_sent(now, seg),
             _ => self.on_synchronized(now, seg),
+        }
+        if self.snd_una > acked_before {
+            self.snd_queue_shrunk = true;
         }
         self.update_persist(now);
     }
@@ -132,6 +137,11 @@ impl Endpoint {
         self.sync_seq();
         self.tp.snd_cwnd = self.cfg.initial_cwnd;
         self.quickacks = self.cfg.initial_quickacks;
+        // tcp_finish_connect / tcp_rcv_state_process: the idle clock starts
+        // at ESTABLISHED; tcp_init_buffer_space sizes both buffers.
+        self.tp.lsndtime = self.tp.jiffies;
+        self.sndbuf_expand();
+        self.rcv_space_established(now);
         self.cc.init(&mut self.tp);
         self.events.push_back(Event::Connected);
     }
@@ -286,6 +296,7 @@ impl Endpoint {
         // so a CE mark is echoed (and quick-ACKed) by this segment's ACK.
         self.ecn_check_ce();
         let r = self.rcv.insert(s as u64, e as u64);
+        self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
         if r.out_of_order || r.filled_hole || !self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for out-of-order data and for data
             // that fills (part of) a hole.

@@ -15,7 +15,10 @@
 
 mod ack;
 mod ecn;
+mod autotune;
+mod idle;
 mod input;
+mod nagle;
 mod ns3_prr;
 mod output;
 mod rack;
@@ -25,6 +28,7 @@ mod recovery;
 mod rtt;
 mod rx;
 mod scoreboard;
+mod sndbuf;
 mod timeout;
 mod timers;
 mod tlp;
@@ -193,6 +197,21 @@ pub struct Endpoint {
     dsack_dups: u64,
     /// TSecr of the ACK being processed (`rx_opt.rcv_tsecr`), if any.
     rcv_tsecr: Option<u32>,
+    // ---- buffers and Nagle (`autotune.rs`, `sndbuf.rs`, `nagle.rs`) ----
+    /// `sk_sndbuf` while the send buffer grows (`snd_buf_autotune`).
+    sk_sndbuf: u32,
+    /// `SOCK_QUEUE_SHRUNK`: an ACK freed send-buffer room.
+    snd_queue_shrunk: bool,
+    /// `SOCK_NOSPACE`: the writer waited for room.
+    snd_nospace: bool,
+    /// `snd_sml`: end of the last sub-MSS segment sent (Minshall).
+    snd_sml: u64,
+    /// SND.NXT when Nagle last held a segment (counts each hold once).
+    nagle_held_at: Option<u64>,
+    /// `lsndtime` of the idle period whose cwnd was restarted (`idle.rs`).
+    idle_restarted_at: Option<u32>,
+    /// Receive-buffer autotuning state.
+    rs: autotune::RcvSpace,
     /// Receiver: the D-SACK block owed to the peer (`duplicate_sack[0]`
     /// while `rx_opt.dsack`), stream offsets.
     dsack_block: Option<(u64, u64)>,
@@ -246,8 +265,12 @@ impl Endpoint {
             ..Default::default()
         };
         let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity, cfg.rto_timer);
-        let rcv_wscale = if cfg.window_scaling { wscale_for(cfg.rcv_buf) } else { 0 };
-        Ok(Endpoint {
+        let rcv_wscale = match (cfg.window_scaling, cfg.rcv_buf_autotune) {
+            (false, _) => 0,
+            (true, false) => wscale_for(cfg.rcv_buf),
+            (true, true) => autotune::autotune_wscale(cfg.tcp_rmem[2]),
+        };
+        let mut ep = Endpoint {
             cc,
             tp,
             state: State::Closed,
@@ -307,6 +330,13 @@ impl Endpoint {
             ecn_flags: 0,
             rx_ecn: Ecn::NotEct,
             tx_ect: false,
+            sk_sndbuf: cfg.tcp_wmem[1],
+            snd_queue_shrunk: false,
+            snd_nospace: false,
+            snd_sml: 0,
+            nagle_held_at: None,
+            idle_restarted_at: None,
+            rs: autotune::RcvSpace::default(),
             ws_ok: false,
             ts_ok: false,
             ts_recent: 0,
@@ -323,7 +353,9 @@ impl Endpoint {
             delack_segs: 0,
             quickacks: 0,
             cfg,
-        })
+        };
+        ep.rcv_space_init();
+        Ok(ep)
     }
 
     /// Active open: queue a SYN.
@@ -358,6 +390,9 @@ impl Endpoint {
     pub fn send(&mut self, bytes: u64) -> u64 {
         let n = bytes.min(self.send_capacity());
         self.app_written += n;
+        if n < bytes {
+            self.snd_nospace = true;
+        }
         n
     }
 
@@ -368,7 +403,7 @@ impl Endpoint {
             return 0;
         }
         let unacked = self.app_written - self.bytes_acked();
-        (self.cfg.snd_buf as u64).saturating_sub(unacked)
+        self.sndbuf().saturating_sub(unacked)
     }
 
     /// Close our side once queued data is sent (FIN).
@@ -399,7 +434,8 @@ impl Endpoint {
         // Window update once the window would open by enough (RFC 1122
         // 4.2.3.3 receiver SWS avoidance; threshold min(2·MSS, buffer/2)).
         let new_win = self.window_to_advertise();
-        let thresh = (2 * self.cfg.mss as u64).min(self.cfg.rcv_buf as u64 / 2);
+        let thresh = (2 * self.cfg.mss as u64).min(self.rcv_full_space() / 2);
+        self.rs.read_pending = true;
         if new_win >= old_win + thresh && self.state_receives_data() {
             self.ack_now = true;
         }
@@ -577,9 +613,15 @@ impl Endpoint {
     /// Right edge we are willing to advertise now, with receiver SWS
     /// avoidance (RFC 1122 4.2.3.3): the edge only moves right once it can
     /// move by min(buffer/2, MSS), and never moves left (RFC 9293 §3.8.6.2.2).
+    /// An autotuned buffer offers min(free space, `rcv_ssthresh`) instead of
+    /// the fixed buffer less unread data (`autotune.rs`).
     fn adv_edge(&self) -> u64 {
-        let cand = self.rcv.read + 1 + self.fin_consumed as u64 + self.cfg.rcv_buf as u64;
-        let thresh = (self.cfg.rcv_buf as u64 / 2).min(self.cfg.mss as u64);
+        let cand = if self.cfg.rcv_buf_autotune {
+            self.rcv_nxt() + self.autotune_window()
+        } else {
+            self.rcv.read + 1 + self.fin_consumed as u64 + self.cfg.rcv_buf as u64
+        };
+        let thresh = (self.rcv_full_space() / 2).min(self.cfg.mss as u64);
         if cand >= self.rcv_adv + thresh || self.rcv_adv == 0 {
             cand.max(self.rcv_adv)
         } else {
@@ -604,6 +646,7 @@ impl Endpoint {
         }
         let field = field.min(u16::MAX as u64);
         self.rcv_adv = self.rcv_adv.max(nxt + (field << shift));
+        self.stats.rcv_wnd_max = self.stats.rcv_wnd_max.max(field << shift);
         field as u16
     }
 }

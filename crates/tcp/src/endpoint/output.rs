@@ -23,6 +23,9 @@ impl Endpoint {
     pub fn poll_transmit(&mut self, now: Instant) -> Option<Segment> {
         self.set_clock(now);
         self.tx_ect = false;
+        if self.rs.read_pending {
+            self.rcv_space_adjust(now);
+        }
         if self.send_rst {
             self.send_rst = false;
             let mut seg = self.header(now, TcpFlags::RST | TcpFlags::ACK);
@@ -66,6 +69,7 @@ impl Endpoint {
             return Some(seg);
         }
         self.update_persist(now);
+        self.check_space();
         None
     }
 
@@ -111,7 +115,7 @@ impl Endpoint {
 
     fn build_syn(&mut self, now: Instant) -> Segment {
         let syn_ack = self.state == State::SynReceived;
-        let window = self.cfg.rcv_buf.min(u16::MAX as u32);
+        let window = self.syn_window();
         let mut seg = Segment {
             src_port: self.local_port,
             dst_port: self.remote_port,
@@ -233,6 +237,7 @@ impl Endpoint {
             self.check_app_limited();
             return None;
         }
+        self.slow_start_after_idle_check();
         if !self.cwnd_allows() {
             self.cwnd_validate(true);
             return None;
@@ -241,11 +246,15 @@ impl Endpoint {
         if len > 0 && !self.new_data_fits_window() {
             return None;
         }
+        let fin = fin_pending && self.snd_nxt + len as u64 == self.data_end();
+        if !fin && self.nagle_holds(len) {
+            return None;
+        }
         if self.pacing_blocked(now) {
             return None;
         }
-        let fin = fin_pending && self.snd_nxt + len as u64 == self.data_end();
         let seg = self.transmit_new(now, len, fin);
+        self.minshall_update(len, self.snd_nxt);
         // tcp_write_xmit: one loss probe per tail loss episode (`tlp.rs`).
         self.schedule_loss_probe(now);
         Some(seg)

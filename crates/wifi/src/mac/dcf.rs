@@ -71,6 +71,11 @@ pub struct DcfState {
     /// associated and on its AP's channel.
     pub(crate) data_allowed: bool,
     current: Option<Current>,
+    /// A data frame set aside, with its sequence number and retry counts,
+    /// while data may not go and management frames wait (a scan started
+    /// during its exchange: mac80211 stops the data queues for a scan and
+    /// sends the probes): it goes first once data may go again.
+    parked: Option<Current>,
     phase: Phase,
     /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
     backoff: Option<u32>,
@@ -118,6 +123,7 @@ impl DcfState {
             mgmt_q: VecDeque::with_capacity(4),
             data_allowed: true,
             current: None,
+            parked: None,
             phase: Phase::Idle,
             backoff: None,
             idle_since: Instant::ZERO,
@@ -148,8 +154,8 @@ impl DcfState {
     /// Whether there is a frame that may contend now.
     fn has_frame(&self) -> bool {
         match self.current {
-            Some(c) => c.msdu.kind != FrameKind::Data || self.data_allowed,
-            None => !self.mgmt_q.is_empty() || (self.data_allowed && !self.queue.is_empty()),
+            Some(c) => c.msdu.kind != FrameKind::Data || self.data_allowed || !self.mgmt_q.is_empty(),
+            None => !self.mgmt_q.is_empty() || (self.data_allowed && (self.parked.is_some() || !self.queue.is_empty())),
         }
     }
 
@@ -160,7 +166,7 @@ impl DcfState {
     }
 
     pub fn queue_len(&self) -> usize {
-        self.queue.len() + self.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) as usize
+        self.queue.len() + self.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) as usize + self.parked.is_some() as usize
     }
 }
 
@@ -224,6 +230,40 @@ impl Wlan {
             kind,
             info,
         });
+        self.kick(now, radio);
+    }
+
+    /// The radio switched channel (a scan or a roam). As ns-3's
+    /// `ChannelAccessManager::NotifySwitchingStartNow`, the NAV and the
+    /// backoff of the old channel are dropped and contention starts afresh;
+    /// an exchange under way is over (its ACK or CTS cannot come here), and
+    /// a data frame that may not go now is set aside so that the scan's
+    /// probes and the authentication go first (mac80211 stops the data
+    /// queues while it scans). Without this a probe request waited behind
+    /// a data frame's retries and missed its channel's dwell.
+    pub(crate) fn mac_retuned(&mut self, now: Instant, radio: u32) {
+        let ri = radio as usize;
+        self.air[ri].nav_until = now;
+        let r = &mut self.radios[ri];
+        let m = &mut r.mac;
+        if m.phase != Phase::Sending {
+            m.phase = Phase::Idle;
+            if m.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) && !m.data_allowed {
+                m.parked = m.current.take();
+            }
+            m.committed_at = Instant::MAX;
+            m.backoff = None;
+            m.idle_since = now;
+            m.gen = m.gen.wrapping_add(1);
+            m.armed = Instant::MAX;
+            if m.current.is_some() {
+                // A management frame in the middle of its attempts draws a
+                // fresh backoff here (`kick` starts only a new frame).
+                let cw = m.cw;
+                m.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+            }
+        }
+        self.mac_medium_changed(now, radio);
         self.kick(now, radio);
     }
 
@@ -310,6 +350,12 @@ impl Wlan {
         let ri = radio as usize;
         let r = &mut self.radios[ri];
         let m = &mut r.mac;
+        if m.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) && !m.data_allowed && !m.mgmt_q.is_empty() {
+            m.parked = m.current.take();
+        }
+        if m.current.is_none() && m.mgmt_q.is_empty() && m.data_allowed && m.parked.is_some() {
+            m.current = m.parked.take();
+        }
         if m.current.is_none() {
             let next = match m.mgmt_q.pop_front() {
                 Some(x) => Some(x),

@@ -139,7 +139,7 @@ impl Wlan {
     }
 
     /// Put `radio` on `channel`: what it was receiving is lost.
-    pub(crate) fn tune(&mut self, radio: u32, channel: u8) {
+    pub(crate) fn tune(&mut self, now: Instant, radio: u32, channel: u8) {
         let r = &mut self.radios[radio as usize];
         let old = r.spec.channel;
         if old != channel {
@@ -153,6 +153,7 @@ impl Wlan {
             a.energy_mw = 0.0;
             a.signals = 0;
             self.refile_channel(radio, old, channel);
+            self.mac_retuned(now, radio);
         }
     }
 
@@ -187,7 +188,7 @@ impl Wlan {
             extended: false,
         };
         s.deadline = now + dwell;
-        self.tune(radio, ch);
+        self.tune(now, radio, ch);
         if kind == ScanKind::Active {
             self.enqueue_mgmt(
                 now,
@@ -244,7 +245,7 @@ impl Wlan {
         s.phase = Phase::Associated;
         s.next_scan_ok = now + s.spec.rescan_interval;
         s.last_beacon = now;
-        self.tune(radio, ch);
+        self.tune(now, radio, ch);
         self.radios[radio as usize].mac.data_allowed = true;
         self.emit(radio, MgmtEvent::Stayed { ap });
         self.kick(now, radio);
@@ -256,7 +257,7 @@ impl Wlan {
         s.tries = tries;
         s.deadline = now + s.spec.response_timeout;
         let ssid = s.ssid;
-        self.tune(radio, channel);
+        self.tune(now, radio, channel);
         if tries == 0 {
             self.emit(radio, MgmtEvent::AuthStart { ap });
         }
