@@ -180,7 +180,8 @@ def write_report(
         f"`server --{d['wired_rate']}, {d['wired_delay']}-- bs ==radio: drive-log downlink, {d['uplink_rate']} uplink, "
         f"{d['radio_delay']}== mobile`, one bulk (iperf-like) TCP flow server -> mobile. Base-station queue "
         f"{d['queue_packets']} packets; TCP as Linux: MSS {d['mss']}, min RTO {d['min_rto']}, send/receive buffers "
-        f"{d['snd_buf'] // 2**20}/{d['rcv_buf'] // 2**20} MiB, SACK and timestamps on. Sources of each value: "
+        f"autotuned up to {d['tcp_wmem'][2] // 2**20}/{d['tcp_rmem'][2] // 2**20} MiB (Linux 3.16's tcp_wmem/tcp_rmem), "
+        "SACK and timestamps on. Sources of each value: "
         "`DEFAULTS` in `python/airtcp/studies/drive_test.py`.\n"
     )
     L.append(

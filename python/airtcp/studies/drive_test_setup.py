@@ -90,16 +90,17 @@ DEFAULTS = {
     # conservative choice that still lets a bulk flow overflow it.
     "queue_packets": 200,
     # Sender as Linux: MSS 1448 (1500-byte MTU with timestamps), RTO floor
-    # TCP_RTO_MIN = 200 ms (include/net/tcp.h), buffers at the tcp_wmem /
-    # tcp_rmem maxima of Linux 3.16 (4 MiB / 6 MiB, the seed's kernel).
+    # TCP_RTO_MIN = 200 ms (include/net/tcp.h), buffers autotuned as iperf
+    # leaves them (no SO_RCVBUF / SO_SNDBUF) with Linux 3.16's tcp_rmem /
+    # tcp_wmem (the seed's kernel: 4096 87380 6291456 / 4096 16384 4194304).
     "mss": 1448,
     "min_rto": "200ms",
     # Linux's RTO estimator (tcp_rtt_estimator: RTO >= SRTT + 200 ms, timer
     # restarted when the head is retransmitted), not RFC 6298's: behind a
     # full 200-packet buffer the RFC timer fires spuriously.
     "rto_timer": "linux",
-    "snd_buf": 4 * 1024 * 1024,
-    "rcv_buf": 6 * 1024 * 1024,
+    "tcp_wmem": [4096, 16384, 4 * 1024 * 1024],
+    "tcp_rmem": [4096, 87380, 6 * 1024 * 1024],
     # 10 ms sampling of cwnd/ssthresh (an RTT is >= 120 ms).
     "series_interval": "10ms",
 }
@@ -204,8 +205,8 @@ def scenario(
                     "mss": d["mss"],
                     "min_rto": d["min_rto"],
                     "rto_timer": d["rto_timer"],
-                    "snd_buf": d["snd_buf"],
-                    "rcv_buf": d["rcv_buf"],
+                    "tcp_wmem": d["tcp_wmem"],
+                    "tcp_rmem": d["tcp_rmem"],
                 },
             }
         ],
