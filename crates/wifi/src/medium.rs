@@ -938,7 +938,7 @@ mod grid_tests {
             let src = (rng.uniform() * n as f64) as usize % n;
             if step % 97 == 0 {
                 let ch = if w.radios[src].spec.channel == 36 { 40 } else { 36 };
-                w.tune(src as u32, ch);
+                w.tune(t, src as u32, ch);
             }
             w.gather_near(t, src, &mut near);
             let mut got: Vec<u32> = near.iter().map(|&(j, _)| j).collect();
