@@ -416,7 +416,9 @@ impl Endpoint {
         }
         // tcp_enter_recovery (tcp_init_undo) / tcp_init_cwnd_reduction.
         self.init_undo();
-        if self.tp.ca_state < CaState::Cwr {
+        // tcp_in_cwnd_reduction: only CWR and Recovery keep the reduction
+        // already made; from Open, Disorder or Loss a fresh ssthresh.
+        if !matches!(self.tp.ca_state, CaState::Cwr | CaState::Recovery) {
             self.tp.prior_ssthresh = if ece { 0 } else { self.current_ssthresh() };
             self.high_seq = self.snd_nxt;
             self.tp.snd_cwnd_cnt = 0;
