@@ -173,22 +173,34 @@ impl Network {
         self.after_agent(cx, now, ai);
     }
 
-    #[inline]
+    /// Make sure an `Ev::Channel` is queued for channel `c`'s next arrival.
+    /// The common case, a frame joining a FIFO whose head is already armed,
+    /// is two comparisons inlined into the packet path.
+    #[inline(always)]
     fn arm_channel(&mut self, cx: &mut Cx, now: Instant, c: usize) {
         if let Some(t) = self.channels[c].poll_timeout() {
-            let t = t.max(now);
-            let slots = &mut self.ch_timer[c];
-            if t > self.end || slots.contains(&t) {
+            let slots = &self.ch_timer[c];
+            if slots[0] == t || slots[1] == t {
                 return;
             }
-            // Fill a free slot, or replace the later of two when `t` is
-            // earlier than it (that entry goes stale); otherwise an earlier
-            // entry fires first and re-arms.
-            let later = if slots[0] >= slots[1] { 0 } else { 1 };
-            if t < slots[later] {
-                slots[later] = t;
-                cx.q.push(t, class::PACKET, Ev::Channel { ch: c as u32 });
-            }
+            self.arm_channel_at(cx, now, c, t);
+        }
+    }
+
+    #[inline(never)]
+    fn arm_channel_at(&mut self, cx: &mut Cx, now: Instant, c: usize, t: Instant) {
+        let t = t.max(now);
+        let slots = &mut self.ch_timer[c];
+        if t > self.end || slots.contains(&t) {
+            return;
+        }
+        // Fill a free slot, or replace the later of two when `t` is earlier
+        // than it (that entry goes stale); otherwise an earlier entry fires
+        // first and re-arms.
+        let later = if slots[0] >= slots[1] { 0 } else { 1 };
+        if t < slots[later] {
+            slots[later] = t;
+            cx.q.push(t, class::PACKET, Ev::Channel { ch: c as u32 });
         }
     }
 

@@ -55,6 +55,16 @@ impl Network {
             }
             _ => {}
         }
+        self.resolve_miss(node, dst)
+    }
+
+    /// `resolve` past the node's route cache: the table, then (the first
+    /// time anyone asks for the subnet) the route computation. Kept out of
+    /// line so the cache hit above inlines into the packet path.
+    #[cold]
+    #[inline(never)]
+    fn resolve_miss(&mut self, node: usize, dst: u32) -> Option<Route> {
+        let n = &mut self.nodes[node];
         if let Some(r) = n.fib.lookup(dst) {
             n.route_cache = [Some((dst, r)), n.route_cache[0]];
             return Some(r);

@@ -175,7 +175,15 @@ impl Endpoint {
         in_flight < tp.snd_cwnd
     }
 
+    /// The oldest segment marked lost and not yet retransmitted. `lost_out`
+    /// counts the LOST marks (Linux keeps the same invariant), so outside
+    /// recovery this costs a comparison instead of a walk of the queue on
+    /// every `poll_transmit`.
     fn next_lost(&self) -> Option<usize> {
+        debug_assert_eq!(self.tp.lost_out as usize, self.rtx.iter().filter(|s| s.has(LOST)).count());
+        if self.tp.lost_out == 0 {
+            return None;
+        }
         self.rtx.iter().position(|s| s.has(LOST) && !s.has(RETRANS) && !s.has(SACKED))
     }
 
