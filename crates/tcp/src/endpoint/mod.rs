@@ -103,6 +103,10 @@ pub struct Endpoint {
     cfg: TcpConfig,
     cc: CongestionControl,
     tp: TcpSock,
+    /// The instant `tp`'s clocks (`tcp_mstamp`, `jiffies`) were set for:
+    /// every input and output sets them, usually several times per instant,
+    /// and the jiffies need two divisions.
+    clock_at: Instant,
     state: State,
     local_port: u16,
     remote_port: u16,
@@ -273,6 +277,7 @@ impl Endpoint {
         let mut ep = Endpoint {
             cc,
             tp,
+            clock_at: Instant::MAX,
             state: State::Closed,
             local_port,
             remote_port,
@@ -525,6 +530,10 @@ impl Endpoint {
     // ---- helpers ----
 
     fn set_clock(&mut self, now: Instant) {
+        if now == self.clock_at {
+            return;
+        }
+        self.clock_at = now;
         self.tp.tcp_mstamp = now.as_micros();
         let ns_per_jiffy = 1_000_000_000 / self.cfg.hz as u64;
         self.tp.jiffies = (now.as_nanos() / ns_per_jiffy) as u32;
