@@ -6,11 +6,13 @@
 //! emulator are two drivers of the same code.
 //!
 //! Built in: seed 004's packet error generator ([`peg`]), the Snoop proxy
-//! ([`snoop`]) and the I-TCP split connection ([`itcp`]).
+//! ([`snoop`]), the I-TCP split connection ([`itcp`]) and seed 001's Mobile
+//! IP agents with route optimisation and Wi-TCP ([`mobileip`]).
 
 pub mod agent;
 pub mod config;
 pub mod itcp;
+pub mod mobileip;
 pub mod peg;
 pub mod snoop;
 

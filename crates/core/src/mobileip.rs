@@ -84,6 +84,8 @@ impl ReplyCode {
     pub const FA_REGISTRATION_TIMEOUT: ReplyCode = ReplyCode(78);
     /// 128: denied by the home agent, reason unspecified (§3.4).
     pub const HA_UNSPECIFIED: ReplyCode = ReplyCode(128);
+    /// 129: denied by the home agent, administratively prohibited (§3.4).
+    pub const HA_ADMIN_PROHIBITED: ReplyCode = ReplyCode(129);
     /// 133: denied by the home agent, registration Identification mismatch
     /// (§3.4, §3.8.3.1, §5.7).
     pub const HA_ID_MISMATCH: ReplyCode = ReplyCode(133);
