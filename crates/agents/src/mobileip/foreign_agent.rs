@@ -133,7 +133,7 @@ impl ForeignAgent {
     }
 
     fn advertise(&mut self, now: Instant) {
-        let interval_s = self.cfg.advert_interval.as_secs_f64().ceil() as u64;
+        let interval_s = self.cfg.advert_interval.as_nanos().div_ceil(1_000_000_000);
         let mut adv = AgentAdvert {
             mobility_only: false,
             // RFC 1256 §4.1: lifetime three times the advertisement interval.
@@ -259,7 +259,7 @@ impl ForeignAgent {
             self.n.delivered += 1;
             return Verdict::Stolen;
         }
-        let f = forward.expect("checked above");
+        let Some(f) = forward else { return Verdict::Drop };
         if f.coa != home {
             let outer = Ipv4Header { src: self.cfg.addr, dst: f.coa, ttl: self.cfg.tunnel_ttl, ip_id: self.out.next_ip_id(), ..Default::default() };
             let _ = p.encapsulate(outer);

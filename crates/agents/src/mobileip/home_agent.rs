@@ -157,7 +157,7 @@ impl HomeAgent {
     fn binding_update(&mut self, now: Instant, home: [u8; 4], cn: [u8; 4]) {
         let bu = match self.binding(home, now) {
             Some((b, exp)) => {
-                let left = exp.saturating_since(now).as_secs_f64() as u64;
+                let left = exp.saturating_since(now).as_nanos() / 1_000_000_000;
                 let lifetime = (self.cfg.bu_lifetime as u64).min(left) as u16;
                 BindingUpdate { flags: 0, lifetime, home_addr: home, coa: b.coa, id: b.id }
             }

@@ -7,6 +7,7 @@ mod correspondent;
 mod foreign_agent;
 mod home_agent;
 mod mobile_node;
+mod robust;
 
 use airtcp_core::mobileip::{Ident, MipMsg, RegRequest, MIP_PORT};
 use airtcp_core::{Instant, Packet, Segment, SeqNum, TcpFlags};
