@@ -1,11 +1,14 @@
 //! The foreign agent (RFC 5944 §2.3, §3.7, §4.2.2): agent advertisements on
 //! the visited link, relaying registrations between mobile and home agent,
 //! the visitor list, and delivery of tunnelled packets to visitors; with
-//! route optimisation, the smooth handoff of draft-ietf-mobileip-optim-11
-//! (a Binding Update from the mobile's new location installs a forwarding
-//! pointer: packets still tunnelled here are re-tunnelled to the new
-//! care-of address, and the home agent is warned about each correspondent
-//! that still uses this one); with Wi-TCP, the serving agent of its
+//! route optimisation, the smooth handoff of draft-ietf-mobileip-optim-11:
+//! as the new agent, it sends the Binding Update a mobile on its link
+//! addresses to its previous agent on from its own address (the draft's
+//! previous foreign agent notification); as the old agent, a Binding
+//! Update installs a forwarding pointer: packets still tunnelled here are
+//! re-tunnelled to the new care-of address, and the home agent is warned
+//! about each correspondent that still uses this one. With Wi-TCP, the
+//! serving agent of its
 //! visitors (EHO-ACK on the MAC's delivery failure, EHC-ACK when the
 //! Binding Update arrives or the visitor registers here again).
 //!
@@ -72,6 +75,7 @@ struct Counters {
     delivered: u64,
     forwarded: u64,
     binding_warnings: u64,
+    previous_notified: u64,
     tunnel_dropped: u64,
     ttl_dropped: u64,
     visitors_expired: u64,
@@ -222,6 +226,17 @@ impl ForeignAgent {
         self.witcp.host_back(home, &mut self.out);
     }
 
+    /// The previous foreign agent notification of the draft's smooth handoff:
+    /// the update a mobile on this link addresses to its previous agent is
+    /// sent on from this agent, as the draft (and seed 001) have the new
+    /// agent notify the old one.
+    fn notify_previous(&mut self, prev: [u8; 4], bu: BindingUpdate) {
+        let id = self.out.next_ip_id();
+        self.out.inject(InjectAt::Route, mip_packet(self.cfg.addr, prev, (MIP_PORT, MIP_PORT), id, MipMsg::BindingUpdate(bu)));
+        self.n.previous_notified += 1;
+        self.out.log("mip_previous_fa_notified", addr_value(prev));
+    }
+
     /// A Mobile IP message addressed to the agent (not a request). True when handled.
     fn on_control(&mut self, now: Instant, pkt: &Packet) -> bool {
         match mip_of(pkt) {
@@ -325,6 +340,12 @@ impl Agent for ForeignAgent {
                     return Verdict::Stolen;
                 }
             }
+            if let Some((MipMsg::BindingUpdate(bu), _)) = mip_of(pkt) {
+                if self.cfg.route_opt && bu.home_addr == pkt.ip.src && pkt.ip.dst != self.cfg.addr {
+                    self.notify_previous(pkt.ip.dst, bu);
+                    return Verdict::Stolen;
+                }
+            }
             if self.cfg.witcp && self.visitors.get(&pkt.ip.src, now).is_some() {
                 self.witcp.from_host(pkt);
             }
@@ -381,6 +402,7 @@ impl Agent for ForeignAgent {
             ("delivered", self.n.delivered),
             ("forwarded", self.n.forwarded),
             ("binding_warnings_sent", self.n.binding_warnings),
+            ("previous_agents_notified", self.n.previous_notified),
             ("tunnel_dropped", self.n.tunnel_dropped),
             ("tunnel_ttl_dropped", self.n.ttl_dropped),
             ("visitors_expired", self.n.visitors_expired),

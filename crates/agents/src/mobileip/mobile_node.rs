@@ -23,11 +23,14 @@
 //! registrations are renewed at 90 % of the granted lifetime.
 //!
 //! The smooth-handoff Binding Update (draft-ietf-mobileip-optim-11) has the
-//! new foreign agent notify the previous one on the mobile's behalf
-//! (Previous Foreign Agent Notification extension). Extensions are not
-//! modelled, so the mobile sends the update itself, right after its
-//! request, from its home address through the new agent: one wireless hop
-//! more than the draft's path.
+//! new foreign agent notify the previous one on the mobile's behalf; the
+//! draft carries the request for it as a Previous Foreign Agent
+//! Notification extension of the registration request. Extensions are not
+//! modelled, so the mobile sends the update itself right after its request,
+//! addressed to the previous agent; the new foreign agent takes it on the
+//! wireless link and sends it on from its own address (`foreign_agent.rs`),
+//! so the old agent hears from the new one as in the draft and the seed.
+//! Back home (no foreign agent to relay it) the update goes out as it is.
 //!
 //! Everything goes out with `InjectAt::Egress(wireless)`: to the agent on
 //! the link, whatever the node's routes say.

@@ -3,8 +3,9 @@
 //! a mobile node (a real receiver) joined by a toy network with fixed
 //! delays. The mobile leaves home (the home agent's MAC fails: EHO-ACK),
 //! registers through FA1 (the home agent thaws the sender: EHC-ACK), leaves
-//! FA1 (EHO-ACK from FA1) and registers through FA2 (its Binding Update to
-//! FA1 makes FA1 send the EHC-ACK and forward what still arrives; FA1's
+//! FA1 (EHO-ACK from FA1) and registers through FA2 (the Binding Update FA2
+//! sends FA1 on its behalf makes FA1 send the EHC-ACK and forward what
+//! still arrives; FA1's
 //! Binding Warning makes the home agent update the correspondent).
 
 use std::collections::BTreeMap;
@@ -286,6 +287,7 @@ fn wi_tcp_freezes_across_both_handoffs_and_route_optimisation_takes_over() {
     net.move_to(Cell::Fa2);
     net.run_until(ms(12_000));
     assert_eq!(counter(&net.fa1, "ehc_sent"), 1);
+    assert_eq!(counter(&net.fa2, "previous_agents_notified"), 1, "FA2 told FA1");
     assert_eq!(net.ch.stats().witcp_resumes, 2);
     assert!(counter(&net.fa1, "forwarded") > 0);
     assert_eq!(counter(&net.fa1, "binding_warnings_sent"), 1);

@@ -233,3 +233,17 @@ fn foreign_agent_sends_eho_ack_on_tx_failure_and_ehc_ack_on_binding_update() {
     assert_eq!(inj[0].pkt.segment().unwrap().witcp, Some(WiTcp::Ehc));
     assert_eq!((counter(&a, "eho_sent"), counter(&a, "ehc_sent")), (1, 1));
 }
+
+#[test]
+fn new_foreign_agent_notifies_the_previous_one_on_the_mobiles_behalf() {
+    let mut a = fa_with(|c| c.route_opt = true);
+    let bu = BindingUpdate { flags: 0, lifetime: 10, home_addr: MH, coa: FA1, id: ID };
+    assert_eq!(recv(&mut a, ms(1), WLAN, mip(MH, FA2, 434, MipMsg::BindingUpdate(bu))), Verdict::Stolen);
+    let inj = injected(&mut a);
+    assert_eq!((inj[0].at, inj[0].pkt.ip.src, inj[0].pkt.ip.dst), (InjectAt::Route, FA1, FA2));
+    assert_eq!(msg_of(&inj[0]), MipMsg::BindingUpdate(bu));
+    assert_eq!(counter(&a, "previous_agents_notified"), 1);
+    // Without route optimisation the mobile's packet is just routed.
+    let mut a = fa();
+    assert_eq!(recv(&mut a, ms(1), WLAN, mip(MH, FA2, 434, MipMsg::BindingUpdate(bu))), Verdict::Accept);
+}
