@@ -147,3 +147,21 @@ fn max_freeze_guard_resumes_without_ehc_ack() {
     assert_eq!(drain(&mut ep, now + dms(2510)).len(), 5);
     assert!(TcpConfig { witcp_max_freeze: Some(dms(0)), ..witcp() }.validate().is_err());
 }
+
+#[test]
+fn with_sack_the_resent_window_skips_what_the_receiver_holds() {
+    let cfg = TcpConfig { sack: true, ..witcp() };
+    let (mut ep, now) = established(cfg);
+    assert!(ep.sack_enabled());
+    ep.sock_mut().snd_cwnd = 6;
+    ep.send(100_000);
+    assert_eq!(drain(&mut ep, now).len(), 6);
+    // Segments 2 and 3 arrived before the host left.
+    sack(&mut ep, now + dms(30), 0, &[(2000, 4000)]);
+    signal(&mut ep, now + dms(40), 0, WiTcp::Eho);
+    let t = now + dms(2000);
+    signal(&mut ep, t, 0, WiTcp::Ehc);
+    let offs: Vec<u64> = drain(&mut ep, t).iter().map(our_off).collect();
+    assert_eq!(&offs[..4], &[0, 1000, 4000, 5000], "the SACKed pair is not resent");
+    assert_eq!(ep.stats().retransmissions, 4);
+}
