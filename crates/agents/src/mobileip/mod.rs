@@ -8,7 +8,9 @@
 //!   of the home addresses it serves and IP-in-IP tunnelling (RFC 2003) to
 //!   the care-of address; with route optimisation, Binding Updates to
 //!   correspondents.
-//! - [`ForeignAgent`] (`foreign_agent.rs`): periodic agent advertisements,
+//! - [`ForeignAgent`] (`foreign_agent/`: advertisements and hooks in `mod.rs`,
+//!   registration in `relay.rs`, tunnels in `tunnel.rs`, smooth handoff in
+//!   `handoff.rs`): periodic agent advertisements,
 //!   relaying registrations, the visitor list, decapsulation and delivery;
 //!   smooth handoff (forwarding pointers from a Binding Update, Binding
 //!   Warnings).

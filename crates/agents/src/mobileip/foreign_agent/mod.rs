@@ -27,19 +27,20 @@
 //! with 78 (§3.7.3.1). Replies are matched to requests by home address and
 //! the low 32 bits of the Identification (§3.7.3.1).
 
+mod handoff;
+mod relay;
+mod tunnel;
+
 use std::collections::BTreeMap;
 
-use airtcp_core::mobileip::{
-    adv_flags, AgentAdvert, BindingAck, BindingUpdate, BindingWarning, Ident, MipMsg, RegReply, RegRequest, ReplyCode,
-    MIP_PORT,
-};
+use airtcp_core::mobileip::{adv_flags, AgentAdvert, Ident, MipMsg};
 use airtcp_core::{Icmp, Instant, IpPayload, Ipv4Header, Packet};
 
 use super::bindings::Table;
 use super::config::ForeignAgentConfig;
 use super::out::{addr_value, Out};
 use super::witcp::WitcpServer;
-use super::{mip_of, mip_packet, secs};
+use super::mip_of;
 use crate::agent::{Agent, AgentLog, Hook, HookMask, IfaceId, InjectAt, Injection, NodeEvent, Verdict};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,12 +131,6 @@ impl ForeignAgent {
         &self.witcp
     }
 
-    fn to_visitor(&mut self, home: [u8; 4], port: u16, reply: RegReply) {
-        let id = self.out.next_ip_id();
-        let p = mip_packet(self.cfg.addr, home, (MIP_PORT, port), id, MipMsg::RegReply(reply));
-        self.out.inject(InjectAt::Egress(self.cfg.wireless), p);
-    }
-
     fn advertise(&mut self, now: Instant) {
         let interval_s = self.cfg.advert_interval.as_nanos().div_ceil(1_000_000_000);
         let mut adv = AgentAdvert {
@@ -158,85 +153,6 @@ impl ForeignAgent {
         self.next_advert = now + self.cfg.advert_interval;
     }
 
-    fn on_reg_request(&mut self, now: Instant, sport: u16, req: RegRequest) {
-        let is_visitor = self.visitors.get(&req.home_addr, now).is_some();
-        let code = if req.lifetime > self.cfg.reg_lifetime {
-            ReplyCode::FA_LIFETIME_TOO_LONG
-        } else if req.coa != self.cfg.addr {
-            ReplyCode::FA_INVALID_COA
-        } else if !is_visitor && self.visitors.len() >= self.cfg.max_visitors {
-            ReplyCode::FA_INSUFFICIENT_RESOURCES
-        } else {
-            ReplyCode::ACCEPTED
-        };
-        if code != ReplyCode::ACCEPTED {
-            self.n.denied += 1;
-            self.out.log("mip_fa_denied", code.0 as u64);
-            let lifetime = if code == ReplyCode::FA_LIFETIME_TOO_LONG { self.cfg.reg_lifetime } else { 0 };
-            let reply = RegReply { code, lifetime, home_addr: req.home_addr, home_agent: req.home_agent, id: req.id };
-            self.to_visitor(req.home_addr, sport, reply);
-            return;
-        }
-        let deadline = now + self.cfg.reg_timeout;
-        self.pending.insert(req.home_addr, Pending { home_agent: req.home_agent, id: req.id, port: sport, deadline });
-        let id = self.out.next_ip_id();
-        let p = mip_packet(self.cfg.addr, req.home_agent, (MIP_PORT, MIP_PORT), id, MipMsg::RegRequest(req));
-        self.out.inject(InjectAt::Route, p);
-        self.n.relayed_requests += 1;
-    }
-
-    fn on_reg_reply(&mut self, now: Instant, reply: RegReply) {
-        let home = reply.home_addr;
-        let Some(p) = self.pending.get(&home).copied().filter(|p| p.id.lo == reply.id.lo) else {
-            self.n.unmatched_replies += 1;
-            return;
-        };
-        self.pending.remove(&home);
-        if reply.code.accepted() && reply.lifetime > 0 {
-            self.visitors.insert(home, now + secs(reply.lifetime), Visitor { home_agent: p.home_agent, id: p.id });
-            self.n.max_visitors = self.n.max_visitors.max(self.visitors.len() as u64);
-            self.forwards.remove(&home);
-            self.out.log("mip_visitor", addr_value(home));
-            // Back at this agent after it froze the host's senders.
-            self.witcp.host_back(home, &mut self.out);
-        } else if reply.code.accepted() {
-            self.visitors.remove(&home);
-        }
-        self.to_visitor(home, p.port, reply);
-        self.n.relayed_replies += 1;
-    }
-
-    /// Smooth handoff: the mobile is now at `bu.coa`.
-    fn on_binding_update(&mut self, now: Instant, from: [u8; 4], bu: BindingUpdate) {
-        let home = bu.home_addr;
-        let ha = self.visitors.remove(&home).map(|v| v.home_agent).or(self.forwards.get(&home, now).and_then(|f| f.home_agent));
-        if bu.lifetime == 0 {
-            self.forwards.remove(&home);
-        } else {
-            let life = bu.lifetime.min(self.cfg.max_forward_lifetime);
-            self.forwards.insert(home, now + secs(life), Forward { coa: bu.coa, home_agent: ha });
-        }
-        self.out.log("mip_forward_pointer", addr_value(bu.coa));
-        if bu.flags & airtcp_core::mobileip::bu_flags::A != 0 {
-            let ack = BindingAck { nack: false, home_addr: home, coa: bu.coa, id: bu.id };
-            let id = self.out.next_ip_id();
-            self.out.inject(InjectAt::Route, mip_packet(self.cfg.addr, from, (MIP_PORT, MIP_PORT), id, MipMsg::BindingAck(ack)));
-        }
-        // Seed 001, case FA→FA: the old agent thaws the senders it froze.
-        self.witcp.host_back(home, &mut self.out);
-    }
-
-    /// The previous foreign agent notification of the draft's smooth handoff:
-    /// the update a mobile on this link addresses to its previous agent is
-    /// sent on from this agent, as the draft (and seed 001) have the new
-    /// agent notify the old one.
-    fn notify_previous(&mut self, prev: [u8; 4], bu: BindingUpdate) {
-        let id = self.out.next_ip_id();
-        self.out.inject(InjectAt::Route, mip_packet(self.cfg.addr, prev, (MIP_PORT, MIP_PORT), id, MipMsg::BindingUpdate(bu)));
-        self.n.previous_notified += 1;
-        self.out.log("mip_previous_fa_notified", addr_value(prev));
-    }
-
     /// A Mobile IP message addressed to the agent (not a request). True when handled.
     fn on_control(&mut self, now: Instant, pkt: &Packet) -> bool {
         match mip_of(pkt) {
@@ -247,71 +163,6 @@ impl ForeignAgent {
         true
     }
 
-    /// A packet tunnelled to this agent: deliver, forward, or drop and count.
-    fn on_tunnelled(&mut self, now: Instant, pkt: &Packet) -> Verdict {
-        let home = pkt.ip.dst;
-        let tunnel_src = pkt.net_header().src;
-        let mut p = *pkt;
-        p.decapsulate();
-        let visitor = self.visitors.get(&home, now).is_some();
-        let forward = if self.cfg.route_opt { self.forwards.get(&home, now).copied() } else { None };
-        if !visitor && forward.is_none() {
-            self.n.tunnel_dropped += 1;
-            self.out.log("mip_tunnel_drop", addr_value(home));
-            return Verdict::Drop;
-        }
-        // RFC 2003 §3.1: the decapsulated datagram is forwarded, TTL and all.
-        if p.ip.ttl <= 1 {
-            self.n.ttl_dropped += 1;
-            return Verdict::Drop;
-        }
-        p.ip.ttl -= 1;
-        if visitor {
-            if self.cfg.witcp {
-                self.witcp.to_host(&p);
-            }
-            self.out.inject(InjectAt::Egress(self.cfg.wireless), p);
-            self.n.delivered += 1;
-            return Verdict::Stolen;
-        }
-        let Some(f) = forward else { return Verdict::Drop };
-        if f.coa != home {
-            let outer = Ipv4Header { src: self.cfg.addr, dst: f.coa, ttl: self.cfg.tunnel_ttl, ip_id: self.out.next_ip_id(), ..Default::default() };
-            let _ = p.encapsulate(outer);
-        }
-        self.out.inject(InjectAt::Route, p);
-        self.n.forwarded += 1;
-        if let Some(ha) = f.home_agent.filter(|&ha| ha != tunnel_src) {
-            self.warn(now, home, pkt.ip.src, ha);
-        }
-        Verdict::Stolen
-    }
-
-    /// Binding Warning to the home agent: correspondent `cn` tunnels to the
-    /// old care-of address. At most one per pair and second.
-    fn warn(&mut self, now: Instant, home: [u8; 4], cn: [u8; 4], ha: [u8; 4]) {
-        if self.warned.get(&(home, cn)).is_some_and(|&t| now.saturating_since(t) < airtcp_core::Duration::from_secs(1)) {
-            return;
-        }
-        self.warned.insert((home, cn), now);
-        let w = BindingWarning { home_addr: home, correspondent: cn };
-        let id = self.out.next_ip_id();
-        self.out.inject(InjectAt::Route, mip_packet(self.cfg.addr, ha, (MIP_PORT, MIP_PORT), id, MipMsg::BindingWarning(w)));
-        self.n.binding_warnings += 1;
-        self.out.log("mip_binding_warning", addr_value(cn));
-    }
-
-    fn expire_pending(&mut self, now: Instant) {
-        let due: Vec<[u8; 4]> = self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(h, _)| *h).collect();
-        for home in due {
-            let Some(p) = self.pending.remove(&home) else { continue };
-            self.n.reg_timeouts += 1;
-            let code = ReplyCode::FA_REGISTRATION_TIMEOUT;
-            let reply = RegReply { code, lifetime: 0, home_addr: home, home_agent: p.home_agent, id: p.id };
-            self.to_visitor(home, p.port, reply);
-            self.out.log("mip_fa_denied", code.0 as u64);
-        }
-    }
 }
 
 impl Agent for ForeignAgent {
