@@ -35,6 +35,25 @@
 //!
 //! Time enters only as `now`; every table is a `BTreeMap`, so the order of
 //! timers and of generated messages is fixed.
+//!
+//! # Driving them from a network (what the simulator integration needs)
+//!
+//! - A home agent on the home network's router / base station
+//!   (`home_iface`: its interface on the home link), a foreign agent on each
+//!   foreign base station (`wireless`: its access-point interface), a
+//!   mobile node agent on the mobile (`wireless`: its station interface; its
+//!   TCP endpoints keep the home address), a correspondent agent on a fixed
+//!   host when route optimisation is on. All are plain [`crate::Agent`]s and
+//!   [`crate::AnyAgent`] variants.
+//! - Node events: `TxFailed { iface, dst }` at the home and foreign agents
+//!   (the MAC gave up on a frame to `dst` at its retry limit: Wi-TCP's
+//!   EHO-ACK); `Associated` / `LinkLost` at the mobile (movement hints).
+//! - The network must let a limited broadcast (255.255.255.255, the
+//!   advertisement's default destination) reach the mobile's ingress hooks,
+//!   and must carry a foreign agent's `InjectAt::Egress(wireless)` packet
+//!   addressed to a visitor's home address to that associated station,
+//!   although the address is not in the foreign subnet (RFC 5944 §4.2.2:
+//!   the foreign agent delivers to its visitors on the link, without ARP).
 
 mod bindings;
 pub mod config;
