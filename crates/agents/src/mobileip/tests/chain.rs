@@ -57,23 +57,28 @@ struct Net {
 
 impl Net {
     fn new() -> Net {
-        let sender = TcpConfig { witcp: true, ..TcpConfig::default() };
+        Net::with(true, true)
+    }
+
+    /// `witcp`: the sender and the agents; `route_opt`: agents, mobile and binding cache.
+    fn with(witcp: bool, route_opt: bool) -> Net {
+        let sender = TcpConfig { witcp, ..TcpConfig::default() };
         let mut ch = Endpoint::new(sender, CH_PORT, MH_PORT, SeqNum(1000)).unwrap();
         let mut mh = Endpoint::new(TcpConfig::default(), MH_PORT, CH_PORT, SeqNum(7000)).unwrap();
         mh.listen();
         ch.connect(Instant::ZERO);
         ch.send(1 << 30);
         let mut hcfg = HomeAgentConfig::new(HA, WLAN, vec![MH]);
-        hcfg.route_opt = true;
-        hcfg.witcp = true;
+        hcfg.route_opt = route_opt;
+        hcfg.witcp = witcp;
         let fa = |addr| {
             let mut c = ForeignAgentConfig::new(addr, WLAN);
-            c.route_opt = true;
-            c.witcp = true;
+            c.route_opt = route_opt;
+            c.witcp = witcp;
             ForeignAgent::new(c)
         };
         let mut mcfg = MobileNodeConfig::new(MH, HA, WLAN);
-        mcfg.smooth_handoff = true;
+        mcfg.smooth_handoff = route_opt;
         Net {
             now: Instant::ZERO,
             q: BTreeMap::new(),
@@ -296,4 +301,25 @@ fn wi_tcp_freezes_across_both_handoffs_and_route_optimisation_takes_over() {
     assert!(net.delivered > at_fa1 + 500_000, "transfer resumed through FA2: {}", net.delivered);
     assert_eq!(net.ch.stats().timeouts, 0, "no retransmission timeout in either handoff");
     assert_eq!(net.ch.stats().witcp_forced_thaws, 0);
+}
+
+#[test]
+fn plain_mobile_ip_recovers_by_timeout_through_the_home_agent_tunnel() {
+    let mut net = Net::with(false, false);
+    net.run_until(ms(2000));
+    net.move_to(Cell::None);
+    net.run_until(ms(3000));
+    net.move_to(Cell::Fa1);
+    net.run_until(ms(9000));
+    assert!(net.ch.stats().timeouts >= 1, "the handoff costs the sender a timeout");
+    assert_eq!(net.ch.stats().witcp_freezes, 0);
+    assert_eq!((counter(&net.ha, "eho_sent"), counter(&net.ha, "registrations_accepted")), (0, 1));
+    let via_tunnel = counter(&net.ha, "tunnelled");
+    assert!(via_tunnel > 100, "triangular routing: everything through the home agent ({via_tunnel})");
+    assert_eq!(counter(&net.fa1, "delivered"), via_tunnel);
+    assert_eq!(counter(&net.cn, "bindings_cached"), 0);
+    assert_eq!(counter(&net.ha, "binding_updates_sent"), 0);
+    let after = net.delivered;
+    net.run_until(ms(10_000));
+    assert!(net.delivered > after, "data still flows");
 }
