@@ -235,8 +235,14 @@ impl Agent for HomeAgent {
         "home_agent"
     }
 
+    /// `Egress` only to follow connections for Wi-TCP.
     fn hooks(&self) -> HookMask {
-        HookMask::INGRESS | HookMask::LOCAL_IN | HookMask::EGRESS
+        let base = HookMask::INGRESS | HookMask::LOCAL_IN;
+        if self.cfg.witcp {
+            base | HookMask::EGRESS
+        } else {
+            base
+        }
     }
 
     fn on_packet(&mut self, now: Instant, hook: Hook, iface: IfaceId, pkt: &mut Packet) -> Verdict {
