@@ -74,20 +74,21 @@ impl ReplyCode {
     /// 66: denied by the foreign agent, insufficient resources (§3.4).
     pub const FA_INSUFFICIENT_RESOURCES: ReplyCode = ReplyCode(66);
     /// 69: denied by the foreign agent, requested Lifetime too long (§3.4,
-    /// §3.7.1: the reply's Lifetime carries the largest the FA accepts).
+    /// §3.7.2: the FA's validity checks; this model's reply carries the
+    /// largest lifetime the FA accepts, which its mobile node retries with).
     pub const FA_LIFETIME_TOO_LONG: ReplyCode = ReplyCode(69);
     /// 70: denied by the foreign agent, poorly formed Request (§3.4).
     pub const FA_POORLY_FORMED: ReplyCode = ReplyCode(70);
     /// 77: denied by the foreign agent, invalid care-of address (§3.4).
     pub const FA_INVALID_COA: ReplyCode = ReplyCode(77);
-    /// 78: denied by the foreign agent, registration timeout (§3.4, §3.7.3.1).
+    /// 78: denied by the foreign agent, registration timeout (§3.4).
     pub const FA_REGISTRATION_TIMEOUT: ReplyCode = ReplyCode(78);
     /// 128: denied by the home agent, reason unspecified (§3.4).
     pub const HA_UNSPECIFIED: ReplyCode = ReplyCode(128);
     /// 129: denied by the home agent, administratively prohibited (§3.4).
     pub const HA_ADMIN_PROHIBITED: ReplyCode = ReplyCode(129);
     /// 133: denied by the home agent, registration Identification mismatch
-    /// (§3.4, §3.8.3.1, §5.7).
+    /// (§3.4, §3.8.3, §5.7).
     pub const HA_ID_MISMATCH: ReplyCode = ReplyCode(133);
     /// 134: denied by the home agent, poorly formed Request (§3.4).
     pub const HA_POORLY_FORMED: ReplyCode = ReplyCode(134);

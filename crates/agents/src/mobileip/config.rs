@@ -17,7 +17,7 @@ pub struct HomeAgentConfig {
     /// agent knows its mobile nodes; others are refused with code 129).
     pub mobiles: Vec<[u8; 4]>,
     /// Longest registration lifetime granted, seconds; a longer request is
-    /// accepted with this lifetime (§3.8.3.1). Default 1800.
+    /// accepted with this lifetime (§3.8.3). Default 1800.
     pub max_lifetime: u16,
     /// Largest difference between a timestamp Identification and the home
     /// agent's clock (§5.7.1 suggests 7 seconds). Default 7 s.
@@ -80,7 +80,7 @@ pub struct ForeignAgentConfig {
     /// Visitors at most; beyond, code 66 (insufficient resources). Default 64.
     pub max_visitors: usize,
     /// A relayed request with no reply after this long is answered with
-    /// code 78, registration timeout (§3.7.3.1). Default 7 s.
+    /// code 78, registration timeout (§3.4). Default 7 s.
     pub reg_timeout: Duration,
     /// Smooth handoff and route optimisation: forward packets for a mobile
     /// that moved on (from a Binding Update) and warn its home agent about

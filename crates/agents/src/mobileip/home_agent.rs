@@ -17,8 +17,8 @@
 //! one it serves (129, §3.8.2.1), the Identification is replayed or its
 //! timestamp further than `max_skew` from the agent's clock (133, §5.7.1:
 //! the reply then carries the agent's time in its high 32 bits so the mobile
-//! can resynchronise, the low 32 bits copied from the request, §3.8.3.1).
-//! A lifetime above `max_lifetime` is granted as `max_lifetime` (§3.8.3.1);
+//! can resynchronise, the low 32 bits copied from the request, §3.8.3).
+//! A lifetime above `max_lifetime` is granted as `max_lifetime` (§3.8.3);
 //! lifetime 0, or a care-of address equal to the home address, deregisters
 //! (§3.8.2.2). Replies go back to the request's source address and port.
 

@@ -14,7 +14,7 @@
 //! Registration (§3.6.1): a request from the home address to the foreign
 //! agent's address with its care-of address, lifetime min(configured,
 //! advertised); back home, a deregistration (lifetime 0, care-of address =
-//! home address) straight to the home agent (§3.6.1.2). Each request gets a
+//! home address) straight to the home agent (§3.6.1). Each request gets a
 //! fresh timestamp Identification (§5.7.1: the clock's seconds above, a
 //! counter below). No reply: retransmission with doubling timeout (§3.6.3),
 //! `retx_max` times. Reply 133: the clock is resynchronised from the

@@ -24,7 +24,7 @@
 //! `reg_lifetime` is refused with 69 and the acceptable lifetime in the
 //! reply, a care-of address that is not this agent's with 77, a full
 //! visitor list with 66; a relayed request unanswered for `reg_timeout`
-//! with 78 (§3.7.3.1). Replies are matched to requests by home address and
+//! with 78 (§3.4). Replies are matched to requests by home address and
 //! the low 32 bits of the Identification (§3.7.3.1).
 
 mod handoff;
