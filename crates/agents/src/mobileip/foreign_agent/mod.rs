@@ -17,7 +17,7 @@
 //! Binding Updates addressed to it and the tunnelled packets whose outer
 //! destination is its address, which it decapsulates itself and delivers
 //! with `InjectAt::Egress(wireless)` (the node has no route to a visitor's
-//! home address). Advertisements (ICMP type 9, TTL 1, §2.3.1) and replies
+//! home address). Advertisements (ICMP type 9, TTL 1 as §2.1 requires) and replies
 //! to visitors also leave by `InjectAt::Egress(wireless)`.
 //!
 //! Refusals with the RFC's codes (§3.7.2.1): a lifetime above

@@ -56,7 +56,7 @@ fn foreign_agent_advertises_every_interval() {
     assert_eq!(inj.len(), 1);
     assert_eq!(inj[0].at, InjectAt::Egress(WLAN));
     let p = inj[0].pkt;
-    assert_eq!((p.ip.src, p.ip.dst, p.ip.ttl), (FA1, [255; 4], 1), "RFC 5944 §2.3.1: TTL 1");
+    assert_eq!((p.ip.src, p.ip.dst, p.ip.ttl), (FA1, [255; 4], 1), "RFC 5944 §2.1: TTL 1");
     let IpPayload::Icmp(Icmp::AgentAdvert(adv)) = p.payload else { panic!("{p:?}") };
     assert_eq!((adv.seq, adv.reg_lifetime, adv.ra_lifetime, adv.coas()), (0, 300, 3, &[FA1][..]));
     assert_eq!(adv.flags, adv_flags::R | adv_flags::F);
