@@ -3,8 +3,11 @@
 //!
 //!   cargo run --example gen_wire_seeds -- corpus/wire_decode
 
+use airtcp_core::mobileip::{
+    adv_flags, AgentAdvert, BindingUpdate, BindingWarning, Ident, MipMsg, RegReply, RegRequest, ReplyCode,
+};
 use airtcp_core::packet::{Icmp, IpPayload, Ipv4Header, Udp, UdpMsg};
-use airtcp_core::{wire, Frame, L2Header, MacAddr, Packet, Segment, SeqNum, TcpFlags};
+use airtcp_core::{wire, Frame, L2Header, MacAddr, Packet, Segment, SeqNum, TcpFlags, WiTcp};
 
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: gen_wire_seeds DIR");
@@ -61,6 +64,30 @@ fn main() {
         }),
         ..tcp
     };
+    // Mobile IP (RFC 5944, draft-ietf-mobileip-optim) and a Wi-TCP EHO-ACK.
+    let id = Ident { hi: 3_000_000_000, lo: 7 };
+    let mip = |m| Packet {
+        payload: IpPayload::Udp(Udp { src_port: 49200, dst_port: 434, msg: UdpMsg::Mip(m) }),
+        ..tcp
+    };
+    let (home, ha, coa) = ([10, 0, 1, 2], [10, 0, 1, 1], [10, 0, 2, 1]);
+    let reg_req = mip(MipMsg::RegRequest(RegRequest { flags: 0x02, lifetime: 1800, home_addr: home, home_agent: ha, coa, id }));
+    let reply = RegReply { code: ReplyCode::HA_ID_MISMATCH, lifetime: 0, home_addr: home, home_agent: ha, id };
+    let reg_rep = mip(MipMsg::RegReply(reply));
+    let bu = mip(MipMsg::BindingUpdate(BindingUpdate { flags: 0x80, lifetime: 10, home_addr: home, coa, id }));
+    let bw = mip(MipMsg::BindingWarning(BindingWarning { home_addr: home, correspondent: ha }));
+    let mut adv = AgentAdvert {
+        ra_lifetime: 3,
+        router: Some((coa, 0)),
+        seq: 256,
+        reg_lifetime: 1800,
+        flags: adv_flags::R | adv_flags::F,
+        ..Default::default()
+    };
+    adv.push_coa(coa);
+    let advert = Packet { payload: IpPayload::Icmp(Icmp::AgentAdvert(adv)), ..tcp };
+    let mut eho = tcp;
+    eho.segment_mut().unwrap().witcp = Some(WiTcp::Eho);
     let outer = Ipv4Header {
         src: [192, 168, 0, 1],
         dst: [192, 168, 9, 9],
@@ -77,6 +104,12 @@ fn main() {
         ("udp", udp),
         ("icmp_req", ping),
         ("icmp_rep", pong),
+        ("mip_reg_request", reg_req),
+        ("mip_reg_reply", reg_rep),
+        ("mip_binding_update", bu),
+        ("mip_binding_warning", bw),
+        ("icmp_agent_advert", advert),
+        ("tcp_witcp_eho", eho),
     ] {
         let mut t = p;
         t.encapsulate(outer).unwrap();

@@ -6,11 +6,13 @@
 //! emulator are two drivers of the same code.
 //!
 //! Built in: seed 004's packet error generator ([`peg`]), the Snoop proxy
-//! ([`snoop`]) and the I-TCP split connection ([`itcp`]).
+//! ([`snoop`]), the I-TCP split connection ([`itcp`]) and seed 001's Mobile
+//! IP agents with route optimisation and Wi-TCP ([`mobileip`]).
 
 pub mod agent;
 pub mod config;
 pub mod itcp;
+pub mod mobileip;
 pub mod peg;
 pub mod snoop;
 
@@ -28,10 +30,16 @@ pub enum AnyAgent {
     Peg(peg::Peg),
     Snoop(snoop::Snoop),
     Itcp(itcp::Itcp),
+    HomeAgent(mobileip::HomeAgent),
+    ForeignAgent(mobileip::ForeignAgent),
+    MobileNode(mobileip::MobileNode),
+    Correspondent(mobileip::Correspondent),
     Custom(Box<dyn Agent>),
 }
 
-/// An agent as a scenario declares it.
+/// An agent as a scenario declares it. (The Mobile IP agents are built
+/// directly, `AnyAgent::HomeAgent(HomeAgent::new(cfg))` and so on, until the
+/// scenario schema declares them.)
 #[derive(Clone, Debug)]
 pub enum AgentSpec {
     Peg(PegConfig),
@@ -55,6 +63,10 @@ impl AnyAgent {
             AnyAgent::Peg(a) => a,
             AnyAgent::Snoop(a) => a,
             AnyAgent::Itcp(a) => a,
+            AnyAgent::HomeAgent(a) => a,
+            AnyAgent::ForeignAgent(a) => a,
+            AnyAgent::MobileNode(a) => a,
+            AnyAgent::Correspondent(a) => a,
             AnyAgent::Custom(a) => a.as_ref(),
         }
     }
@@ -64,6 +76,10 @@ impl AnyAgent {
             AnyAgent::Peg(a) => a,
             AnyAgent::Snoop(a) => a,
             AnyAgent::Itcp(a) => a,
+            AnyAgent::HomeAgent(a) => a,
+            AnyAgent::ForeignAgent(a) => a,
+            AnyAgent::MobileNode(a) => a,
+            AnyAgent::Correspondent(a) => a,
             AnyAgent::Custom(a) => a.as_mut(),
         }
     }
@@ -82,6 +98,10 @@ impl Agent for AnyAgent {
             AnyAgent::Peg(a) => a.on_packet(now, hook, iface, pkt),
             AnyAgent::Snoop(a) => a.on_packet(now, hook, iface, pkt),
             AnyAgent::Itcp(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::HomeAgent(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::ForeignAgent(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::MobileNode(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::Correspondent(a) => a.on_packet(now, hook, iface, pkt),
             AnyAgent::Custom(a) => a.on_packet(now, hook, iface, pkt),
         }
     }

@@ -5,6 +5,7 @@
 //! on the wire, and randomness comes from named, seeded streams so that a run is
 //! reproducible byte for byte.
 
+pub mod mobileip;
 pub mod packet;
 pub mod pcap;
 pub mod rng;
@@ -15,6 +16,6 @@ pub mod wire;
 
 pub use rng::RngStream;
 pub use packet::{ConnKey, Ecn, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg};
-pub use segment::{Segment, TcpFlags, MAX_SACK_BLOCKS};
+pub use segment::{Segment, TcpFlags, WiTcp, MAX_SACK_BLOCKS, WITCP_EXID};
 pub use seq::SeqNum;
 pub use time::{Duration, Instant};

@@ -9,6 +9,7 @@
 //! Tunnelling is a second header, not a boxed inner packet, so an encapsulated
 //! packet costs no allocation either.
 
+use crate::mobileip::{AgentAdvert, MipMsg};
 use crate::segment::Segment;
 
 /// IPv4 header length without options.
@@ -82,6 +83,9 @@ pub struct Ipv4Header {
 pub enum UdpMsg {
     /// Application data of `len` bytes with no meaning to the network.
     Opaque { len: u32 },
+    /// A Mobile IP message on port 434 (registration, RFC 5944 §3; route
+    /// optimisation, draft-ietf-mobileip-optim-11).
+    Mip(MipMsg),
 }
 
 impl UdpMsg {
@@ -89,6 +93,7 @@ impl UdpMsg {
     pub fn len(&self) -> u32 {
         match *self {
             UdpMsg::Opaque { len } => len,
+            UdpMsg::Mip(m) => m.len(),
         }
     }
 
@@ -104,13 +109,15 @@ pub struct Udp {
     pub msg: UdpMsg,
 }
 
-/// ICMP messages (RFC 792). Router advertisements with the Mobile IP
-/// extension join this enum with the Mobile IP work.
+/// ICMP messages (RFC 792), and the router advertisement carrying the
+/// Mobile IP agent advertisement (RFC 1256, RFC 5944 §2.1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Icmp {
     /// Echo request with `len` data bytes after the 8-byte header.
     EchoRequest { id: u16, seq: u16, len: u32 },
     EchoReply { id: u16, seq: u16, len: u32 },
+    /// Router advertisement with the mobility agent extension.
+    AgentAdvert(AgentAdvert),
 }
 
 impl Icmp {
@@ -118,6 +125,7 @@ impl Icmp {
     pub fn len(&self) -> u32 {
         match *self {
             Icmp::EchoRequest { len, .. } | Icmp::EchoReply { len, .. } => ICMP_ECHO_HEADER_LEN + len,
+            Icmp::AgentAdvert(a) => a.len(),
         }
     }
 
@@ -181,6 +189,19 @@ impl Packet {
     /// A packet carrying one TCP segment.
     pub fn tcp(src: [u8; 4], dst: [u8; 4], ttl: u8, ip_id: u16, seg: Segment) -> Packet {
         Packet { ip: Ipv4Header { src, dst, ttl, ip_id, ecn: Ecn::NotEct }, outer: None, payload: IpPayload::Tcp(seg) }
+    }
+
+    /// A packet carrying one UDP datagram.
+    pub fn udp(src: [u8; 4], dst: [u8; 4], ttl: u8, ip_id: u16, udp: Udp) -> Packet {
+        Packet { ip: Ipv4Header { src, dst, ttl, ip_id, ecn: Ecn::NotEct }, outer: None, payload: IpPayload::Udp(udp) }
+    }
+
+    /// The Mobile IP message, if this (inner) packet carries one.
+    pub fn mip(&self) -> Option<&MipMsg> {
+        match &self.payload {
+            IpPayload::Udp(Udp { msg: UdpMsg::Mip(m), .. }) => Some(m),
+            _ => None,
+        }
     }
 
     /// The TCP segment, if this (inner) packet carries one.

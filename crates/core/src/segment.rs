@@ -9,6 +9,36 @@ use crate::seq::SeqNum;
 /// (RFC 2018 §3).
 pub const MAX_SACK_BLOCKS: usize = 4;
 
+/// Wi-TCP's handover signals (seed 001, Bonde, Jharia and Shrivastav), sent
+/// by the agent serving a mobile host inside an otherwise ordinary ACK.
+/// Discriminants are the option's data byte.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(u8)]
+pub enum WiTcp {
+    /// Exclusive Handover ACK: the host is gone; freeze.
+    Eho = 1,
+    /// Exclusive Handover Completion ACK: the host is reachable again; resume.
+    Ehc = 2,
+}
+
+impl WiTcp {
+    pub fn from_byte(b: u8) -> Option<WiTcp> {
+        match b {
+            1 => Some(WiTcp::Eho),
+            2 => Some(WiTcp::Ehc),
+            _ => None,
+        }
+    }
+}
+
+/// The experiment identifier of the Wi-TCP option: TCP option kind 253
+/// (RFC 4727 experimental), 16-bit ExID after the length (RFC 6994 §3).
+/// 0x5754 is ASCII "WT"; it is *not* IANA-registered (RFC 6994 §5 asks
+/// deployed experiments to register; this one lives in simulations and
+/// captures only). The option is 5 bytes, kind 253, length 5, ExID, the
+/// [`WiTcp`] byte, written after three NOPs so the options stay word-aligned.
+pub const WITCP_EXID: u16 = 0x5754;
+
 /// TCP header flags, bit positions as on the wire (RFC 9293 §3.1).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct TcpFlags(pub u8);
@@ -97,6 +127,8 @@ pub struct Segment {
     pub sack_len: u8,
     /// Payload length in bytes (the simulator carries no payload bytes).
     pub payload_len: u32,
+    /// Wi-TCP signal option (kind 253, ExID [`WITCP_EXID`]).
+    pub witcp: Option<WiTcp>,
 }
 
 impl Segment {
@@ -130,7 +162,8 @@ impl Segment {
 
     /// TCP option bytes including padding, laid out as Linux lays them out:
     /// MSS (4), NOP+NOP+TS (12) or SACK-permitted+TS packed into 12,
-    /// NOP+NOP+SACK-permitted (4) without TS, NOP+WS (4), NOP+NOP+SACK (4 + 8n).
+    /// NOP+NOP+SACK-permitted (4) without TS, NOP+WS (4), NOP+NOP+SACK (4 + 8n),
+    /// then the Wi-TCP option as NOP×3 + 5 bytes (8), which Linux never sends.
     pub fn options_len(&self) -> u32 {
         let mut n = 0;
         if self.mss.is_some() {
@@ -146,6 +179,9 @@ impl Segment {
         }
         if self.sack_len > 0 {
             n += 4 + 8 * self.sack_len as u32;
+        }
+        if self.witcp.is_some() {
+            n += 8;
         }
         n
     }

@@ -6,6 +6,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use airtcp_core::mobileip::{
+    adv_flags, reg_flags, AgentAdvert, BindingAck, BindingRequest, BindingUpdate, BindingWarning, Ident, MipMsg,
+    RegReply, RegRequest, ReplyCode,
+};
 use airtcp_core::pcap::{LinkType, PcapWriter};
 use airtcp_core::{
     Frame, Icmp, Instant, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Segment,
@@ -239,14 +243,128 @@ fn every_kind() -> Vec<(Packet, &'static str)> {
             ..home_agent
         })
         .unwrap();
-    vec![
+    #[allow(clippy::useless_vec)]
+    let mut kinds = vec![
         (tcp, "ip:tcp:data"),
         (udp, "ip:udp:data"),
         (ping, "ip:icmp:data"),
         (pong, "ip:icmp:data"),
         (tunnelled, "ip:ip:tcp:data"),
         (tunnelled_ping, "ip:ip:icmp"),
+    ];
+    kinds.extend(mobile_ip_kinds(with));
+    kinds
+}
+
+/// Mobile IP control traffic (RFC 5944, draft-ietf-mobileip-optim) and a
+/// Wi-TCP EHO-ACK, each as tshark should name it.
+fn mobile_ip_kinds(with: impl Fn(u16, IpPayload) -> Packet) -> Vec<(Packet, &'static str)> {
+    let (home, ha, coa) = ([10, 0, 1, 2], [10, 0, 1, 1], [10, 0, 2, 1]);
+    let id = Ident { hi: 3_000_000_000, lo: 42 };
+    let mip = |ip_id, to_434: bool, m| {
+        let (src_port, dst_port) = if to_434 { (49200, 434) } else { (434, 49200) };
+        with(ip_id, IpPayload::Udp(Udp { src_port, dst_port, msg: UdpMsg::Mip(m) }))
+    };
+    let req = RegRequest { flags: reg_flags::T, lifetime: 1800, home_addr: home, home_agent: ha, coa, id };
+    let reply = RegReply { code: ReplyCode::HA_ID_MISMATCH, lifetime: 0, home_addr: home, home_agent: ha, id };
+    let mut adv = AgentAdvert {
+        mobility_only: true,
+        ra_lifetime: 9000,
+        router: Some((coa, 0)),
+        seq: 256,
+        reg_lifetime: 1800,
+        flags: adv_flags::R | adv_flags::F,
+        ..Default::default()
+    };
+    adv.push_coa(coa);
+    let mut eho = Packet::tcp(
+        [10, 0, 1, 2],
+        [10, 0, 0, 1],
+        64,
+        30,
+        Segment {
+            src_port: 5001,
+            dst_port: 40000,
+            flags: TcpFlags::ACK,
+            seq: SeqNum(1),
+            ack: SeqNum(1449),
+            window: 502,
+            timestamps: Some((51, 100)),
+            witcp: Some(airtcp_core::WiTcp::Eho),
+            ..Default::default()
+        },
+    );
+    eho.ip.ip_id = 30;
+    vec![
+        (mip(20, true, MipMsg::RegRequest(req)), "ip:udp:mip"),
+        (mip(21, false, MipMsg::RegReply(reply)), "ip:udp:mip"),
+        (with(22, IpPayload::Icmp(Icmp::AgentAdvert(adv))), "ip:icmp"),
+        (eho, "ip:tcp"),
     ]
+}
+
+/// The route-optimisation messages of draft-ietf-mobileip-optim-11 (types
+/// 16-19), which never became an RFC: Wireshark's Mobile IP dissector names
+/// them `mip` but knows no layout for them and flags them malformed.
+fn route_optimisation_kinds(with: impl Fn(u16, IpPayload) -> Packet) -> Vec<Packet> {
+    let (home, ha, coa) = ([10, 0, 1, 2], [10, 0, 1, 1], [10, 0, 2, 1]);
+    let id = Ident { hi: 3_000_000_000, lo: 42 };
+    let mip = |ip_id, m| with(ip_id, IpPayload::Udp(Udp { src_port: 434, dst_port: 434, msg: UdpMsg::Mip(m) }));
+    let bu = BindingUpdate { flags: 0x80, lifetime: 60, home_addr: home, coa, id };
+    vec![
+        mip(23, MipMsg::BindingWarning(BindingWarning { home_addr: home, correspondent: ha })),
+        mip(24, MipMsg::BindingRequest(BindingRequest { home_addr: home, id })),
+        mip(25, MipMsg::BindingUpdate(bu)),
+        mip(26, MipMsg::BindingAck(BindingAck { nack: false, home_addr: home, coa, id })),
+    ]
+}
+
+fn base_packet() -> Packet {
+    every_kind()[0].0
+}
+
+#[test]
+fn tshark_reads_mobile_ip_fields_and_the_witcp_option() {
+    let tcp = base_packet();
+    let with = |ip_id: u16, payload| Packet { ip: Ipv4Header { ip_id, ..tcp.ip }, outer: None, payload };
+    let kinds = mobile_ip_kinds(with);
+    let mut frames: Vec<Frame> = kinds.iter().map(|&(pkt, _)| Frame { l2: L2Header::default(), pkt }).collect();
+    frames.extend(route_optimisation_kinds(with).into_iter().map(|pkt| Frame { l2: L2Header::default(), pkt }));
+    let (dir, path) = capture_path("mip");
+    write_capture(&path, LinkType::Raw, &frames);
+    let fields = [
+        "frame.protocols",
+        "udp.checksum.status",
+        "mip.type",
+        "mip.code",
+        "mip.life",
+        "mip.homeaddr",
+        "mip.coa",
+        "mip.ident",
+        "icmp.mip.seq",
+        "icmp.mip.life",
+        "icmp.mip.coa",
+        "tcp.options.experimental.exid",
+        "tcp.options.experimental.data",
+    ];
+    let Some(out) = tshark_fields(&path, &fields) else {
+        eprintln!("tshark not installed: skipping");
+        return;
+    };
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), frames.len(), "{out}");
+    assert_eq!(&rows[0][..8], ["raw:ip:udp:mip", "1", "1", "", "1800", "10.0.1.2", "10.0.2.1", rows[0][7]], "{out}");
+    // tshark reads the Identification as an NTP timestamp (RFC 5944 §5.7.1):
+    // 3e9 seconds after 1900 is January 1995.
+    assert!(rows[0][7].starts_with("Jan 25, 1995 05:20:00"), "Identification: {out}");
+    assert_eq!(&rows[1][..5], ["raw:ip:udp:mip", "1", "3", "133", "0"], "{out}");
+    assert_eq!(&rows[2][8..11], ["256", "1800", "10.0.2.1"], "{out}");
+    assert_eq!(rows[3][11], "0x5754", "{out}");
+    assert_eq!(rows[3][12], "01", "EHO: {out}");
+    for r in &rows[4..] {
+        assert_eq!((r[0], r[1]), ("raw:ip:udp:mip", "1"), "route optimisation on port 434: {out}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn write_capture(path: &std::path::Path, link: LinkType, frames: &[Frame]) {

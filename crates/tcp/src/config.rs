@@ -439,6 +439,14 @@ pub struct TcpConfig {
     /// but nothing in a simulated run reuses the port pair, and a long
     /// TIME_WAIT would only keep the event queue alive.
     pub msl: Duration,
+    /// Wi-TCP sender (seed 001, `endpoint/witcp.rs`): obey EHO-ACK / EHC-ACK
+    /// signals (TCP option 253, ExID 0x5754) by freezing and restoring cwnd
+    /// and ssthresh. Default off: the option is then ignored, as by any
+    /// unmodified stack.
+    pub witcp: bool,
+    /// With `witcp`: resume on our own after this long frozen without an
+    /// EHC-ACK. Default `None` (the paper waits for the EHC-ACK indefinitely).
+    pub witcp_max_freeze: Option<Duration>,
 }
 
 impl Default for TcpConfig {
@@ -493,6 +501,8 @@ impl Default for TcpConfig {
             syn_retries: 6,
             ts_granularity: Duration::from_millis(1),
             msl: Duration::from_secs(1),
+            witcp: false,
+            witcp_max_freeze: None,
         }
     }
 }
@@ -584,6 +594,9 @@ impl TcpConfig {
         }
         if self.persist_min > self.persist_max {
             return Err(format!("persist_min {} exceeds persist_max {}", self.persist_min, self.persist_max));
+        }
+        if self.witcp_max_freeze == Some(Duration::ZERO) {
+            return Err("witcp_max_freeze must be positive (leave it unset for no limit)".into());
         }
         if self.hz == 0 || 1_000_000_000 % self.hz as u64 != 0 {
             return Err(format!("hz = {} must divide 1e9 (e.g. 100, 250, 1000)", self.hz));

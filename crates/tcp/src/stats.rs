@@ -79,4 +79,14 @@ pub struct TcpStats {
     pub nagle_deferrals: u64,
     /// Congestion-window restarts after idle (`tcp_cwnd_restart`).
     pub cwnd_restarts: u64,
+    /// Wi-TCP: EHO-ACKs that froze the sender.
+    pub witcp_freezes: u64,
+    /// Wi-TCP: resumptions (EHC-ACK, or the `witcp_max_freeze` guard).
+    pub witcp_resumes: u64,
+    /// Wi-TCP: resumptions forced by `witcp_max_freeze`.
+    pub witcp_forced_thaws: u64,
+    /// Wi-TCP: signals ignored (beyond SND.MAX, EHO while frozen, EHC while not).
+    pub witcp_ignored: u64,
+    /// Wi-TCP: total time frozen, nanoseconds (T_IDEAL of seed 001 eq. 4, summed).
+    pub witcp_frozen_ns: u64,
 }

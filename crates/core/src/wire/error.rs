@@ -67,7 +67,8 @@ pub enum WireError {
         found: u16,
         expected: u16,
     },
-    /// An ICMP message other than echo request/reply with code 0.
+    /// An ICMP message other than echo request/reply with code 0 and the
+    /// router advertisement (type 9, code 0 or 16).
     UnsupportedIcmp {
         offset: usize,
         icmp_type: u8,
@@ -78,6 +79,10 @@ pub enum WireError {
         found: u16,
         expected: u16,
     },
+    /// A Mobile IP message or agent advertisement whose field at `offset`
+    /// breaks its format (RFC 5944, RFC 1256, draft-ietf-mobileip-optim);
+    /// `what` says which rule.
+    Malformed { offset: usize, what: &'static str },
     /// An Ethernet frame that does not carry IPv4.
     UnsupportedEtherType { offset: usize, ethertype: u16 },
     /// Encoding: the options need more than 40 bytes.
@@ -107,6 +112,7 @@ impl WireError {
             | BadUdpChecksum { offset, .. }
             | UnsupportedIcmp { offset, .. }
             | BadIcmpChecksum { offset, .. }
+            | Malformed { offset, .. }
             | UnsupportedEtherType { offset, .. } => offset,
             OptionsTooLong { .. } | DatagramTooLong { .. } => 0,
         }
@@ -151,11 +157,12 @@ impl fmt::Display for WireError {
                 write!(f, "byte {at}: bad UDP checksum 0x{found:04x}, expected 0x{expected:04x}")
             }
             UnsupportedIcmp { icmp_type, code, .. } => {
-                write!(f, "byte {at}: unsupported ICMP type {icmp_type} code {code} (decoded: echo 8/0, echo reply 0/0)")
+                write!(f, "byte {at}: unsupported ICMP type {icmp_type} code {code} (decoded: echo 8/0, echo reply 0/0, agent advertisement 9/0 and 9/16)")
             }
             BadIcmpChecksum { found, expected, .. } => {
                 write!(f, "byte {at}: bad ICMP checksum 0x{found:04x}, expected 0x{expected:04x}")
             }
+            Malformed { what, .. } => write!(f, "byte {at}: malformed {what}"),
             UnsupportedEtherType { ethertype, .. } => {
                 write!(f, "byte {at}: EtherType 0x{ethertype:04x} is not IPv4 (0x0800)")
             }

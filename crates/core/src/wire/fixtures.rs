@@ -2,6 +2,7 @@
 
 use super::checksum;
 use super::encode;
+use crate::mobileip::MipMsg;
 use crate::packet::{proto, Icmp, IpPayload, Ipv4Header, Packet, Udp, UdpMsg};
 use crate::segment::{Segment, TcpFlags};
 use crate::seq::SeqNum;
@@ -25,6 +26,19 @@ pub(super) fn udp_template(len: u32) -> Packet {
         src_port: 434,
         dst_port: 434,
         msg: UdpMsg::Opaque { len },
+    };
+    Packet {
+        payload: IpPayload::Udp(udp),
+        ..tcp_template()
+    }
+}
+
+/// A Mobile IP message from an ephemeral port to 434.
+pub(super) fn mip_packet(m: MipMsg) -> Packet {
+    let udp = Udp {
+        src_port: 49200,
+        dst_port: 434,
+        msg: UdpMsg::Mip(m),
     };
     Packet {
         payload: IpPayload::Udp(udp),
@@ -72,6 +86,8 @@ pub(super) fn all_kinds() -> Vec<Packet> {
             seq: 1,
             len: 57,
         }),
+        mip_packet(MipMsg::RegRequest(Default::default())),
+        icmp_packet(Icmp::AgentAdvert(Default::default())),
     ];
     bare.iter().flat_map(|&p| [p, tunnelled(p)]).collect()
 }

@@ -1,8 +1,10 @@
-//! ICMP echo request and reply (RFC 792, "Echo or Echo Reply Message").
+//! ICMP echo request and reply (RFC 792, "Echo or Echo Reply Message"), and
+//! the agent advertisement (its own file, `advert.rs`).
 //!
-//! Layout: type, code (0), checksum, identifier, sequence number, data. The
-//! data is zeros: the simulator carries its length only.
+//! Echo layout: type, code (0), checksum, identifier, sequence number, data.
+//! The data is zeros: the simulator carries its length only.
 
+use super::advert;
 use super::checksum;
 use super::{be16, WireError};
 use crate::packet::{Icmp, ICMP_ECHO_HEADER_LEN};
@@ -18,6 +20,7 @@ pub(super) fn wire_len(m: &Icmp) -> u64 {
         Icmp::EchoRequest { len, .. } | Icmp::EchoReply { len, .. } => {
             ICMP_ECHO_HEADER_LEN as u64 + len as u64
         }
+        Icmp::AgentAdvert(a) => a.len() as u64,
     }
 }
 
@@ -27,11 +30,18 @@ pub(super) fn write(m: &Icmp, buf: &mut Vec<u8>) {
     let (icmp_type, id, seq) = match *m {
         Icmp::EchoRequest { id, seq, .. } => (ECHO_REQUEST, id, seq),
         Icmp::EchoReply { id, seq, .. } => (ECHO_REPLY, id, seq),
+        Icmp::AgentAdvert(a) => {
+            advert::write(&a, buf);
+            (advert::ROUTER_ADVERT, 0, 0)
+        }
     };
-    buf.extend_from_slice(&[icmp_type, 0, 0, 0]); // type, code, checksum
-    buf.extend_from_slice(&id.to_be_bytes());
-    buf.extend_from_slice(&seq.to_be_bytes());
-    buf.resize(start + wire_len(m) as usize, 0);
+    if icmp_type != advert::ROUTER_ADVERT {
+        buf.extend_from_slice(&[icmp_type, 0, 0, 0]); // type, code, checksum
+        buf.extend_from_slice(&id.to_be_bytes());
+        buf.extend_from_slice(&seq.to_be_bytes());
+        buf.resize(start + wire_len(m) as usize, 0);
+    }
+    debug_assert_eq!(buf.len() - start, wire_len(m) as usize);
     let csum = checksum::internet(&buf[start..], CSUM_AT);
     buf[start + CSUM_AT..start + CSUM_AT + 2].copy_from_slice(&csum.to_be_bytes());
 }
@@ -51,6 +61,9 @@ pub(super) fn parse(bytes: &[u8], at: usize) -> Result<Icmp, WireError> {
         });
     }
     let (icmp_type, code) = (icmp[0], icmp[1]);
+    if icmp_type == advert::ROUTER_ADVERT {
+        return advert::parse(icmp, at).map(Icmp::AgentAdvert);
+    }
     let (id, seq) = (be16(icmp, 4), be16(icmp, 6));
     let len = (icmp.len() - ICMP_ECHO_HEADER_LEN as usize) as u32;
     match (icmp_type, code) {
@@ -137,7 +150,7 @@ mod tests {
         );
         assert_eq!(
             decode(&v).unwrap_err().to_string(),
-            "byte 20: unsupported ICMP type 3 code 1 (decoded: echo 8/0, echo reply 0/0)"
+            "byte 20: unsupported ICMP type 3 code 1 (decoded: echo 8/0, echo reply 0/0, agent advertisement 9/0 and 9/16)"
         );
     }
 }

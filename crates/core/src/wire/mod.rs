@@ -5,7 +5,9 @@
 //! the simulator charged to the link, so [`encode`] writes exactly
 //! `pkt.ip_len()` bytes: TCP with options laid out as
 //! [`crate::segment::Segment::options_len`] documents (Linux's
-//! `tcp_options_write` order), UDP (RFC 768), ICMP echo (RFC 792), and
+//! `tcp_options_write` order), UDP (RFC 768) with Mobile IP messages on port
+//! 434 (RFC 5944, draft-ietf-mobileip-optim), ICMP echo (RFC 792) and agent
+//! advertisements (RFC 1256 + RFC 5944 §2.1), and
 //! IP-in-IP (RFC 2003) as an outer header before the inner datagram. Payload
 //! bytes are zeros: the simulator carries lengths, not bytes.
 //!
@@ -18,11 +20,13 @@
 //! and `icmp` write and parse their payloads; `ethernet` adds the link
 //! header; `checksum` is the RFC 1071 sum they share.
 
+mod advert;
 mod checksum;
 mod error;
 mod ethernet;
 mod icmp;
 mod ipv4;
+mod mobileip;
 mod tcp;
 mod udp;
 

@@ -6,10 +6,14 @@ use proptest::prelude::*;
 use super::fixtures::fix_checksums;
 use super::tcp::MAX_TCP_OPTIONS_LEN;
 use super::{decode, decode_ethernet, encode, encode_ethernet};
+use crate::mobileip::{
+    AgentAdvert, BindingAck, BindingRequest, BindingUpdate, BindingWarning, Ident, MipMsg, RegReply, RegRequest,
+    ReplyCode, MAX_ADV_COAS,
+};
 use crate::packet::{
     Ecn, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg,
 };
-use crate::segment::{Segment, TcpFlags, MAX_SACK_BLOCKS};
+use crate::segment::{Segment, TcpFlags, WiTcp, MAX_SACK_BLOCKS};
 use crate::seq::SeqNum;
 
 fn arb_ip() -> impl Strategy<Value = Ipv4Header> {
@@ -44,6 +48,7 @@ fn arb_segment() -> impl Strategy<Value = Segment> {
             proptest::option::of(0u8..15),
             any::<bool>(),
             proptest::option::of(any::<(u32, u32)>()),
+            proptest::option::of(any::<bool>()),
         ),
         proptest::collection::vec(any::<(u32, u32)>(), 0..=MAX_SACK_BLOCKS),
         0u32..3000,
@@ -62,6 +67,7 @@ fn arb_segment() -> impl Strategy<Value = Segment> {
                     wscale: opts.1,
                     sack_permitted: opts.2,
                     timestamps: opts.3,
+                    witcp: opts.4.map(|eho| if eho { WiTcp::Eho } else { WiTcp::Ehc }),
                     payload_len,
                     ..Default::default()
                 };
@@ -71,6 +77,45 @@ fn arb_segment() -> impl Strategy<Value = Segment> {
                 (seg.options_len() as usize <= MAX_TCP_OPTIONS_LEN).then_some(seg)
             },
         )
+}
+
+fn arb_ident() -> impl Strategy<Value = Ident> {
+    any::<u64>().prop_map(Ident::from_u64)
+}
+
+/// Every Mobile IP message kind with arbitrary fields (reserved bits zero).
+fn arb_mip() -> impl Strategy<Value = MipMsg> {
+    let a = any::<[u8; 4]>;
+    prop_oneof![
+        (any::<u8>(), any::<u16>(), a(), a(), a(), arb_ident()).prop_map(|(flags, lifetime, h, ha, coa, id)| {
+            MipMsg::RegRequest(RegRequest { flags, lifetime, home_addr: h, home_agent: ha, coa, id })
+        }),
+        (any::<u8>(), any::<u16>(), a(), a(), arb_ident()).prop_map(|(code, lifetime, h, ha, id)| {
+            MipMsg::RegReply(RegReply { code: ReplyCode(code), lifetime, home_addr: h, home_agent: ha, id })
+        }),
+        (a(), a()).prop_map(|(h, c)| MipMsg::BindingWarning(BindingWarning { home_addr: h, correspondent: c })),
+        (a(), arb_ident()).prop_map(|(h, id)| MipMsg::BindingRequest(BindingRequest { home_addr: h, id })),
+        (any::<u8>(), any::<u16>(), a(), a(), arb_ident()).prop_map(|(flags, lifetime, h, coa, id)| {
+            MipMsg::BindingUpdate(BindingUpdate { flags, lifetime, home_addr: h, coa, id })
+        }),
+        (any::<bool>(), a(), a(), arb_ident())
+            .prop_map(|(nack, h, coa, id)| MipMsg::BindingAck(BindingAck { nack, home_addr: h, coa, id })),
+    ]
+}
+
+fn arb_advert() -> impl Strategy<Value = AgentAdvert> {
+    (
+        (any::<bool>(), any::<u16>(), proptest::option::of(any::<([u8; 4], i32)>())),
+        (any::<u16>(), any::<u16>(), any::<u8>()),
+        proptest::collection::vec(any::<[u8; 4]>(), 0..=MAX_ADV_COAS),
+    )
+        .prop_map(|((mobility_only, ra_lifetime, router), (seq, reg_lifetime, flags), coas)| {
+            let mut a = AgentAdvert { mobility_only, ra_lifetime, router, seq, reg_lifetime, flags, ..Default::default() };
+            for c in coas {
+                a.push_coa(c);
+            }
+            a
+        })
 }
 
 fn arb_payload() -> impl Strategy<Value = IpPayload> {
@@ -83,6 +128,11 @@ fn arb_payload() -> impl Strategy<Value = IpPayload> {
                 msg: UdpMsg::Opaque { len },
             })
         }),
+        (any::<u16>(), arb_mip(), any::<bool>()).prop_map(|(port, msg, to_434)| {
+            let (src_port, dst_port) = if to_434 { (port, 434) } else { (434, port) };
+            IpPayload::Udp(Udp { src_port, dst_port, msg: UdpMsg::Mip(msg) })
+        }),
+        arb_advert().prop_map(|a| IpPayload::Icmp(Icmp::AgentAdvert(a))),
         (any::<bool>(), any::<u16>(), any::<u16>(), 0u32..3000).prop_map(|(req, id, seq, len)| {
             IpPayload::Icmp(if req {
                 Icmp::EchoRequest { id, seq, len }

@@ -3,7 +3,7 @@
 use super::checksum;
 use super::{be16, be32, WireError};
 use crate::packet::{proto, Ipv4Header};
-use crate::segment::{Segment, TcpFlags, MAX_SACK_BLOCKS};
+use crate::segment::{Segment, TcpFlags, WiTcp, MAX_SACK_BLOCKS, WITCP_EXID};
 use crate::seq::SeqNum;
 
 /// TCP header length without options.
@@ -22,6 +22,10 @@ const OPT_WS: u8 = 3;
 const OPT_SACK_PERM: u8 = 4;
 const OPT_SACK: u8 = 5;
 const OPT_TS: u8 = 8;
+/// RFC 4727 §7.2 experimental kind, shared through ExIDs (RFC 6994).
+const OPT_EXP: u8 = 253;
+/// Kind, length, 16-bit ExID, one data byte.
+const WITCP_OPT_LEN: u8 = 5;
 
 /// Bytes the segment occupies after the IPv4 header, or why it cannot be encoded.
 pub(super) fn wire_len(seg: &Segment) -> Result<u64, WireError> {
@@ -80,6 +84,10 @@ fn write_options(seg: &Segment, buf: &mut Vec<u8>) {
             buf.extend_from_slice(&left.0.to_be_bytes());
             buf.extend_from_slice(&right.0.to_be_bytes());
         }
+    }
+    if let Some(sig) = seg.witcp {
+        let exid = WITCP_EXID.to_be_bytes();
+        buf.extend_from_slice(&[OPT_NOP, OPT_NOP, OPT_NOP, OPT_EXP, WITCP_OPT_LEN, exid[0], exid[1], sig as u8]);
     }
 }
 
@@ -158,6 +166,15 @@ fn parse_options(opts: &[u8], base: usize, seg: &mut Segment) -> Result<(), Wire
                 seg.sack_len = ((l - 2) / 8) as u8;
             }
             OPT_MSS | OPT_WS | OPT_SACK_PERM | OPT_TS | OPT_SACK => return Err(bad(len)),
+            // RFC 6994 §3: an experimental option carries its ExID first; only
+            // ours is interpreted, other experiments are skipped like unknown
+            // kinds, and so is a Wi-TCP byte we do not know.
+            OPT_EXP if l >= 4 && be16(body, 0) == WITCP_EXID => {
+                if len != WITCP_OPT_LEN {
+                    return Err(bad(len));
+                }
+                seg.witcp = WiTcp::from_byte(body[2]);
+            }
             _ => {} // unknown option: its length is sane, skip it
         }
         i += l;
@@ -284,6 +301,36 @@ mod tests {
                 data_offset: 6
             })
         );
+    }
+
+    #[test]
+    fn witcp_option_is_kind_253_with_its_exid_after_the_others() {
+        let mut pkt = tcp_template();
+        let s = seg(&mut pkt);
+        s.timestamps = Some((7, 9));
+        s.witcp = Some(WiTcp::Eho);
+        let b = encoded(&pkt);
+        assert_eq!(b.len(), 20 + 20 + 12 + 8);
+        assert_eq!(&b[52..60], &[1, 1, 1, 253, 5, 0x57, 0x54, 1]);
+        assert_eq!(decode(&b).unwrap(), pkt);
+        seg(&mut pkt).witcp = Some(WiTcp::Ehc);
+        assert_eq!(encoded(&pkt)[59], 2);
+        assert_eq!(decode(&encoded(&pkt)).unwrap(), pkt);
+
+        // Another experiment's ExID, or an unknown Wi-TCP byte: skipped.
+        let mut v = b.clone();
+        v[57] = 0x55;
+        fix_checksums(&mut v, 0);
+        assert_eq!(decode(&v).unwrap().segment().unwrap().witcp, None);
+        let mut v = b.clone();
+        v[59] = 9;
+        fix_checksums(&mut v, 0);
+        assert_eq!(decode(&v).unwrap().segment().unwrap().witcp, None);
+        // Our ExID with the wrong length is an error at the option.
+        let mut v = b.clone();
+        v[55..60].copy_from_slice(&[253, 4, 0x57, 0x54, 1]);
+        fix_checksums(&mut v, 0);
+        assert_eq!(decode(&v), Err(WireError::BadOptionLength { offset: 55, kind: 253, len: 4 }));
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! UDP datagrams (RFC 768).
 //!
 //! Message bodies are zeros on the wire: [`UdpMsg::Opaque`] has no bytes to
-//! write. Typed control messages (Mobile IP registration, ...) will be
-//! serialised and recognised here when they join [`UdpMsg`].
+//! write. Typed control messages are written by their own module (Mobile IP:
+//! `mobileip`) and recognised on their port (434) when parsing; an unknown
+//! message type on that port stays opaque.
 
 use super::checksum;
+use super::mobileip;
 use super::{be16, WireError};
 use crate::packet::{proto, Ipv4Header, Udp, UdpMsg, UDP_HEADER_LEN};
 
@@ -27,7 +29,9 @@ pub(super) fn write(udp: &Udp, ip: &Ipv4Header, buf: &mut Vec<u8>) {
     buf.extend_from_slice(&[0, 0]); // checksum, filled below
     match udp.msg {
         UdpMsg::Opaque { .. } => buf.resize(start + len, 0),
+        UdpMsg::Mip(m) => mobileip::write(&m, buf),
     }
+    debug_assert_eq!(buf.len() - start, len);
     let csum = transmitted(checksum::pseudo(
         &ip.src,
         &ip.dst,
@@ -73,11 +77,14 @@ pub(super) fn parse(bytes: &[u8], at: usize, ip: &Ipv4Header) -> Result<Udp, Wir
         }
     }
     let len = (udp.len() - UDP_HEADER_LEN as usize) as u32;
-    Ok(Udp {
-        src_port: be16(udp, 0),
-        dst_port: be16(udp, 2),
-        msg: UdpMsg::Opaque { len },
-    })
+    let (src_port, dst_port) = (be16(udp, 0), be16(udp, 2));
+    let mut msg = UdpMsg::Opaque { len };
+    if mobileip::on_mip_port(src_port, dst_port) {
+        if let Some(m) = mobileip::parse(bytes, at + UDP_HEADER_LEN as usize)? {
+            msg = UdpMsg::Mip(m);
+        }
+    }
+    Ok(Udp { src_port, dst_port, msg })
 }
 
 #[cfg(test)]

@@ -23,6 +23,9 @@ impl Endpoint {
             return;
         }
         self.note_writer_blocked();
+        if self.on_witcp_signal(now, seg) {
+            return;
+        }
         let acked_before = self.snd_una;
         match self.state {
             State::Closed => self.on_closed(seg),
@@ -34,6 +37,7 @@ impl Endpoint {
             self.snd_queue_shrunk = true;
         }
         self.update_persist(now);
+        self.witcp_hold_timers();
     }
 
     /// RFC 9293 §3.10.7.1: a segment for a closed connection is discarded

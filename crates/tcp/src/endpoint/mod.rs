@@ -33,6 +33,7 @@ mod timeout;
 mod timers;
 mod tlp;
 mod undo;
+mod witcp;
 
 use std::collections::VecDeque;
 
@@ -49,6 +50,7 @@ pub use ack::{
 };
 pub use rtt::RttEstimator;
 pub use timers::TimerKind;
+pub use witcp::Frozen;
 
 use rx::RecvBuf;
 use scoreboard::TxSeg;
@@ -251,6 +253,8 @@ pub struct Endpoint {
     delack_segs: u32,
     /// In-order segments still to be ACKed at once (`TcpConfig::initial_quickacks`).
     quickacks: u32,
+    /// Wi-TCP (`witcp.rs`): the state an EHO-ACK stored, while frozen.
+    witcp_frozen: Option<witcp::Frozen>,
 }
 
 impl Endpoint {
@@ -357,6 +361,7 @@ impl Endpoint {
             ack_now: false,
             delack_segs: 0,
             quickacks: 0,
+            witcp_frozen: None,
             cfg,
         };
         ep.rcv_space_init();

@@ -53,6 +53,16 @@ impl Endpoint {
             }
             _ => {}
         }
+        if self.witcp_frozen.is_some() {
+            // Wi-TCP freeze (`witcp.rs`): nothing but ACKs.
+            if self.ack_now {
+                let seg = self.header(now, TcpFlags::ACK);
+                self.stats.segs_sent += 1;
+                return Some(seg);
+            }
+            self.witcp_hold_timers();
+            return None;
+        }
         if let Some(seg) = self.send_loss_probe(now) {
             return Some(seg);
         }

@@ -490,7 +490,7 @@ impl Endpoint {
         self.cc.cwnd_event(&mut self.tp, CaEvent::CompleteCwr);
     }
 
-    fn mark_all_lost(&mut self) {
+    pub(super) fn mark_all_lost(&mut self) {
         for i in 0..self.rtx.len() {
             if self.rtx[i].has(SACKED) {
                 continue;

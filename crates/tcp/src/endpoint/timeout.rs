@@ -51,6 +51,11 @@ impl Endpoint {
         if self.timers.expired(TimerKind::Pacing, now) {
             self.timers.stop(TimerKind::Pacing);
         }
+        if self.timers.expired(TimerKind::WiTcpThaw, now) {
+            self.timers.stop(TimerKind::WiTcpThaw);
+            self.witcp_thaw(now, true);
+        }
+        self.witcp_hold_timers();
     }
 
     // ---- retransmission timer ----

@@ -1,5 +1,5 @@
 //! The endpoint's timers: one deadline per kind in a fixed table, so the next
-//! deadline is a scan of seven slots and arming/disarming never allocates.
+//! deadline is a scan of eight slots and arming/disarming never allocates.
 //!
 //! Linux multiplexes the retransmission, RACK reordering and loss-probe
 //! timers on one `icsk_retransmit_timer` (`icsk_pending` says which); here
@@ -33,9 +33,11 @@ pub enum TimerKind {
     ReoTimeout = 5,
     /// Tail loss probe (Linux ICSK_TIME_LOSS_PROBE, RFC 8985 §7.2).
     LossProbe = 6,
+    /// Wi-TCP's optional limit on a freeze (`TcpConfig::witcp_max_freeze`).
+    WiTcpThaw = 7,
 }
 
-const SLOTS: usize = 7;
+const SLOTS: usize = 8;
 
 #[derive(Clone, Debug, Default)]
 pub struct Timers {
