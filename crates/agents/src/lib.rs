@@ -12,6 +12,7 @@ pub mod agent;
 pub mod config;
 pub mod itcp;
 pub mod peg;
+pub mod sdn;
 pub mod snoop;
 
 #[cfg(test)]
