@@ -50,6 +50,11 @@ impl Topology {
         self.adj.keys().copied()
     }
 
+    /// The other end of the link on `dpid:port`, if it is an inter-switch link.
+    pub fn peer(&self, dpid: Dpid, port: PortNo) -> Option<(Dpid, PortNo)> {
+        self.adj.get(&dpid)?.get(&port).copied()
+    }
+
     /// The port is an inter-switch link (not a host port).
     pub fn is_link_port(&self, dpid: Dpid, port: PortNo) -> bool {
         self.adj.get(&dpid).is_some_and(|m| m.contains_key(&port))
@@ -100,11 +105,8 @@ impl Topology {
     /// every datapath with its input and output port, `b`'s host port last.
     pub fn route(&self, a: Dpid, a_port: PortNo, b: Dpid, b_port: PortNo) -> Option<Vec<Hop>> {
         let mut hops = self.path(a, b)?;
-        let last_in = hops.last().map(|_| ()).and_then(|_| {
-            // the in_port at b is the peer port of the last hop's link
-            let h = hops.last()?;
-            self.adj.get(&h.dpid)?.get(&h.out_port).map(|x| x.1)
-        });
+        // The input port at `b` is the far end of the last inter-switch hop.
+        let last_in = hops.last().and_then(|h| self.peer(h.dpid, h.out_port)).map(|x| x.1);
         if let Some(first) = hops.first_mut() {
             first.in_port = Some(a_port);
         }
