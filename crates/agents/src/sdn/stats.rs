@@ -28,8 +28,15 @@ impl App for StatsModule {
     }
 
     fn on_station(&mut self, ctx: &mut Ctx, _dpid: Dpid, n: &StationNotice) {
-        if n.event == StationEvent::Disassociated {
+        if n.event != StationEvent::Disassociated {
+            return;
+        }
+        // No entry towards the station at the AP at T0: nothing can slip
+        // through it and no flow-removed will come, so ZWA acts at once.
+        if n.counters.is_some() {
             ctx.devices.set_gate(n.station_ip, ZwaGate::Pending);
+        } else {
+            self.enabled += 1;
         }
     }
 
@@ -42,7 +49,6 @@ impl App for StatsModule {
         if h.gate != ZwaGate::Pending || h.from.0 != dpid {
             return;
         }
-        // No T0 counters (the AP had no entry): nothing can have slipped through it.
         let same = h.t0_counters.is_none_or(|c| c == fr.counters);
         if same {
             self.enabled += 1;

@@ -246,3 +246,33 @@ fn zwa_app_replays_on_association_through_the_new_ap_and_removes_its_ack_copy_en
     assert!(f.dps[&AP2].table().entries().iter().all(|e| e.priority != ZWA_PRIORITY), "copy entry deleted");
     assert_eq!(f.ctl.counters().iter().find(|c| c.0 == "zwa_handoffs").map(|c| c.1), Some(1));
 }
+
+#[test]
+fn an_ap_without_entries_for_the_station_enables_zwa_at_once() {
+    let mut c = seed_controller(true);
+    let t = Instant::from_millis(5);
+    c.devices.associate(MN, airtcp_core::MacAddr::local(2), (AP1, WPORT));
+    let notice = StationNotice { event: StationEvent::Disassociated, station_ip: MN, station_mac: airtcp_core::MacAddr::local(2), port: WPORT, at: t, counters: None };
+    c.handle_message(t, AP1, &OfMessage::StationNotice(notice));
+    assert_eq!(c.devices.handoff(MN).map(|h| h.gate), Some(ZwaGate::Enabled));
+    assert_eq!(c.app::<StatsModule>().map(|s| (s.enabled, s.disabled)), Some((1, 0)));
+}
+
+/// The whole handoff twice from scratch: the control-message logs are identical.
+#[test]
+fn a_handoff_is_deterministic() {
+    let run = || {
+        let mut f = running(true);
+        f.station(AP1, StationEvent::Disassociated, MN);
+        f.pump();
+        for k in 0..5 {
+            f.send(S1, 1, data(2000 + 1000 * k, 1000, 1, Some((130 + k, 50))));
+        }
+        f.station(AP2, StationEvent::Associated, MN);
+        f.pump();
+        f.advance(Instant::from_millis(200));
+        f.send(AP2, WPORT, mn_ack(7000, 20_000));
+        (format!("{:?}", f.log), f.take_delivered(), f.ctl.counters())
+    };
+    assert_eq!(run(), run());
+}
