@@ -123,6 +123,9 @@ impl Datapath {
                 self.counters.matched += 1;
                 for a in actions.iter() {
                     match a {
+                        // OF 1.3 §7.2.5: never back out of the input port
+                        // unless the action says OFPP_IN_PORT.
+                        Action::Output(p) if p == in_port => {}
                         Action::Output(p) => d.push(if p == OFPP_IN_PORT { in_port } else { p }),
                         Action::Controller => {
                             d.to_controller = true;
@@ -179,6 +182,7 @@ impl Datapath {
         self.counters.packet_outs += 1;
         for a in actions.iter() {
             match a {
+                Action::Output(p) if p == in_port => {}
                 Action::Output(p) => self.outputs.push_back((if p == OFPP_IN_PORT { in_port } else { p }, *pkt)),
                 Action::Controller => self.packet_in(in_port, pkt, PacketInReason::Action, u64::MAX),
             }

@@ -191,8 +191,9 @@ impl FlowTable {
             actions: fm.actions,
             cookie: fm.cookie,
             flags: fm.flags,
-            idle_timeout: fm.idle_timeout,
-            hard_timeout: fm.hard_timeout,
+            // OF 1.3 §6.4: a timeout of zero means none.
+            idle_timeout: fm.idle_timeout.filter(|d| *d > Duration::ZERO),
+            hard_timeout: fm.hard_timeout.filter(|d| *d > Duration::ZERO),
             installed: now,
             last_used: now,
             counters,

@@ -128,10 +128,11 @@ impl ZwaApp {
                 tp_dst: Some(key.src_port),
                 ..Match::ANY
             };
-            let actions = match uplink {
-                Some(up) => Actions::new(&[Action::Output(up), Action::Controller]).unwrap_or_default(),
-                None => Actions::controller(),
-            };
+            // Sender's location unknown: no copy entry (a controller-only
+            // one would swallow the ACKs); the replay is then clocked by its
+            // own timer and ends by abandonment.
+            let Some(up) = uplink else { continue };
+            let actions = Actions::new(&[Action::Output(up), Action::Controller]).unwrap_or_default();
             let mut fm = FlowMod::add(ZWA_PRIORITY, m, actions);
             fm.xid = ctx.xid();
             ctx.send(dpid, OfMessage::FlowMod(fm));

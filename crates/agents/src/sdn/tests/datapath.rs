@@ -161,3 +161,17 @@ fn ap_disassociation_notice_carries_the_counters_towards_the_station() {
     dp.station_notice(ms(4), StationEvent::Associated, [10, 0, 9, 3], mac, 2);
     assert!(matches!(dp.poll_control(), Some(OfMessage::StationNotice(StationNotice { counters: None, .. }))));
 }
+
+#[test]
+fn output_to_the_input_port_needs_ofpp_in_port_and_zero_timeouts_mean_none() {
+    let mut dp = Datapath::new(DatapathConfig::new(1));
+    let mut fm = FlowMod::add(10, Match::ANY, Actions::new(&[Action::Output(3), Action::Output(4)]).unwrap());
+    fm.idle_timeout = Some(Duration::ZERO);
+    fm.hard_timeout = Some(Duration::ZERO);
+    dp.handle_control(ms(0), OfMessage::FlowMod(fm));
+    assert_eq!(dp.handle_packet(ms(1), 3, &data(1, 10, 1, None)).ports(), &[4]);
+    assert_eq!(dp.handle_packet(ms(1), 5, &data(1, 10, 1, None)).ports(), &[3, 4]);
+    assert_eq!(dp.poll_timeout(), None);
+    dp.handle_control(ms(2), OfMessage::PacketOut { buffer_id: None, in_port: 3, actions: Actions::new(&[Action::Output(3), Action::Output(OFPP_IN_PORT)]).unwrap(), pkt: Some(data(1, 10, 1, None)) });
+    assert_eq!(std::iter::from_fn(|| dp.poll_output()).map(|x| x.0).collect::<Vec<_>>(), vec![3]);
+}
