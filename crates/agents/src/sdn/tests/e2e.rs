@@ -56,6 +56,9 @@ struct Run {
     /// Every data segment the CN sent: (time, seq, len).
     cn_data: Vec<(Instant, u32, u32)>,
     replaying: bool,
+    /// Segments still to lose at the old AP after T0 (between T0 and T2,
+    /// with the statistics module off: the seed's Fig. 6(b)).
+    lose_at_old_ap: u32,
 }
 
 impl Run {
@@ -66,7 +69,7 @@ impl Run {
         cn.connect(Instant::ZERO);
         cn.send(u64::MAX >> 8);
         let zwa = zwa.then(|| ZwaCore::new(ZwaConfig::default()));
-        Run { now: Instant::ZERO, cn, mn, zwa, wire: BTreeMap::new(), n: 0, events: Vec::new(), cn_data: Vec::new(), replaying: false }
+        Run { now: Instant::ZERO, cn, mn, zwa, wire: BTreeMap::new(), n: 0, events: Vec::new(), cn_data: Vec::new(), replaying: false, lose_at_old_ap: 0 }
     }
 
     fn away(&self) -> bool {
@@ -118,6 +121,7 @@ impl Run {
             To::Mn if !self.away() => self.mn.handle_segment(now, p.segment().unwrap()),
             // Away: the old AP's entries are gone (T0 = T2 here), the
             // segment reaches the controller or nobody.
+            To::Mn if self.lose_at_old_ap > 0 && p.segment().is_some_and(|s| s.payload_len > 0) => self.lose_at_old_ap -= 1,
             To::Mn => {
                 if let Some(ack) = self.zwa.as_mut().and_then(|z| z.on_segment(&p)) {
                     self.put(now + WIRED, To::Cn, ack);
@@ -252,4 +256,32 @@ fn without_zwa_the_same_sender_times_out_and_backs_off() {
     assert_eq!(rtos.len(), 4);
     assert_eq!(r.cn.probe().cwnd, 9);
     assert!(r.cn.stats().retransmissions > 0);
+}
+
+/// Seed Fig. 6(b), statistics module off: the first segment after T0 dies
+/// at the old AP, ZWA acknowledges the 31 behind it, and the station holds a
+/// hole the sender has already forgotten. The replay meets ACKs below its
+/// first byte and gives up; the station's answers to the probes are old
+/// ACKs, so the sender never leaves persist. (Linux would count those
+/// probes as unanswered, `icsk_probes_out` being reset only by an
+/// acceptable ACK, and abort after `tcp_retries2` = 15: the reset the seed
+/// saw. Our endpoint keeps probing: a gap in the TCP crate's persist model,
+/// noted for issue 9.)
+#[test]
+fn a_segment_lost_between_t0_and_t2_leaves_a_hole_zwa_cannot_fill() {
+    let mut r = Run::new(true);
+    r.lose_at_old_ap = 1;
+    r.run_until(ms(300_000));
+    let z = r.zwa.as_ref().unwrap().counters;
+    assert_eq!((z.stored, z.replays_done, z.replays_abandoned), (31, 0, 1));
+    assert!(z.station_behind > 0);
+    let p = r.cn.probe();
+    assert_eq!((p.snd_una, p.snd_nxt, p.snd_wnd), (SeqNum(896_001), SeqNum(896_001), 0), "frozen since 3.08 s");
+    assert_eq!(r.cn.state(), airtcp_tcp::State::Established);
+    assert_eq!(r.mn.probe().bytes_delivered, 863_000, "the station stops at the hole (byte 864001)");
+    let probes = event_times(&r, |e| *e == Event::WindowProbe);
+    // Backed off from 280 ms to the 60 s cap (persist_max) and probing on.
+    assert_eq!(probes.len(), 11);
+    assert_eq!(&probes[8..], &[ms(134_480), ms(194_480), ms(254_480)]);
+    assert_eq!(r.timeouts(), 0);
 }
