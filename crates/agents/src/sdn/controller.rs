@@ -84,6 +84,23 @@ impl Controller {
         Controller { topo, devices: DeviceManager::default(), apps: Vec::new(), out: VecDeque::new(), xid: 0, errors_seen: 0 }
     }
 
+    /// Seed 000's controller: mobility manager, statistics module (if
+    /// `statistics`), ZWA module (if `zwa` is given) and reactive
+    /// forwarding, in that order (each reads what the previous one set).
+    /// Neither option: "bare TCP with the controller used for routing only".
+    pub fn seed000(topo: Topology, statistics: bool, zwa: Option<super::zwa_core::ZwaConfig>) -> Controller {
+        let mut c = Controller::new(topo);
+        c.add_app(Box::new(super::mobility::MobilityManager::default()));
+        if statistics {
+            c.add_app(Box::new(super::stats::StatsModule::default()));
+        }
+        if let Some(cfg) = zwa {
+            c.add_app(Box::new(super::zwa::ZwaApp::new(cfg)));
+        }
+        c.add_app(Box::new(super::forwarding::Forwarding::default()));
+        c
+    }
+
     /// Append an application; apps run in the order added.
     pub fn add_app(&mut self, app: Box<dyn App>) {
         self.apps.push(app);

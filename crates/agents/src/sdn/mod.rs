@@ -13,6 +13,24 @@
 //!
 //! Nothing here knows the simulator: the driver delivers control messages
 //! with whatever latency it models.
+//!
+//! Driving it (what the simulator integration does):
+//! - one [`Datapath`] per switch or AP node, ports = the node's interfaces
+//!   (port = interface index + 1); a frame arriving on a port goes through
+//!   [`Datapath::handle_packet`] and leaves on the [`Decision`]'s ports;
+//!   after any call, drain [`Datapath::poll_output`] (packet-outs) and
+//!   [`Datapath::poll_control`] (to the controller), and re-read
+//!   [`Datapath::poll_timeout`];
+//! - one [`Controller`] (e.g. [`Controller::seed000`]) with a [`topology::Topology`]
+//!   built from the scenario's switch links; messages from datapath `d`
+//!   go to [`Controller::handle_message`]`(now, d, msg)`, and
+//!   [`Controller::poll_message`] yields `(d, msg)` for the channel to `d`;
+//! - a per-datapath control channel: FIFO, a latency each way plus a
+//!   processing time, so message order per channel is kept;
+//! - at an AP, the WLAN's `NodeEvent::StationJoined` / `StationLeft` become
+//!   [`Datapath::station_notice`] at the event's time (T0, counters sampled
+//!   then); the notice delay T0->T1 is that channel's latency (or an extra
+//!   configured delay before sending).
 
 pub mod controller;
 pub mod datapath;

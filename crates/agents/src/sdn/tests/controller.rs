@@ -5,7 +5,7 @@ use airtcp_core::{Instant, SeqNum};
 
 use super::super::controller::Controller;
 use super::super::devices::ZwaGate;
-use super::super::forwarding::{Forwarding, FWD_PRIORITY};
+use super::super::forwarding::FWD_PRIORITY;
 use super::super::mobility::MobilityManager;
 use super::super::msg::*;
 use super::super::ofmatch::Match;
@@ -18,14 +18,7 @@ use super::fabric::*;
 use super::*;
 
 fn seed_controller(stats: bool) -> Controller {
-    let mut c = Controller::new(topo());
-    c.add_app(Box::new(MobilityManager::default()));
-    if stats {
-        c.add_app(Box::new(StatsModule::default()));
-    }
-    c.add_app(Box::new(ZwaApp::new(ZwaConfig::default())));
-    c.add_app(Box::new(Forwarding::default()));
-    c
+    Controller::seed000(topo(), stats, Some(ZwaConfig::default()))
 }
 
 /// CN at S1:1 has sent once (learned), MN associated at AP1, and one
@@ -275,4 +268,23 @@ fn a_handoff_is_deterministic() {
         (format!("{:?}", f.log), f.take_delivered(), f.ctl.counters())
     };
     assert_eq!(run(), run());
+}
+
+#[test]
+fn bare_tcp_controller_routes_but_never_answers_for_an_away_station() {
+    let mut f = Fabric::new(Controller::seed000(topo(), false, None));
+    f.station(AP1, StationEvent::Associated, MN);
+    f.pump();
+    f.send(S1, 1, data(1000, 1000, 1, None));
+    f.station(AP1, StationEvent::Disassociated, MN);
+    f.pump();
+    f.take_delivered();
+    f.send(S1, 1, data(2000, 1000, 1, None));
+    assert!(f.take_delivered().is_empty(), "dropped: no route, no ZWA");
+    f.station(AP2, StationEvent::Associated, MN);
+    f.pump();
+    let p = data(3000, 1000, 1, None);
+    f.send(S1, 1, p);
+    assert_eq!(f.take_delivered(), vec![(AP2, WPORT, p)]);
+    assert!(f.ctl.app::<ZwaApp>().is_none());
 }
