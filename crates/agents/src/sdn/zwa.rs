@@ -99,6 +99,22 @@ impl ZwaApp {
         }
     }
 
+    /// A station that leaves during its replay: stop it and remove the
+    /// ACK-copy entries at the AP it left.
+    fn left_mid_replay(&mut self, ctx: &mut Ctx, st: [u8; 4]) {
+        self.core.stop_replay(st);
+        self.replay_via.remove(&st);
+        let keys: Vec<ConnKey> = self.copies.keys().filter(|k| k.dst == st).copied().collect();
+        for key in keys {
+            if let Some((dpid, m)) = self.copies.remove(&key) {
+                let mut fm = FlowMod::add(ZWA_PRIORITY, m, Actions::DROP);
+                fm.command = FlowModCommand::DeleteStrict;
+                fm.xid = ctx.xid();
+                ctx.send(dpid, OfMessage::FlowMod(fm));
+            }
+        }
+    }
+
     fn associated(&mut self, ctx: &mut Ctx, dpid: Dpid, n: &StationNotice) {
         let st = n.station_ip;
         let gate = ctx.devices.handoff(st).map(|h| h.gate);
@@ -184,8 +200,9 @@ impl App for ZwaApp {
     }
 
     fn on_station(&mut self, ctx: &mut Ctx, dpid: Dpid, n: &StationNotice) {
-        if n.event == StationEvent::Associated {
-            self.associated(ctx, dpid, n);
+        match n.event {
+            StationEvent::Associated => self.associated(ctx, dpid, n),
+            StationEvent::Disassociated => self.left_mid_replay(ctx, n.station_ip),
         }
     }
 

@@ -287,6 +287,16 @@ impl ZwaCore {
         self.pump(now);
     }
 
+    /// The station left again mid-replay: stop sending, keep what is
+    /// stored (the next replay starts over from the first stored byte;
+    /// the station discards what it already has).
+    pub fn stop_replay(&mut self, station: [u8; 4]) {
+        for (_, f) in self.flows.iter_mut().filter(|(k, _)| k.dst == station) {
+            f.replay = None;
+        }
+        self.out.retain(|p| p.ip.dst != station);
+    }
+
     /// An ACK from the station (towards the sender) seen during the replay.
     pub fn on_station_ack(&mut self, now: Instant, pkt: &Packet) {
         let (Some(key), Some(s)) = (pkt.conn_key(), pkt.segment()) else { return };

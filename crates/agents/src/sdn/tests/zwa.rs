@@ -175,3 +175,23 @@ fn discard_forgets_a_station() {
     assert!(sent(&mut z).is_empty());
     assert_eq!(z.counters.discarded, 3);
 }
+
+#[test]
+fn a_station_leaving_mid_replay_gets_the_replay_again_from_the_start() {
+    let mut z = filled(ZwaConfig { replay_initial_window: 1, ..ZwaConfig::default() }, 3);
+    z.start_replay(ms(0), MN);
+    assert_eq!(sent(&mut z), vec![1000]);
+    z.on_station_ack(ms(10), &mn_ack(2000, 10_000));
+    z.stop_replay(MN);
+    assert_eq!((sent(&mut z), z.poll_timeout()), (vec![], None), "nothing queued, no timer");
+    // More data while away, then back.
+    z.on_segment(&data(4000, 1000, 1, Some((20, 5))));
+    z.start_replay(ms(100), MN);
+    assert_eq!(sent(&mut z), vec![1000]);
+    z.on_station_ack(ms(110), &mn_ack(2000, 10_000));
+    assert_eq!(sent(&mut z), vec![2000, 3000]);
+    z.on_station_ack(ms(120), &mn_ack(4000, 10_000));
+    assert_eq!(sent(&mut z), vec![4000]);
+    z.on_station_ack(ms(130), &mn_ack(5000, 10_000));
+    assert_eq!(z.counters.replays_done, 1);
+}
