@@ -14,6 +14,7 @@ pub mod config;
 pub mod itcp;
 pub mod mobileip;
 pub mod peg;
+pub mod sdn;
 pub mod snoop;
 
 #[cfg(test)]

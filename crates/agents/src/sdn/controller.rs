@@ -1,0 +1,186 @@
+//! The controller: a topology, a device manager and applications called
+//! in a fixed order, as Floodlight's modules are (each listener may stop
+//! the chain for a packet-in with [`Command::Stop`]).
+//!
+//! Inputs: [`Controller::handle_message`] for every message a datapath
+//! sends (the driver adds the channel latency), [`Controller::handle_timeout`]
+//! at [`Controller::poll_timeout`]. Output: [`Controller::poll_message`],
+//! `(dpid, message)` pairs in the order the applications produced them.
+
+use std::collections::VecDeque;
+
+use airtcp_core::{IpPayload, Instant};
+
+use super::devices::DeviceManager;
+use super::msg::{Addressed, FlowRemoved, OfMessage, PacketIn, PortStatus, StationNotice};
+use super::topology::Topology;
+use super::types::Dpid;
+
+/// Floodlight's `IListener.Command`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Command {
+    Continue,
+    Stop,
+}
+
+/// What an application sees and may change while handling one input.
+pub struct Ctx<'a> {
+    pub now: Instant,
+    pub topo: &'a Topology,
+    pub devices: &'a mut DeviceManager,
+    out: &'a mut VecDeque<Addressed>,
+    xid: &'a mut u32,
+}
+
+impl Ctx<'_> {
+    /// Queue a message for a datapath.
+    pub fn send(&mut self, dpid: Dpid, msg: OfMessage) {
+        self.out.push_back((dpid, msg));
+    }
+
+    /// A fresh transaction id.
+    pub fn xid(&mut self) -> u32 {
+        *self.xid = self.xid.wrapping_add(1);
+        *self.xid
+    }
+}
+
+/// A controller application (a Floodlight module). Every hook has a
+/// default that does nothing.
+pub trait App {
+    fn name(&self) -> &'static str;
+    fn on_packet_in(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _pi: &PacketIn) -> Command {
+        Command::Continue
+    }
+    fn on_flow_removed(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _fr: &FlowRemoved) {}
+    /// An AP's association or disassociation notice.
+    fn on_station(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _n: &StationNotice) {}
+    fn on_port_status(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _ps: &PortStatus) {}
+    /// Any other message (stats replies, errors, barrier replies).
+    fn on_other(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _msg: &OfMessage) {}
+    fn poll_timeout(&self) -> Option<Instant> {
+        None
+    }
+    fn handle_timeout(&mut self, _ctx: &mut Ctx) {}
+    /// End-of-run counters, fixed order.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
+    /// Downcast support for drivers and tests that read an app's state.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+pub struct Controller {
+    pub topo: Topology,
+    pub devices: DeviceManager,
+    apps: Vec<Box<dyn App>>,
+    out: VecDeque<Addressed>,
+    xid: u32,
+    pub errors_seen: u64,
+}
+
+impl Controller {
+    pub fn new(topo: Topology) -> Controller {
+        Controller { topo, devices: DeviceManager::default(), apps: Vec::new(), out: VecDeque::new(), xid: 0, errors_seen: 0 }
+    }
+
+    /// Seed 000's controller: mobility manager, statistics module (if
+    /// `statistics`), ZWA module (if `zwa` is given) and reactive
+    /// forwarding, in that order (each reads what the previous one set).
+    /// Neither option: "bare TCP with the controller used for routing only".
+    pub fn seed000(topo: Topology, statistics: bool, zwa: Option<super::zwa_core::ZwaConfig>) -> Controller {
+        let mut c = Controller::new(topo);
+        c.add_app(Box::new(super::mobility::MobilityManager::default()));
+        if statistics {
+            c.add_app(Box::new(super::stats::StatsModule::default()));
+        }
+        if let Some(cfg) = zwa {
+            c.add_app(Box::new(super::zwa::ZwaApp::new(cfg)));
+        }
+        c.add_app(Box::new(super::forwarding::Forwarding::default()));
+        c
+    }
+
+    /// Append an application; apps run in the order added.
+    pub fn add_app(&mut self, app: Box<dyn App>) {
+        self.apps.push(app);
+    }
+
+    /// The first app of type `T`.
+    pub fn app<T: 'static>(&self) -> Option<&T> {
+        self.apps.iter().find_map(|a| a.as_any().downcast_ref::<T>())
+    }
+
+    fn each(&mut self, now: Instant, mut f: impl FnMut(&mut dyn App, &mut Ctx) -> Command) {
+        let mut ctx = Ctx { now, topo: &self.topo, devices: &mut self.devices, out: &mut self.out, xid: &mut self.xid };
+        for app in self.apps.iter_mut() {
+            if f(app.as_mut(), &mut ctx) == Command::Stop {
+                break;
+            }
+        }
+    }
+
+    /// A message from datapath `dpid`.
+    pub fn handle_message(&mut self, now: Instant, dpid: Dpid, msg: &OfMessage) {
+        match msg {
+            OfMessage::PacketIn(pi) => {
+                self.learn(dpid, pi);
+                self.each(now, |a, c| a.on_packet_in(c, dpid, pi));
+            }
+            OfMessage::FlowRemoved(fr) => self.each(now, |a, c| {
+                a.on_flow_removed(c, dpid, fr);
+                Command::Continue
+            }),
+            OfMessage::StationNotice(n) => self.each(now, |a, c| {
+                a.on_station(c, dpid, n);
+                Command::Continue
+            }),
+            OfMessage::PortStatus(ps) => self.each(now, |a, c| {
+                a.on_port_status(c, dpid, ps);
+                Command::Continue
+            }),
+            other => {
+                if matches!(other, OfMessage::Error { .. }) {
+                    self.errors_seen += 1;
+                }
+                self.each(now, |a, c| {
+                    a.on_other(c, dpid, other);
+                    Command::Continue
+                })
+            }
+        }
+    }
+
+    /// DeviceManager's learning: a packet's source on a host port.
+    fn learn(&mut self, dpid: Dpid, pi: &PacketIn) {
+        if !self.topo.is_link_port(dpid, pi.in_port) && matches!(pi.pkt.payload, IpPayload::Tcp(_) | IpPayload::Udp(_) | IpPayload::Icmp(_)) {
+            self.devices.learn_wired(pi.pkt.net_header().src, (dpid, pi.in_port));
+        }
+    }
+
+    pub fn poll_message(&mut self) -> Option<Addressed> {
+        self.out.pop_front()
+    }
+
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.apps.iter().filter_map(|a| a.poll_timeout()).min()
+    }
+
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.each(now, |a, c| {
+            if a.poll_timeout().is_some_and(|t| t <= now) {
+                a.handle_timeout(c);
+            }
+            Command::Continue
+        });
+    }
+
+    /// Every app's counters, prefixed by nothing (names are unique per app).
+    pub fn counters(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![("of_errors", self.errors_seen)];
+        for a in &self.apps {
+            v.extend(a.counters());
+        }
+        v
+    }
+}
