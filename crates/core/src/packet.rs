@@ -161,8 +161,18 @@ impl IpPayload {
         }
     }
 
-    /// Bytes after the IPv4 header.
+    /// Bytes after the IPv4 header. TCP, every hop of every data packet,
+    /// stays inline; the control-plane kinds go out of line.
+    #[inline]
     pub fn len(&self) -> u32 {
+        match self {
+            IpPayload::Tcp(seg) => seg.header_len() + seg.payload_len,
+            other => other.control_len(),
+        }
+    }
+
+    #[inline(never)]
+    fn control_len(&self) -> u32 {
         match self {
             IpPayload::Tcp(seg) => seg.header_len() + seg.payload_len,
             IpPayload::Udp(u) => UDP_HEADER_LEN + u.msg.len(),

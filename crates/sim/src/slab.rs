@@ -13,6 +13,7 @@ impl<T: Copy + Default> Slab<T> {
         Slab { items: Vec::with_capacity(n), free: Vec::with_capacity(n) }
     }
 
+    #[inline]
     pub fn insert(&mut self, v: T) -> u32 {
         match self.free.pop() {
             Some(i) => {
@@ -26,15 +27,18 @@ impl<T: Copy + Default> Slab<T> {
         }
     }
 
+    #[inline]
     pub fn get(&self, i: u32) -> &T {
         &self.items[i as usize]
     }
 
+    #[inline]
     pub fn get_mut(&mut self, i: u32) -> &mut T {
         &mut self.items[i as usize]
     }
 
     /// Take the value out and recycle its slot.
+    #[inline]
     pub fn remove(&mut self, i: u32) -> T {
         self.free.push(i);
         self.items[i as usize]

@@ -63,8 +63,10 @@ impl Endpoint {
             self.witcp_hold_timers();
             return None;
         }
-        if let Some(seg) = self.send_loss_probe(now) {
-            return Some(seg);
+        if self.tlp_send.is_some() {
+            if let Some(seg) = self.send_loss_probe(now) {
+                return Some(seg);
+            }
         }
         if let Some(seg) = self.send_data(now) {
             return Some(seg);
@@ -205,6 +207,7 @@ impl Endpoint {
         false
     }
 
+    #[inline(always)]
     fn send_data(&mut self, now: Instant) -> Option<Segment> {
         if !matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck) {
             return None;
