@@ -27,7 +27,9 @@ use crate::mobility::{Mobility, Piece, Pos};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
 mod grid;
+mod order;
 use grid::Grid;
+use order::RadioOrder;
 
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
@@ -183,6 +185,8 @@ pub struct Wlan {
     /// Radios in reach of the last transmission with their squared
     /// distance (kept to avoid an allocation per frame).
     scratch: Vec<(u32, f64)>,
+    /// Puts `scratch` into radio order (see `order.rs`).
+    order: RadioOrder,
     pub(crate) mgmt: Vec<MgmtRole>,
     /// Whether each radio is an AP (declared, or the fixed AP of a station).
     pub(crate) is_ap: Vec<bool>,
@@ -319,6 +323,7 @@ impl Wlan {
         } else {
             None
         };
+        let n_radios = radios.len();
         let mut wlan = Wlan {
             radios,
             air,
@@ -339,6 +344,7 @@ impl Wlan {
             antenna,
             floor_mw: if floor_mw.is_finite() { floor_mw } else { 0.0 },
             scratch: Vec::new(),
+            order: RadioOrder::new(n_radios),
             mgmt,
             is_ap,
             ssids,
@@ -488,7 +494,7 @@ impl Wlan {
         self.gather_near(now, src, &mut near);
         // Visit in radio order so that equal-time effects (and shadowing
         // draws) are deterministic whatever the grid's layout.
-        near.sort_unstable_by_key(|&(j, _)| j);
+        self.order.sort(&mut near);
         for &(j, d2) in &near {
             let mut mw = eirp_mw * self.antenna[j as usize] * self.linear.gain(d2);
             if let Some(s) = self.shadowing.as_ref() {

@@ -449,12 +449,31 @@ impl LinearPathLoss {
                     // x^(q/4) from x^(1/4) = √√x: exact roots, then q−1 products.
                     Some(q) => {
                         let r = x.sqrt().sqrt();
-                        g0 / r.powi(q as i32)
+                        g0 / powi_by_squaring(r, q)
                     }
                     None => g0 * x.powf(-half_n),
                 }
             }
         }
+    }
+}
+
+/// `x.powi(n)` with the same bits: the runtime's `__powidf2` (which
+/// `powi` calls for an exponent known only at run time) multiplies by
+/// squaring, lowest bit first; doing it here lets the compiler inline it
+/// (it was 4 % of the campus run as a call).
+#[inline]
+fn powi_by_squaring(mut x: f64, mut n: u32) -> f64 {
+    let mut acc = 1.0;
+    loop {
+        if n & 1 != 0 {
+            acc *= x;
+        }
+        n >>= 1;
+        if n == 0 {
+            return acc;
+        }
+        x *= x;
     }
 }
 
@@ -540,6 +559,16 @@ pub fn mw_to_dbm(mw: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn powi_by_squaring_has_the_bits_of_powi() {
+        let mut rng = airtcp_core::RngStream::new(11, "powi-test");
+        for _ in 0..20_000 {
+            let x = (rng.uniform() * 40.0).exp2() * rng.uniform();
+            let n = std::hint::black_box((rng.uniform() * 65.0) as u32);
+            assert_eq!(powi_by_squaring(x, n).to_bits(), x.powi(n as i32).to_bits(), "{x}^{n}");
+        }
+    }
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
