@@ -495,6 +495,8 @@ impl Wlan {
         // Visit in radio order so that equal-time effects (and shadowing
         // draws) are deterministic whatever the grid's layout.
         self.order.sort(&mut near);
+        let mut reached = std::mem::take(&mut self.txs[tx as usize].reached);
+        reached.reserve(near.len());
         for &(j, d2) in &near {
             let mut mw = eirp_mw * self.antenna[j as usize] * self.linear.gain(d2);
             if let Some(s) = self.shadowing.as_ref() {
@@ -504,9 +506,10 @@ impl Wlan {
                 continue;
             }
             let epoch = self.air[j as usize].epoch;
-            self.txs[tx as usize].reached.push((j, mw, epoch));
-            self.signal_starts(now, j, tx, mw);
+            reached.push((j, mw, epoch));
+            self.signal_starts(now, j, tx, frame.rate, mw);
         }
+        self.txs[tx as usize].reached = reached;
         self.scratch = near;
         self.push_wake(end, Wake::TxEnd { tx });
     }
@@ -562,7 +565,8 @@ impl Wlan {
     }
 
     /// A signal of `mw` from transmission `tx` begins at radio `j`.
-    fn signal_starts(&mut self, now: Instant, j: u32, tx: u32, mw: f64) {
+    #[inline]
+    fn signal_starts(&mut self, now: Instant, j: u32, tx: u32, rate: phy::Rate, mw: f64) {
         let r = &mut self.air[j as usize];
         close_chunk(r, now);
         let others = r.energy_mw;
@@ -587,7 +591,7 @@ impl Wlan {
             r.rx = Some(Rx {
                 tx,
                 locked_at: now,
-                rate: self.txs[tx as usize].frame.rate,
+                rate,
                 power_mw: mw,
                 since: now,
                 log_success: 0.0,
@@ -610,7 +614,9 @@ impl Wlan {
             let mut decoded = None;
             if matches!(r.rx, Some(rx) if rx.tx == tx) {
                 let rx = r.rx.take().expect("locked");
-                let mut p = rx.log_success.exp();
+                // exp(0) = 1 exactly: a frame received well above the noise
+                // (the table's f32 values underflow to 0 there) skips the call.
+                let mut p = if rx.log_success == 0.0 { 1.0 } else { rx.log_success.exp() };
                 if let Some(&(fer, min_bytes)) = if self.fixed_fer.is_empty() {
                     None
                 } else {
@@ -683,7 +689,15 @@ fn track_pos(tracks: &mut [Piece], radios: &mut [Radio], i: usize, now: Instant)
 
 /// Close the receiving radio's current chunk at `now`: the stretch since the
 /// last change of interference multiplies into the frame's success.
+/// Inlined: most radios a signal reaches are not receiving a frame.
+#[inline]
 fn close_chunk(r: &mut Air, now: Instant) {
+    if r.rx.is_some_and(|rx| rx.since != now) {
+        close_locked_chunk(r, now);
+    }
+}
+
+fn close_locked_chunk(r: &mut Air, now: Instant) {
     if let Some(rx) = r.rx.as_mut() {
         let ns = now.saturating_since(rx.since).as_nanos();
         if ns > 0 {
