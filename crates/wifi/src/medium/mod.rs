@@ -497,8 +497,11 @@ impl Wlan {
         self.order.sort(&mut near);
         let mut reached = std::mem::take(&mut self.txs[tx as usize].reached);
         reached.reserve(near.len());
-        for &(j, d2) in &near {
-            let mut mw = eirp_mw * self.antenna[j as usize] * self.linear.gain(d2);
+        // Every received power first, in a loop of its own: the square
+        // roots and divisions of the path loss then overlap across radios.
+        self.linear.received_mw(eirp_mw, &self.antenna, &mut near);
+        for &(j, mw) in &near {
+            let mut mw = mw;
             if let Some(s) = self.shadowing.as_ref() {
                 mw *= phy::dbm_to_mw(s.sample_db(&mut self.shadow_rng));
             }
