@@ -14,9 +14,7 @@
 //! Propagation delay is left out: at Wi-Fi ranges it is below 1 µs, which
 //! 802.11 folds into the slot time (aAirPropagationTime, 802.11-2016 10.3.7).
 
-use std::cmp::Reverse;
-
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use airtcp_core::{Duration, Instant, RngStream};
 
@@ -28,8 +26,10 @@ use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
 mod grid;
 mod order;
+mod wakes;
 use grid::Grid;
 use order::RadioOrder;
+use wakes::WakeQueue;
 
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
@@ -163,8 +163,7 @@ pub struct Wlan {
     pub(crate) fixed_fer: HashMap<(u32, u32), (f64, u32)>,
     pub(crate) txs: Vec<Tx>,
     pub(crate) free_txs: Vec<u32>,
-    pub(crate) wakes: BinaryHeap<Reverse<(Instant, u64, Wake)>>,
-    pub(crate) wake_seq: u64,
+    pub(crate) wakes: WakeQueue,
     pub(crate) out: VecDeque<WlanOutput>,
     pub(crate) now: Instant,
     grid: Grid,
@@ -332,8 +331,7 @@ impl Wlan {
             fixed_fer: HashMap::new(),
             txs: Vec::new(),
             free_txs: Vec::new(),
-            wakes: BinaryHeap::new(),
-            wake_seq: 0,
+            wakes: WakeQueue::default(),
             out: VecDeque::with_capacity(16),
             now: Instant::ZERO,
             grid,
@@ -401,17 +399,13 @@ impl Wlan {
 
     /// Earliest instant at which `handle_timeout` has something to do.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        self.wakes.peek().map(|Reverse((t, ..))| *t)
+        self.wakes.peek_time()
     }
 
     /// Advance to `now`: transmissions ending and MAC timers due by then run.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
-        while let Some(&Reverse((t, _, w))) = self.wakes.peek() {
-            if t > now {
-                break;
-            }
-            self.wakes.pop();
+        while let Some((t, w)) = self.wakes.pop_due(now) {
             match w {
                 Wake::TxEnd { tx } => self.end_tx(t, tx),
                 Wake::Mac { radio, gen } => {
@@ -435,8 +429,7 @@ impl Wlan {
     }
 
     pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) {
-        self.wake_seq += 1;
-        self.wakes.push(Reverse((at, self.wake_seq, w)));
+        self.wakes.push(at, w);
     }
 
     /// Refile every radio by its position at `now`.
@@ -774,5 +767,12 @@ impl Wlan {
             MgmtRole::Sta(_) => None,
             _ => self.radios[radio as usize].spec.ap,
         }
+    }
+}
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn sizes() {
+        eprintln!("Air {} Rx {} Piece {} Radio {} Dcf {} Tx {} Wake {}", std::mem::size_of::<super::Air>(), std::mem::size_of::<Option<super::Rx>>(), std::mem::size_of::<crate::mobility::Piece>(), std::mem::size_of::<super::Radio>(), std::mem::size_of::<crate::mac::DcfState>(), std::mem::size_of::<super::Tx>(), std::mem::size_of::<super::Wake>());
     }
 }
