@@ -1,19 +1,19 @@
-//! The medium's internal timers: a 4-ary min-heap of wakes ordered by
-//! `(time, insertion counter)`.
+//! The medium's internal timers: wakes ordered by `(time, insertion
+//! counter)` in a 4-ary heap (`airtcp_core::heap`).
 //!
 //! The counter is unique, so the order is total and any correct priority
 //! queue pops the same sequence: this one replaces a `BinaryHeap` of
-//! `Reverse<(Instant, u64, Wake)>` (32-byte entries, about 12 levels deep on
-//! the 2,000-station campus) by 24-byte entries four to a node: half the
-//! levels, and a node's children share two cache lines. The wake is packed
-//! into a word, its kind into the counter's two low bits (the counter is
-//! shifted up, so ordering by the packed word is ordering by the counter).
+//! `Reverse<(Instant, u64, Wake)>` (32-byte entries) by 24-byte entries:
+//! the wake is packed into a word, its kind into the counter's two low
+//! bits (the counter is shifted up, so ordering by the packed word is
+//! ordering by the counter; the data word never decides).
 
+use airtcp_core::heap::MinHeap4;
 use airtcp_core::Instant;
 
 use super::Wake;
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
     at: u64,
     /// `counter << 2 | kind`.
@@ -23,11 +23,6 @@ struct Entry {
 }
 
 impl Entry {
-    #[inline]
-    fn before(&self, o: &Entry) -> bool {
-        (self.at, self.order) < (o.at, o.order)
-    }
-
     fn wake(&self) -> Wake {
         let (hi, lo) = ((self.data >> 32) as u32, self.data as u32);
         match self.order & 3 {
@@ -41,11 +36,9 @@ impl Entry {
 
 #[derive(Default)]
 pub(crate) struct WakeQueue {
-    heap: Vec<Entry>,
+    heap: MinHeap4<Entry>,
     counter: u64,
 }
-
-const ARITY: usize = 4;
 
 impl WakeQueue {
     /// Schedule `w` at `at`, after every wake already scheduled for `at`.
@@ -57,61 +50,26 @@ impl WakeQueue {
             Wake::Mgmt { radio, gen } => (2, (radio as u64) << 32 | gen as u64),
             Wake::Beacon { radio } => (3, radio as u64),
         };
-        let e = Entry {
+        self.heap.push(Entry {
             at: at.0,
             order: self.counter << 2 | kind,
             data,
-        };
-        let mut i = self.heap.len();
-        self.heap.push(e);
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if !e.before(&self.heap[parent]) {
-                break;
-            }
-            self.heap[i] = self.heap[parent];
-            i = parent;
-        }
-        self.heap[i] = e;
+        });
     }
 
     /// Time of the earliest wake.
     #[inline]
     pub(crate) fn peek_time(&self) -> Option<Instant> {
-        self.heap.first().map(|e| Instant(e.at))
+        self.heap.peek().map(|e| Instant(e.at))
     }
 
     /// Remove and return the earliest wake if it is due by `now`.
     pub(crate) fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake)> {
-        let top = *self.heap.first()?;
-        if top.at > now.0 {
+        if self.heap.peek()?.at > now.0 {
             return None;
         }
-        let last = self.heap.pop().expect("non-empty");
-        let n = self.heap.len();
-        if n > 0 {
-            // Sift the last entry down from the root.
-            let mut i = 0;
-            loop {
-                let first = i * ARITY + 1;
-                if first >= n {
-                    break;
-                }
-                let mut best = first;
-                for c in first + 1..(first + ARITY).min(n) {
-                    if self.heap[c].before(&self.heap[best]) {
-                        best = c;
-                    }
-                }
-                if !self.heap[best].before(&last) {
-                    break;
-                }
-                self.heap[i] = self.heap[best];
-                i = best;
-            }
-            self.heap[i] = last;
-        }
-        Some((Instant(top.at), top.wake()))
+        let e = self.heap.pop().expect("peeked");
+        Some((Instant(e.at), e.wake()))
     }
 
     #[cfg(test)]
