@@ -5,8 +5,8 @@
 //! on the heap's internal layout.
 
 use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
-use airtcp_core::heap::MinHeap4;
 use airtcp_core::Instant;
 
 /// Tie-break classes, lowest first at the same instant. Link state changes
@@ -40,17 +40,16 @@ impl<E> PartialOrd for Entry<E> {
     }
 }
 impl<E> Ord for Entry<E> {
-    /// Earliest first (the order is unique: it holds the counter).
+    /// Reversed so `BinaryHeap` (a max-heap) pops the earliest entry.
     fn cmp(&self, o: &Self) -> Ordering {
-        self.time.cmp(&o.time).then_with(|| self.order.cmp(&o.order))
+        o.time.cmp(&self.time).then_with(|| o.order.cmp(&self.order))
     }
 }
 
-/// A min-priority queue of events (a 4-ary heap: see `airtcp_core::heap`).
-/// After warm-up the heap's capacity covers the largest backlog, so
-/// pushing and popping allocate nothing.
+/// A min-priority queue of events. After warm-up the heap's capacity covers
+/// the largest backlog, so pushing and popping allocate nothing.
 pub struct EventQueue<E: Copy> {
-    heap: MinHeap4<Entry<E>>,
+    heap: BinaryHeap<Entry<E>>,
     counter: u64,
     executed: u64,
 }
@@ -65,7 +64,7 @@ impl<E: Copy> Default for EventQueue<E> {
 
 impl<E: Copy> EventQueue<E> {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: MinHeap4::with_capacity(n), counter: 0, executed: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(n), counter: 0, executed: 0 }
     }
 
     /// Schedule `ev` at `time` in tie-break `class` (see [`class`]).

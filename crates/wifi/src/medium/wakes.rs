@@ -13,7 +13,7 @@ use airtcp_core::Instant;
 
 use super::Wake;
 
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy)]
 struct Entry {
     at: u64,
     /// `counter << 2 | kind`.
@@ -22,7 +22,41 @@ struct Entry {
     data: u64,
 }
 
+/// Ordered by time, then counter, as one 128-bit number (compared without
+/// branches); `order` is unique, so `data` never decides.
+impl Ord for Entry {
+    #[inline]
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&o.key())
+    }
+}
+impl PartialOrd for Entry {
+    #[inline]
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+    #[inline]
+    fn lt(&self, o: &Self) -> bool {
+        self.key() < o.key()
+    }
+    #[inline]
+    fn ge(&self, o: &Self) -> bool {
+        self.key() >= o.key()
+    }
+}
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.key() == o.key()
+    }
+}
+impl Eq for Entry {}
+
 impl Entry {
+    #[inline]
+    fn key(&self) -> u128 {
+        (self.at as u128) << 64 | self.order as u128
+    }
+
     fn wake(&self) -> Wake {
         let (hi, lo) = ((self.data >> 32) as u32, self.data as u32);
         match self.order & 3 {
