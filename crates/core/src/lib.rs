@@ -5,6 +5,7 @@
 //! on the wire, and randomness comes from named, seeded streams so that a run is
 //! reproducible byte for byte.
 
+pub mod heap;
 pub mod mobileip;
 pub mod packet;
 pub mod pcap;

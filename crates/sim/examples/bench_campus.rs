@@ -8,7 +8,10 @@
 //!   bench_campus [APS] [STATIONS] [SECONDS] [SPACING_M]   (default 100 2000 60 50)
 //!
 //! Prints the run loop's wall time, events and events/s, peak memory
-//! (VmHWM), the total goodput and the number of handoffs.
+//! (VmHWM), the total goodput and the number of handoffs. With
+//! `BENCH_DIGEST=1` it also prints an FNV-1a digest of the summary (less
+//! `run_wall_s`) and the event log, so two builds can be checked for
+//! byte-identical results.
 
 use airtcp_sim::{run, RunOptions, Scenario};
 
@@ -53,6 +56,25 @@ fn peak_rss_mib() -> f64 {
     status.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)).and_then(|k| k.parse::<f64>().ok()).map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
+/// FNV-1a over the summary with the wall time taken out, then every event.
+fn digest(o: &airtcp_sim::RunOutput) -> u64 {
+    let mut summary = o.summary.clone();
+    if let Some(run) = summary.get_mut("run").and_then(|r| r.as_object_mut()) {
+        run.remove("run_wall_s");
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |b: &[u8]| {
+        for &x in b {
+            h = (h ^ x as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    };
+    feed(summary.to_string().as_bytes());
+    for e in &o.events {
+        feed(format!("{} {} {:?} {:?} {}\n", e.t_s, e.kind, e.flow, e.link, e.detail).as_bytes());
+    }
+    h
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, d: f64| args.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(d);
@@ -73,4 +95,7 @@ fn main() {
         peak_rss_mib(),
         goodput / 1e6
     );
+    if std::env::var_os("BENCH_DIGEST").is_some() {
+        println!("digest {:016x} ({} events logged)", digest(&o), o.events.len());
+    }
 }

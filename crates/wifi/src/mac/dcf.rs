@@ -309,7 +309,7 @@ impl Wlan {
         }
         match self.radios[ri].mac.phase {
             Phase::AwaitCts { deadline } | Phase::AwaitAck { deadline } if deadline <= now => {
-                if self.air[ri].rx.is_some() {
+                if self.air[ri].receiving() {
                     // A frame is arriving: its end decides (it may be the response).
                     let m = &mut self.radios[ri].mac;
                     m.phase = match m.phase {
@@ -816,14 +816,21 @@ impl Wlan {
     }
 
     /// Re-evaluate `radio`'s view of the medium after any change on the air.
+    /// Inlined: every signal that starts or ends at every radio in range
+    /// asks, and for most the answer has not changed.
+    #[inline]
     pub(crate) fn mac_medium_changed(&mut self, now: Instant, radio: u32) {
         let a = &mut self.air[radio as usize];
-        let phys = a.tx_until > now || a.rx.is_some() || a.energy_mw >= a.cca_mw;
+        let phys = a.tx_until > now || a.receiving() || a.energy_mw >= a.cca_mw;
         let busy = phys || a.nav_until > now;
-        if busy == a.mac_busy {
-            return;
+        if busy != a.mac_busy {
+            a.mac_busy = busy;
+            self.mac_busy_changed(now, radio, busy);
         }
-        a.mac_busy = busy;
+    }
+
+    /// `radio`'s carrier sense turned `busy` (or idle): freeze or resume the backoff.
+    fn mac_busy_changed(&mut self, now: Instant, radio: u32, busy: bool) {
         let m = &mut self.radios[radio as usize].mac;
         if busy {
             // Freeze the backoff: subtract the whole slots that elapsed after the IFS.

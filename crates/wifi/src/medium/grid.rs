@@ -80,10 +80,11 @@ impl Grid {
     /// The cell of a position, clamped into the grid: a radio outside the
     /// box is filed in an edge cell, and the edge rows and columns reach out
     /// to infinity in the search, so it is still found.
+    #[inline]
     pub(super) fn cell_of(&self, p: Pos) -> (i32, i32) {
-        let cx = ((p.x - self.x0) / self.cell_m).floor() as i32;
-        let cy = ((p.y - self.y0) / self.cell_m).floor() as i32;
-        (cx.clamp(0, self.nx - 1), cy.clamp(0, self.ny - 1))
+        let cx = floor_clamped((p.x - self.x0) / self.cell_m, self.nx - 1);
+        let cy = floor_clamped((p.y - self.y0) / self.cell_m, self.ny - 1);
+        (cx, cy)
     }
 
     /// The index of `channel`, adding it (and its cells) if no radio was
@@ -155,6 +156,18 @@ impl Grid {
     }
 }
 
+/// `v.floor() as i32` clamped to `0..=max`, without `floor` (a library
+/// call on the baseline x86-64 target): below zero (and NaN) clamp to 0
+/// either way, and from zero up truncation is the floor.
+#[inline]
+fn floor_clamped(v: f64, max: i32) -> i32 {
+    if v >= 0.0 {
+        (v as i32).min(max)
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use airtcp_core::{Duration, Instant, RngStream};
@@ -163,6 +176,13 @@ mod tests {
     use crate::mac::MacParams;
     use crate::mobility::{Mobility, Pos};
     use crate::phy::{PathLoss, RadioParams, Rate, Standard};
+
+    #[test]
+    fn floor_clamped_is_the_clamped_floor() {
+        for v in [-1e300, -3.5, -1.0, -0.5, -0.0, 0.0, 0.3, 1.0, 4.999, 5.0, 7.5, 1e12, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(super::floor_clamped(v, 6), (v.floor() as i32).clamp(0, 6), "{v}");
+        }
+    }
 
     /// The grid search must find exactly the radios a scan of every radio
     /// finds, for moving radios, at any time, after retuning.

@@ -14,9 +14,7 @@
 //! Propagation delay is left out: at Wi-Fi ranges it is below 1 µs, which
 //! 802.11 folds into the slot time (aAirPropagationTime, 802.11-2016 10.3.7).
 
-use std::cmp::Reverse;
-
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use airtcp_core::{Duration, Instant, RngStream};
 
@@ -27,7 +25,11 @@ use crate::mobility::{Mobility, Piece, Pos};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
 mod grid;
+mod order;
+mod wakes;
 use grid::Grid;
+use order::RadioOrder;
+use wakes::WakeQueue;
 
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
@@ -81,11 +83,11 @@ pub(crate) enum MgmtRole {
     Sta(Box<StaState>),
 }
 
-/// A frame being received: the transmission it came from, its signal, and
-/// the log of its success probability over the chunks so far.
+/// A frame being received: its signal and the log of its success
+/// probability over the chunks so far (the transmission it came from is
+/// `Air::rx_tx`, in the first cache line).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rx {
-    pub tx: u32,
     /// When the PHY locked on (the preamble-detection window runs from here).
     pub locked_at: Instant,
     /// The frame's rate (kept here so a chunk needs nothing of the transmission).
@@ -94,6 +96,9 @@ pub(crate) struct Rx {
     pub since: Instant,
     pub log_success: f64,
 }
+
+/// `Air::rx_tx` of a radio receiving nothing (no transmission has this index).
+const NO_RX: u32 = u32::MAX;
 
 /// A transmission on the air and the radios it reaches with their power.
 pub(crate) struct Tx {
@@ -106,28 +111,49 @@ pub(crate) struct Tx {
 /// A radio's physical-layer state: what every transmission in range reads
 /// and writes, kept apart from the rest of the radio (a kilobyte of
 /// configuration, MAC queue and counters) in a dense array, so a frame that
-/// reaches thirty radios touches thirty small records.
+/// reaches thirty radios touches thirty small records. Two cache lines,
+/// laid out by hand: a signal at a radio that is not receiving a frame
+/// (most of the radios a campus frame reaches) reads and writes the first
+/// line only.
+#[repr(C, align(64))]
 pub(crate) struct Air {
-    pub noise_mw: f64,
-    pub sensitivity_mw: f64,
-    pub cca_mw: f64,
-    /// Preamble detection (`phy::PreambleDetection`) as a linear SINR and a power in mW.
-    pub preamble_snr: f64,
-    pub preamble_mw: f64,
     /// Energy of every signal on the air here (mW), and how many.
     pub energy_mw: f64,
-    pub signals: u32,
-    pub rx: Option<Rx>,
+    pub cca_mw: f64,
     pub tx_until: Instant,
     /// The MAC's carrier sense: busy (physical or virtual), and the NAV
     /// (802.11-2016 10.3.2.4). Here rather than in the MAC's state because
     /// every transmission in range asks whether busy changed.
-    pub mac_busy: bool,
     pub nav_until: Instant,
+    pub sensitivity_mw: f64,
+    /// Preamble detection (`phy::PreambleDetection`) as a power in mW and a linear SINR.
+    pub preamble_mw: f64,
+    pub signals: u32,
     /// Counts retunings: a radio that changes channel drops every signal
     /// of the old one (ns-3's channel switch erases the interference
     /// events), so transmissions that reached it before are ignored at their end.
     pub epoch: u32,
+    /// The transmission being received (`NO_RX`: none); `rx` holds the rest.
+    rx_tx: u32,
+    pub mac_busy: bool,
+    // Second line: the frame being received.
+    rx: Rx,
+    pub noise_mw: f64,
+    pub preamble_snr: f64,
+}
+
+impl Air {
+    /// Whether the PHY is locked onto a frame.
+    #[inline]
+    pub(crate) fn receiving(&self) -> bool {
+        self.rx_tx != NO_RX
+    }
+
+    /// Drop the frame being received; whether there was one.
+    #[inline]
+    pub(crate) fn stop_receiving(&mut self) -> bool {
+        std::mem::replace(&mut self.rx_tx, NO_RX) != NO_RX
+    }
 }
 
 pub(crate) struct Radio {
@@ -161,8 +187,7 @@ pub struct Wlan {
     pub(crate) fixed_fer: HashMap<(u32, u32), (f64, u32)>,
     pub(crate) txs: Vec<Tx>,
     pub(crate) free_txs: Vec<u32>,
-    pub(crate) wakes: BinaryHeap<Reverse<(Instant, u64, Wake)>>,
-    pub(crate) wake_seq: u64,
+    pub(crate) wakes: WakeQueue,
     pub(crate) out: VecDeque<WlanOutput>,
     pub(crate) now: Instant,
     grid: Grid,
@@ -183,6 +208,8 @@ pub struct Wlan {
     /// Radios in reach of the last transmission with their squared
     /// distance (kept to avoid an allocation per frame).
     scratch: Vec<(u32, f64)>,
+    /// Puts `scratch` into radio order (see `order.rs`).
+    order: RadioOrder,
     pub(crate) mgmt: Vec<MgmtRole>,
     /// Whether each radio is an AP (declared, or the fixed AP of a station).
     pub(crate) is_ap: Vec<bool>,
@@ -224,7 +251,14 @@ impl Wlan {
                 preamble_mw: phy::dbm_to_mw(p.preamble.min_rssi_dbm),
                 energy_mw: 0.0,
                 signals: 0,
-                rx: None,
+                rx_tx: NO_RX,
+                rx: Rx {
+                    locked_at: Instant::ZERO,
+                    rate: spec.mac.data_rate,
+                    power_mw: 0.0,
+                    since: Instant::ZERO,
+                    log_success: 0.0,
+                },
                 tx_until: Instant::ZERO,
                 mac_busy: false,
                 nav_until: Instant::ZERO,
@@ -319,6 +353,7 @@ impl Wlan {
         } else {
             None
         };
+        let n_radios = radios.len();
         let mut wlan = Wlan {
             radios,
             air,
@@ -327,8 +362,7 @@ impl Wlan {
             fixed_fer: HashMap::new(),
             txs: Vec::new(),
             free_txs: Vec::new(),
-            wakes: BinaryHeap::new(),
-            wake_seq: 0,
+            wakes: WakeQueue::default(),
             out: VecDeque::with_capacity(16),
             now: Instant::ZERO,
             grid,
@@ -339,6 +373,7 @@ impl Wlan {
             antenna,
             floor_mw: if floor_mw.is_finite() { floor_mw } else { 0.0 },
             scratch: Vec::new(),
+            order: RadioOrder::new(n_radios),
             mgmt,
             is_ap,
             ssids,
@@ -395,17 +430,13 @@ impl Wlan {
 
     /// Earliest instant at which `handle_timeout` has something to do.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        self.wakes.peek().map(|Reverse((t, ..))| *t)
+        self.wakes.peek_time()
     }
 
     /// Advance to `now`: transmissions ending and MAC timers due by then run.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
-        while let Some(&Reverse((t, _, w))) = self.wakes.peek() {
-            if t > now {
-                break;
-            }
-            self.wakes.pop();
+        while let Some((t, w)) = self.wakes.pop_due(now) {
             match w {
                 Wake::TxEnd { tx } => self.end_tx(t, tx),
                 Wake::Mac { radio, gen } => {
@@ -429,8 +460,7 @@ impl Wlan {
     }
 
     pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) {
-        self.wake_seq += 1;
-        self.wakes.push(Reverse((at, self.wake_seq, w)));
+        self.wakes.push(at, w);
     }
 
     /// Refile every radio by its position at `now`.
@@ -479,7 +509,7 @@ impl Wlan {
         // Half duplex: a radio that starts sending abandons what it was receiving.
         let a = &mut self.air[src];
         a.tx_until = end;
-        if a.rx.take().is_some() {
+        if a.stop_receiving() {
             self.radios[src].counters.rx_errors += 1;
         }
         self.mac_medium_changed(now, frame.src);
@@ -488,9 +518,14 @@ impl Wlan {
         self.gather_near(now, src, &mut near);
         // Visit in radio order so that equal-time effects (and shadowing
         // draws) are deterministic whatever the grid's layout.
-        near.sort_unstable_by_key(|&(j, _)| j);
-        for &(j, d2) in &near {
-            let mut mw = eirp_mw * self.antenna[j as usize] * self.linear.gain(d2);
+        self.order.sort(&mut near);
+        let mut reached = std::mem::take(&mut self.txs[tx as usize].reached);
+        reached.reserve(near.len());
+        // Every received power first, in a loop of its own: the square
+        // roots and divisions of the path loss then overlap across radios.
+        self.linear.received_mw(eirp_mw, &self.antenna, &mut near);
+        for &(j, mw) in &near {
+            let mut mw = mw;
             if let Some(s) = self.shadowing.as_ref() {
                 mw *= phy::dbm_to_mw(s.sample_db(&mut self.shadow_rng));
             }
@@ -498,9 +533,10 @@ impl Wlan {
                 continue;
             }
             let epoch = self.air[j as usize].epoch;
-            self.txs[tx as usize].reached.push((j, mw, epoch));
-            self.signal_starts(now, j, tx, mw);
+            reached.push((j, mw, epoch));
+            self.signal_starts(now, j, tx, frame.rate, mw);
         }
+        self.txs[tx as usize].reached = reached;
         self.scratch = near;
         self.push_wake(end, Wake::TxEnd { tx });
     }
@@ -556,7 +592,8 @@ impl Wlan {
     }
 
     /// A signal of `mw` from transmission `tx` begins at radio `j`.
-    fn signal_starts(&mut self, now: Instant, j: u32, tx: u32, mw: f64) {
+    #[inline]
+    fn signal_starts(&mut self, now: Instant, j: u32, tx: u32, rate: phy::Rate, mw: f64) {
         let r = &mut self.air[j as usize];
         close_chunk(r, now);
         let others = r.energy_mw;
@@ -565,27 +602,28 @@ impl Wlan {
         // A frame still in its preamble-detection window that this signal
         // drowns was never detected: the PHY lets it go (energy only, no
         // failed reception).
-        if let Some(rx) = r.rx {
+        if r.receiving() {
+            let rx = r.rx;
             if now.saturating_since(rx.locked_at) < phy::PREAMBLE_DETECTION
                 && rx.power_mw < r.preamble_snr * (r.noise_mw + r.energy_mw - rx.power_mw)
             {
-                r.rx = None;
+                r.rx_tx = NO_RX;
             }
         }
-        if r.rx.is_none()
+        if !r.receiving()
             && r.tx_until <= now
             && mw >= r.sensitivity_mw
             && mw >= r.preamble_mw
             && mw >= r.preamble_snr * (r.noise_mw + others)
         {
-            r.rx = Some(Rx {
-                tx,
+            r.rx_tx = tx;
+            r.rx = Rx {
                 locked_at: now,
-                rate: self.txs[tx as usize].frame.rate,
+                rate,
                 power_mw: mw,
                 since: now,
                 log_success: 0.0,
-            });
+            };
         }
         self.mac_medium_changed(now, j);
     }
@@ -602,9 +640,12 @@ impl Wlan {
             let r = &mut self.air[j as usize];
             close_chunk(r, now);
             let mut decoded = None;
-            if matches!(r.rx, Some(rx) if rx.tx == tx) {
-                let rx = r.rx.take().expect("locked");
-                let mut p = rx.log_success.exp();
+            if r.rx_tx == tx {
+                r.rx_tx = NO_RX;
+                let rx = r.rx;
+                // exp(0) = 1 exactly: a frame received well above the noise
+                // (the table's f32 values underflow to 0 there) skips the call.
+                let mut p = if rx.log_success == 0.0 { 1.0 } else { rx.log_success.exp() };
                 if let Some(&(fer, min_bytes)) = if self.fixed_fer.is_empty() {
                     None
                 } else {
@@ -653,7 +694,7 @@ impl Wlan {
     /// is above its CCA threshold.
     pub(crate) fn phys_busy(&self, now: Instant, radio: u32) -> bool {
         let r = &self.air[radio as usize];
-        r.tx_until > now || r.rx.is_some() || r.energy_mw >= r.cca_mw
+        r.tx_until > now || r.receiving() || r.energy_mw >= r.cca_mw
     }
 }
 
@@ -677,21 +718,28 @@ fn track_pos(tracks: &mut [Piece], radios: &mut [Radio], i: usize, now: Instant)
 
 /// Close the receiving radio's current chunk at `now`: the stretch since the
 /// last change of interference multiplies into the frame's success.
+/// Inlined: most radios a signal reaches are not receiving a frame.
+#[inline]
 fn close_chunk(r: &mut Air, now: Instant) {
-    if let Some(rx) = r.rx.as_mut() {
-        let ns = now.saturating_since(rx.since).as_nanos();
-        if ns > 0 {
-            let rate = rx.rate;
-            let interference = (r.energy_mw - rx.power_mw).max(0.0);
-            let sinr = rx.power_mw / (r.noise_mw + interference);
-            let bits = match ns.checked_mul(rate.kbps as u64) {
-                Some(x) => x.div_ceil(1_000_000) as u32,
-                None => ((ns as u128 * rate.kbps as u128).div_ceil(1_000_000)) as u32,
-            };
-            rx.log_success += bits as f64 * phy::log_success_per_bit_fast(rate.modulation, sinr);
-        }
-        rx.since = now;
+    if r.receiving() && r.rx.since != now {
+        close_locked_chunk(r, now);
     }
+}
+
+fn close_locked_chunk(r: &mut Air, now: Instant) {
+    let rx = &mut r.rx;
+    let ns = now.saturating_since(rx.since).as_nanos();
+    if ns > 0 {
+        let rate = rx.rate;
+        let interference = (r.energy_mw - rx.power_mw).max(0.0);
+        let sinr = rx.power_mw / (r.noise_mw + interference);
+        let bits = match ns.checked_mul(rate.kbps as u64) {
+            Some(x) => x.div_ceil(1_000_000) as u32,
+            None => ((ns as u128 * rate.kbps as u128).div_ceil(1_000_000)) as u32,
+        };
+        rx.log_success += bits as f64 * phy::log_success_per_bit_fast(rate.modulation, sinr);
+    }
+    rx.since = now;
 }
 
 impl Wlan {

@@ -145,7 +145,7 @@ impl Wlan {
         if old != channel {
             r.spec.channel = channel;
             let a = &mut self.air[radio as usize];
-            if a.rx.take().is_some() {
+            if a.stop_receiving() {
                 self.radios[radio as usize].counters.rx_errors += 1;
             }
             // The old channel's signals leave with it.
