@@ -42,6 +42,7 @@ impl<T: Ord + Copy> MinHeap4<T> {
         self.items.first()
     }
 
+    #[inline]
     pub fn push(&mut self, e: T) {
         let mut i = self.items.len();
         self.items.push(e);
@@ -57,6 +58,7 @@ impl<T: Ord + Copy> MinHeap4<T> {
     }
 
     /// Remove and return the smallest entry.
+    #[inline]
     pub fn pop(&mut self) -> Option<T> {
         let last = self.items.pop()?;
         let n = self.items.len();

@@ -4,12 +4,15 @@
 //! schedule them, and the counter makes the rest FIFO, so a run never depends
 //! on the heap's internal layout.
 //!
-//! The queue is a 4-ary min-heap over one packed `u128` key per entry
-//! (`time << 64 | class << 56 | counter`): one integer comparison orders an
-//! entry, and a node's four children share a cache line or two, so a pop
-//! does half the levels of a binary heap (the simulator pops every event
-//! once; this is its innermost loop).
+//! The queue is `airtcp_core::heap::MinHeap4` (a 4-ary heap, half the
+//! levels of a binary one; the WLAN's wakes use it too) over entries keyed
+//! by one packed `u128` (`time << 64 | class << 56 | counter`), so ordering
+//! an entry is one integer comparison. The simulator pops every event once:
+//! this is its innermost loop.
 
+use std::cmp::Ordering;
+
+use airtcp_core::heap::MinHeap4;
 use airtcp_core::Instant;
 
 /// Tie-break classes, lowest first at the same instant. Link state changes
@@ -30,13 +33,28 @@ struct Entry<E> {
     ev: E,
 }
 
-/// Children per heap node.
-const ARITY: usize = 4;
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<E> Ord for Entry<E> {
+    #[inline]
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.key.cmp(&o.key)
+    }
+}
 
 /// A min-priority queue of events. After warm-up the heap's capacity covers
 /// the largest backlog, so pushing and popping allocate nothing.
 pub struct EventQueue<E: Copy> {
-    heap: Vec<Entry<E>>,
+    heap: MinHeap4<Entry<E>>,
     counter: u64,
     executed: u64,
 }
@@ -51,7 +69,7 @@ impl<E: Copy> Default for EventQueue<E> {
 
 impl<E: Copy> EventQueue<E> {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: Vec::with_capacity(n), counter: 0, executed: 0 }
+        EventQueue { heap: MinHeap4::with_capacity(n), counter: 0, executed: 0 }
     }
 
     /// Schedule `ev` at `time` in tie-break `class` (see [`class`]).
@@ -59,71 +77,25 @@ impl<E: Copy> EventQueue<E> {
     pub fn push(&mut self, time: Instant, class: u8, ev: E) {
         let order = (class as u64) << 56 | (self.counter & COUNTER_MASK);
         self.counter += 1;
-        let entry = Entry { key: (time.0 as u128) << 64 | order as u128, ev };
-        // Sift up: move parents down into the hole until the entry fits.
-        let mut i = self.heap.len();
-        self.heap.push(entry);
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            if self.heap[parent].key <= entry.key {
-                break;
-            }
-            self.heap[i] = self.heap[parent];
-            i = parent;
-        }
-        self.heap[i] = entry;
+        self.heap.push(Entry { key: (time.0 as u128) << 64 | order as u128, ev });
     }
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Instant> {
-        self.heap.first().map(|e| Instant((e.key >> 64) as u64))
+        self.heap.peek().map(|e| Instant((e.key >> 64) as u64))
     }
 
     /// Remove and return the next event if it is due at or before `limit`;
     /// counts it as executed.
     #[inline]
     pub fn pop_until(&mut self, limit: Instant) -> Option<(Instant, E)> {
-        let top = *self.heap.first()?;
-        let time = (top.key >> 64) as u64;
+        let time = (self.heap.peek()?.key >> 64) as u64;
         if time > limit.0 {
             return None;
         }
-        let last = self.heap.pop().expect("non-empty");
-        let n = self.heap.len();
-        if n > 0 {
-            self.sift_down_from_root(last, n);
-        }
+        let top = self.heap.pop().expect("peeked");
         self.executed += 1;
         Some((Instant(time), top.ev))
-    }
-
-    /// Place `moved` (the old last entry) starting at the root of a heap of
-    /// `n` entries, moving the smallest child up while it is smaller.
-    #[inline]
-    fn sift_down_from_root(&mut self, moved: Entry<E>, n: usize) {
-        let mut i = 0;
-        loop {
-            let first = i * ARITY + 1;
-            if first >= n {
-                break;
-            }
-            let end = (first + ARITY).min(n);
-            let mut best = first;
-            let mut best_key = self.heap[first].key;
-            for c in first + 1..end {
-                let k = self.heap[c].key;
-                if k < best_key {
-                    best = c;
-                    best_key = k;
-                }
-            }
-            if moved.key <= best_key {
-                break;
-            }
-            self.heap[i] = self.heap[best];
-            i = best;
-        }
-        self.heap[i] = moved;
     }
 
     /// Events popped so far.
