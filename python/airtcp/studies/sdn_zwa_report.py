@@ -81,7 +81,7 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "",
         "Metrics: *idle after reassociation* = first data segment (longer than a 1-byte probe) the sender transmits after "
         "T3 (the new AP's association) minus T3; *utilisation* = bytes delivered / bytes the no-roam run with the same "
-        "seed and length delivered; *retransmissions* = the sender's data segments below its highest sent sequence.",
+        "seed and length delivered with the MN on AP2 (the post-roam path) all along; *retransmissions* = the sender's data segments below its highest sent sequence.",
         "",
         "## The seed's claims beside the measured values",
         "",
@@ -127,6 +127,13 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "connection after tcp_retries2 (15) unanswered probes (tcp_probe_timer), which at a backed-off probe interval "
         "takes minutes; the simulator's persist timer does not abort, so the reset the seed shows is counted here as a "
         "stall.",
+        "- **Bare TCP's idle period is a lottery on one run** (Fig. 6(a) here): it is the wait for the next "
+        "backed-off RTO after T3, anywhere between 0 and one RTO (1, 2, 4, 8 s...), so a single run may resume "
+        "quickly; the means over seeds show the effect, and even a quick resume restarts from SND.UNA with cwnd 1 "
+        "(about 28 retransmissions per handoff) where ZWA resumes with new data and its window intact.",
+        "- *stalled* counts runs with no byte delivered in the 10 s after T3: for ZWA without statistics the Fig. 6(b) "
+        "hole; for bare TCP (and the ZWA handoffs left to it) with long disconnections, a backed-off RTO that falls "
+        "after the end of the run.",
         "- Utilisation is relative to a no-roam run of the same length rather than to a link capacity: the transfer "
         "is window-limited (40,000 bytes per RTT of at least 0.32 s), far below 10 Mb/s.",
         "",

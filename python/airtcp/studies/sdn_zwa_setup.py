@@ -72,7 +72,9 @@ def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int
     for r in sc["radios"]:
         if r["node"] == MN_RADIO:
             if arm == "noroam":
+                # The reference: on AP2 (the post-roam path) all along.
                 r.pop("roam_at", None)
+                r["ap"] = "ap2"
             else:
                 r["roam_at"] = [[f"{t:.6f}s", "ap2", f"{disconnect_s:g}s"]]
     sc["sdn"]["applications"] = list(ARMS.get(arm, ARMS["bare"]))
