@@ -172,7 +172,8 @@ fn err(over: &[(&str, &str)]) -> String {
 
 #[test]
 fn sdn_key_errors_are_one_line_with_file_line_and_key() {
-    let cases: [(&[(&str, &str)], &str, &str); 5] = [
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: [Case; 5] = [
         (&[("sdn.applications", r#"["mobility", "teleport"]"#)], "sdn.applications[1]", "unknown application \"teleport\""),
         (&[("sdn.channels.10.switch", "\"s1\"")], "sdn.channels[10].switch", "second control channel"),
         (&[("sdn.channels.0.latency", "\"-5ms\"")], "sdn.channels[0].latency", "negative duration"),

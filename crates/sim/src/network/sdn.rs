@@ -291,6 +291,7 @@ impl Network {
 
     /// An AP datapath's station (dis)associated (the WLAN's management step
     /// at `now`): the notice for the controller, T0 or T3.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn sdn_station(&mut self, cx: &mut Cx, now: Instant, node: usize, local: u32, station: [u8; 4], mac: MacAddr, joined: bool) -> bool {
         let Some(sdn) = self.sdn.as_mut() else { return false };
         let Some(dp) = sdn.datapath_of(node) else { return false };
