@@ -193,3 +193,44 @@ fn sdn_key_errors_are_one_line_with_file_line_and_key() {
     assert!(e.contains("sdn.switches[11]") && e.contains("has no control channel"), "{e}");
     assert!(!e.contains('\n'));
 }
+
+/// Records of a pcap file: (link type, record bytes).
+fn pcap_records(path: &std::path::Path) -> (u32, Vec<Vec<u8>>) {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lt = u32::from_le_bytes(b[20..24].try_into().unwrap());
+    let mut out = Vec::new();
+    let mut i = 24;
+    while i + 16 <= b.len() {
+        let n = u32::from_le_bytes(b[i + 8..i + 12].try_into().unwrap()) as usize;
+        out.push(b[i + 16..(i + 16 + n).min(b.len())].to_vec());
+        i += 16 + n;
+    }
+    (lt, out)
+}
+
+#[test]
+fn captures_keep_the_disassociation_frame_and_the_zero_window_acks() {
+    let over = [("radios.3.roam_at.0.0".to_string(), "10.2s".to_string())];
+    let s = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &over).unwrap();
+    let dir = std::env::temp_dir().join(format!("airtcp-sdn-capture-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    run(&s, RunOptions { pcap_dir: Some(dir.clone()), ..Default::default() }).unwrap();
+    // The MN's radio: radiotap (127); a disassociation frame (type 0,
+    // subtype 10: frame control 0xa0) after the radiotap header.
+    let (lt, recs) = pcap_records(&dir.join("radio3_mn.pcap"));
+    assert_eq!(lt, 127);
+    let disassoc = recs.iter().filter(|r| r.len() > 4 && r.get(u16::from_le_bytes([r[2], r[3]]) as usize) == Some(&0xa0)).count();
+    assert!(disassoc >= 1, "no disassociation frame in the MN's capture");
+    // The CN's link: TCP segments from the MN's address with a zero window
+    // (the controller's ZWAs), found by their IPv4 header.
+    let name = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).find(|n| n.contains("cn-s2") || n.contains("cn_s2") || (n.starts_with("link10_"))).unwrap();
+    let (_, recs) = pcap_records(&dir.join(&name));
+    let zwa = recs
+        .iter()
+        .filter(|r| {
+            (0..r.len().saturating_sub(40)).find(|&o| r[o] == 0x45 && r[o + 9] == 6).is_some_and(|o| r[o + 12..o + 16] == [172, 16, 0, 4] && r[o + 20 + 14..o + 20 + 16] == [0, 0])
+        })
+        .count();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(zwa, 27, "zero-window ACKs on {name}");
+}
