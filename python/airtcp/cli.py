@@ -5,6 +5,7 @@
     airtcp sweep SCENARIO --out DIR --grid path=v1,v2,... [--grid ...] [--set path=value ...]
                  [--seeds N | --seed-list S,S,...] [--jobs N] [--scheduler ADDRESS] [--keep-series] [--quiet]
     airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...] [--jobs N] [--scheduler ADDRESS]
+    airtcp reproduce sdn-zwa --out DIR [--quick] [--seeds N] [--jobs N] [--scheduler ADDRESS]
     airtcp reproduce snoop --out DIR [--quick] [--seeds N] [--rates 0,0.05,...] [--mac p2p|80211|both] [--jobs N] [--scheduler ADDRESS]
     airtcp --version
 

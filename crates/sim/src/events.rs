@@ -24,6 +24,8 @@ pub(crate) enum Ev {
     Handoff { link: u32, dir: u8, idx: u32 },
     /// The wireless medium has a transmission ending or a MAC timer due.
     Wlan,
+    /// The SDN control plane has a control message or a timeout due.
+    Sdn,
 }
 
 impl Ev {
@@ -40,12 +42,13 @@ impl Ev {
             Ev::Agent { .. } => 6,
             Ev::RouteChange { .. } => 7,
             Ev::Wlan => 8,
+            Ev::Sdn => 9,
         }
     }
 }
 
 /// Names of the event kinds counted in `summary.run.events_by_kind`.
-pub(crate) const EVENT_KINDS: [&str; 9] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change", "wlan"];
+pub(crate) const EVENT_KINDS: [&str; 10] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change", "wlan", "sdn"];
 
 /// What goes into the event log, kept compact during the run and formatted after.
 #[derive(Clone, Copy, Debug)]
@@ -61,4 +64,6 @@ pub(crate) enum Raw {
     RouteChange { idx: u32 },
     /// A management step of radio `radio`.
     Wifi { radio: u32, event: airtcp_wifi::mgmt::MgmtEvent },
+    /// A step of the SDN control plane at datapath `dp` about `host`.
+    Sdn { kind: &'static str, dp: u32, host: [u8; 4], value: u64 },
 }

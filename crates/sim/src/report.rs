@@ -139,6 +139,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "links": links_json,
         "agents": agents_json(&fin),
         "radios": radios_json(&fin),
+        "sdn": fin.sdn.clone().unwrap_or(Value::Null),
         "run": {
             "events_executed": fin.events_executed,
             "events_by_kind": EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
@@ -369,6 +370,12 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
             }
         }
         Raw::Wifi { radio, event } => wifi_event(sc, t_s, radio, event),
+        Raw::Sdn { kind, dp, host, value } => {
+            let sw = sc.sdn.as_ref().and_then(|s| s.switches.get(dp as usize)).map_or("?", |s| sc.nodes[s.node].name.as_str());
+            let [a, b, c, d] = host;
+            let v = if value == u64::MAX { "none".to_string() } else { value.to_string() };
+            LogEvent { t_s, kind: kind.to_string(), flow: None, link: None, detail: format!("switch={sw} host={a}.{b}.{c}.{d} value={v}") }
+        }
         Raw::TransferComplete { flow, response } => LogEvent {
             t_s,
             kind: "transfer_complete".to_string(),

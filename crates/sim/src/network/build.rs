@@ -85,7 +85,14 @@ impl Network {
             }
             None => (None, Vec::new(), Vec::new(), Vec::new()),
         };
+        let sdn = sc.sdn.as_ref().map(|spec| {
+            for s in &spec.switches {
+                nodes[s.node].hooks = nodes[s.node].hooks | airtcp_agents::HookMask(super::sdn::DATAPATH_BIT);
+            }
+            Box::new(super::sdn::SdnPlane::build(sc, spec))
+        });
         Network {
+            sdn,
             wlan,
             wlan_timer: Instant::MAX,
             radio_iface,
@@ -121,6 +128,7 @@ impl Network {
             self.arm_agent(cx, now, a);
         }
         self.start_wlan(cx, now);
+        self.sdn_arm(cx, now);
     }
 }
 

@@ -14,6 +14,7 @@ mod fast;
 pub mod fib;
 pub mod node;
 mod path;
+pub mod sdn;
 mod wireless;
 pub mod routing;
 
@@ -100,6 +101,8 @@ pub struct Network {
     /// Each radio's segment: the interfaces it sends to directly.
     wifi_segment: Vec<u32>,
     wifi_segments: Vec<Vec<u32>>,
+    /// The SDN control plane (seed 000), when the scenario has one.
+    pub sdn: Option<Box<sdn::SdnPlane>>,
     /// Scratch buffers of radio captures.
     cap_payload: Vec<u8>,
     cap_bytes: Vec<u8>,

@@ -42,6 +42,9 @@ impl Network {
             self.frames.remove(idx);
             return;
         }
+        if self.nodes[node].hooks.0 & super::sdn::DATAPATH_BIT != 0 && self.sdn_receive(cx, now, node, iface, idx) {
+            return;
+        }
         if self.nodes[node].learning {
             let src = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().src);
             self.learn(node, src, iface);

@@ -144,11 +144,17 @@ impl Network {
             MgmtEvent::ApAssociated { sta, .. } => {
                 let station = addr_of(self, sta);
                 self.node_event(cx, now, node, NodeEvent::StationJoined { iface: local, station });
-                self.announce(cx, now, node, station);
+                let mac = self.ifaces[self.radio_iface[sta as usize] as usize].mac;
+                // An AP datapath tells the controller instead of announcing.
+                if !self.sdn_station(cx, now, node, local.0, station, mac, true) {
+                    self.announce(cx, now, node, station);
+                }
             }
             MgmtEvent::ApDisassociated { sta } => {
                 let station = addr_of(self, sta);
                 self.node_event(cx, now, node, NodeEvent::StationLeft { iface: local, station });
+                let mac = self.ifaces[self.radio_iface[sta as usize] as usize].mac;
+                self.sdn_station(cx, now, node, local.0, station, mac, false);
             }
             _ => {}
         }

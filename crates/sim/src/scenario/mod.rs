@@ -110,6 +110,7 @@ mod doc;
 mod json;
 mod routes;
 mod schema;
+pub mod sdn;
 pub mod tcp;
 pub mod trace;
 pub mod units;
@@ -142,6 +143,8 @@ pub struct Scenario {
     pub route_changes: Vec<RouteChangeSpec>,
     /// The wireless medium and the nodes' radios, if any.
     pub wifi: Option<wifi::WifiSpec>,
+    /// The SDN control plane (seed 000), if any.
+    pub sdn: Option<sdn::SdnSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

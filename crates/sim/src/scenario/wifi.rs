@@ -364,13 +364,15 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     for (i, f) in scripts {
         let list = f.list()?;
         let mut steps = Vec::with_capacity(list.len());
+        let mut aways = Vec::with_capacity(list.len());
         let mut last = None;
         for k in 0..list.len() {
             let e = f.item(k);
             let v = e.list()?;
-            if v.len() != 2 {
-                return Err(e.err("a scripted handoff is [time, \"ap-node\"] or [time, \"best\"]"));
+            if v.len() != 2 && v.len() != 3 {
+                return Err(e.err("a scripted handoff is [time, \"ap-node\"] or [time, \"best\"], optionally with an away time [time, \"ap2\", \"2s\"]"));
             }
+            aways.push(if v.len() == 3 { e.item(2).duration()? } else { Duration::ZERO });
             let at = e.item(0).duration()?;
             if last.is_some_and(|l| at <= l) {
                 return Err(e.item(0).err("scripted handoffs must be in increasing time order"));
@@ -383,7 +385,10 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
             steps.push((Instant::ZERO + at, target));
         }
         match &mut out[i].spec.mgmt {
-            MgmtSpec::Station(st) => st.scripted = steps,
+            MgmtSpec::Station(st) => {
+                st.scripted = steps;
+                st.scripted_away = aways;
+            }
             _ => return Err(f.err("roam_at needs an AP that beacons (its `beacons` is false)")),
         }
     }

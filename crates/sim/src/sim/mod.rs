@@ -59,6 +59,7 @@ impl<'s> Sim<'s> {
                 }
                 Ev::Agent { agent } => self.net.on_agent_timeout(&mut cx, now, agent),
                 Ev::Wlan => self.net.on_wlan(&mut cx, now),
+                Ev::Sdn => self.net.on_sdn(&mut cx, now),
                 Ev::Timer { ep } => self.hosts.timer(&mut cx, &mut self.net, now, ep as usize),
                 Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),
                 Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
@@ -144,6 +145,8 @@ pub(crate) struct Finished<'s> {
     /// Each station's beacon signal samples and the AP it ends with.
     pub radio_signal: Vec<Vec<(Instant, f32)>>,
     pub radio_ap: Vec<Option<u32>>,
+    /// The SDN control plane's counters, when the scenario has one.
+    pub sdn: Option<serde_json::Value>,
 }
 
 impl<'s> Sim<'s> {
@@ -170,7 +173,9 @@ impl<'s> Sim<'s> {
             }
             None => (Vec::new(), Vec::new(), Vec::new()),
         };
+        let sdn = self.net.sdn.as_ref().map(|s| s.report(self.sc));
         Finished {
+            sdn,
             radios,
             radio_signal,
             radio_ap,

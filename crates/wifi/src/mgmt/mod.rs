@@ -91,6 +91,11 @@ pub struct StaSpec {
     /// Scripted handoffs: at each instant, leave the current AP and join
     /// the given AP radio (or the best one found when `None`).
     pub scripted: Vec<(airtcp_core::Instant, Option<u32>)>,
+    /// Per scripted handoff (same index; missing = zero): how long the
+    /// station stays away (radio off, no scan) after its disassociation
+    /// frame left, before it scans for the target — a set disconnection
+    /// period, as seed 000's experiments use.
+    pub scripted_away: Vec<Duration>,
     /// Time between signal-triggered scans that found nothing better.
     pub rescan_interval: Duration,
 }
@@ -110,6 +115,7 @@ impl StaSpec {
             response_timeout: Duration::from_millis(200),
             max_tries: 3,
             scripted: Vec::new(),
+            scripted_away: Vec::new(),
             rescan_interval: Duration::from_secs(1),
         }
     }

@@ -52,6 +52,8 @@ pub(crate) struct StaState {
     next_script: usize,
     tries: u32,
     next_scan_ok: Instant,
+    /// Idle because a scripted handoff keeps the station away.
+    away: bool,
     pub deadline: Instant,
     /// The timer (see `sta_arm`): `gen` names the pending wake that
     /// counts, `armed` is its time (`Instant::MAX`: none pending), `want`
@@ -80,6 +82,7 @@ impl StaState {
             next_script: 0,
             tries: 0,
             next_scan_ok: Instant::ZERO,
+            away: false,
             deadline: Instant::MAX,
             gen: 0,
             armed: Instant::MAX,
@@ -315,7 +318,10 @@ impl Wlan {
         let s = self.sta(radio);
         s.deadline = Instant::MAX;
         match s.phase {
-            Phase::Idle => self.start_scan(now, radio, Trigger::Failed),
+            Phase::Idle => {
+                let away = std::mem::take(&mut self.sta(radio).away);
+                self.start_scan(now, radio, if away { Trigger::Scripted } else { Trigger::Failed })
+            }
             Phase::Scanning {
                 idx,
                 heard,
@@ -550,6 +556,16 @@ impl Wlan {
     pub(crate) fn sta_mgmt_done(&mut self, now: Instant, radio: u32, kind: FrameKind) {
         if let MgmtRole::Sta(s) = &self.mgmt[radio as usize] {
             if kind == FrameKind::Disassoc && s.phase == Phase::Leaving {
+                let away = s.next_script.checked_sub(1).and_then(|k| s.spec.scripted_away.get(k)).copied().unwrap_or(Duration::ZERO);
+                if away > Duration::ZERO {
+                    // Away for the set period, then the scripted scan.
+                    let s = self.sta(radio);
+                    s.phase = Phase::Idle;
+                    s.away = true;
+                    s.deadline = now + away;
+                    self.sta_arm(now, radio);
+                    return;
+                }
                 self.start_scan(now, radio, Trigger::Scripted);
                 self.sta_arm(now, radio);
             }

@@ -1,0 +1,236 @@
+//! Seed 000 end to end: OpenFlow-style switches and APs, the controller on
+//! out-of-band control channels, the ZWA and statistics modules across a
+//! scripted roam (scenarios/sdn-zwa.toml: CN two hops from AP2, 80 ms
+//! links, the MN leaves AP1 and comes back on AP2 two seconds later), and
+//! the scenario errors of the `[sdn]` keys.
+
+use airtcp_sim::{run, RunOptions, RunOutput, Scenario};
+
+fn scenario_path(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios").join(name)
+}
+
+fn run_with(over: &[(&str, &str)]) -> RunOutput {
+    let over: Vec<(String, String)> = over.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let s = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &over).unwrap();
+    run(&s, RunOptions::default()).unwrap()
+}
+
+/// The scenario with the roam at `at` and the given applications.
+fn roam(at: &str, apps: &str) -> RunOutput {
+    run_with(&[("radios.3.roam_at.0.0", at), ("sdn.applications", apps)])
+}
+
+const ZWA: &str = r#"["mobility", "statistics", "zwa", "forwarding"]"#;
+const ZWA_NO_STATS: &str = r#"["mobility", "zwa", "forwarding"]"#;
+const BARE: &str = r#"["mobility", "forwarding"]"#;
+
+fn count(o: &RunOutput, kind: &str) -> usize {
+    o.events.iter().filter(|e| e.kind == kind).count()
+}
+
+fn first(o: &RunOutput, kind: &str) -> f64 {
+    o.events.iter().find(|e| e.kind == kind).unwrap_or_else(|| panic!("no {kind} event")).t_s
+}
+
+/// The first `kind` event after `t` seconds.
+fn first_after(o: &RunOutput, kind: &str, t: f64) -> f64 {
+    o.events.iter().find(|e| e.kind == kind && e.t_s > t).unwrap_or_else(|| panic!("no {kind} event after {t}")).t_s
+}
+
+fn flow(o: &RunOutput, key: &str) -> u64 {
+    o.summary["flows"][0][key].as_u64().unwrap_or_else(|| panic!("no {key}: {}", o.summary["flows"][0]))
+}
+
+fn sdn(o: &RunOutput, key: &str) -> u64 {
+    o.summary["sdn"][key].as_u64().unwrap_or_else(|| panic!("no sdn.{key}: {}", o.summary["sdn"]))
+}
+
+fn ctl(o: &RunOutput, key: &str) -> u64 {
+    o.summary["sdn"]["controller"][key].as_u64().unwrap_or_else(|| panic!("no controller.{key}: {}", o.summary["sdn"]["controller"]))
+}
+
+/// Sender-side timeouts logged after `t` seconds.
+fn timeouts_after(o: &RunOutput, t: f64) -> usize {
+    o.events.iter().filter(|e| e.kind == "timeout" && e.t_s > t).count()
+}
+
+fn dump(o: &RunOutput) {
+    for e in o.events.iter().filter(|e| e.kind.starts_with("sdn_t") || e.kind.starts_with("sdn_stats") || e.kind == "timeout" || e.kind.starts_with("window_") || e.kind == "zero_window" || e.kind == "closed") {
+        eprintln!("{:.4} {} {}", e.t_s, e.kind, e.detail);
+    }
+    eprintln!("{}\n{}", o.summary["sdn"]["controller"], o.summary["flows"][0]);
+}
+
+#[test]
+fn zwa_freezes_the_sender_across_a_roam_without_rto_backoff() {
+    let o = roam("10.2s", ZWA);
+    dump(&o);
+    // The timeline, in order: T0 at the old AP, its notice (5 ms + 1 ms),
+    // the old AP's flow-removed with the same counters (statistics: ZWA on),
+    // T3 two seconds and a scan later, T4, T5.
+    let t = ["sdn_t0_disassociated", "sdn_t1_notice", "sdn_t2_flow_removed", "sdn_stats_zwa_enabled", "sdn_t3_associated", "sdn_t4_notice", "sdn_t5_routes_installed"].map(|k| first_after(&o, k, 10.0));
+    assert!(t.windows(2).all(|w| w[0] <= w[1]), "timeline out of order: {t:?}");
+    assert!((t[1] - t[0] - 0.006).abs() < 1e-6, "T0->T1 is latency + processing");
+    assert!(t[4] - t[0] > 2.0 && t[4] - t[0] < 2.3, "away 2 s plus the scan");
+    assert_eq!(ctl(&o, "stats_zwa_enabled"), 1);
+    assert_eq!(ctl(&o, "stats_zwa_disabled"), 0);
+    assert_eq!(ctl(&o, "zwa_handoffs"), 1);
+    // Every segment that reached the controller was acknowledged with a
+    // zero window once, stored once and replayed once, none lost.
+    assert_eq!(sdn(&o, "zwa_acks"), 27);
+    assert_eq!(ctl(&o, "zwa_stored"), 26);
+    assert_eq!(ctl(&o, "zwa_replayed"), 26);
+    assert_eq!(ctl(&o, "zwa_replay_retransmits"), 0);
+    assert_eq!(ctl(&o, "zwa_replays_done"), 1);
+    // The sender: persist, probes, no retransmission timeout at all, no
+    // retransmission, and the window reopened 0.2 s after reassociation
+    // (the station's ACK of the replay crossing two 80 ms links).
+    assert_eq!(flow(&o, "timeouts"), 0);
+    assert_eq!(flow(&o, "retransmissions"), 0);
+    assert_eq!(count(&o, "zero_window"), 1);
+    assert_eq!(flow(&o, "window_probes"), 1);
+    let reopen = first(&o, "window_opened") - t[4];
+    assert!(reopen > 0.16 && reopen < 0.25, "window reopened {reopen:.3} s after T3");
+    assert_eq!(flow(&o, "recv_order_errors"), 0);
+    assert_eq!(o.summary["run"]["no_route_drops"].as_u64(), Some(0));
+}
+
+#[test]
+fn bare_tcp_backs_off_and_idles_after_reassociation() {
+    let o = roam("10.2s", BARE);
+    dump(&o);
+    let t3 = first_after(&o, "sdn_t3_associated", 10.0);
+    assert_eq!(sdn(&o, "zwa_acks"), 0);
+    // RTOs while away, backing off; the first transmission that reaches the
+    // station is the retransmission after reassociation, seconds later.
+    assert_eq!(flow(&o, "timeouts"), 2);
+    assert!(timeouts_after(&o, t3) >= 1, "a backed-off RTO fires after reassociation");
+    let idle = o.events.iter().find(|e| e.kind == "timeout" && e.t_s > t3).map(|e| e.t_s - t3).unwrap();
+    assert!(idle > 1.0, "bare TCP idles {idle:.3} s after reassociation");
+    assert!(flow(&o, "retransmissions") > 20);
+}
+
+#[test]
+fn statistics_module_falls_back_when_a_segment_slips_in_between_t0_and_t2() {
+    let o = roam("10s", ZWA);
+    dump(&o);
+    let (t0, t2) = (first(&o, "sdn_t0_disassociated"), first(&o, "sdn_t2_flow_removed"));
+    assert!(t2 > t0);
+    assert_eq!(ctl(&o, "stats_zwa_disabled"), 1);
+    assert_eq!(ctl(&o, "stats_zwa_enabled"), 0);
+    assert_eq!(ctl(&o, "zwa_handoffs_bare"), 1);
+    assert_eq!(sdn(&o, "zwa_acks"), 0, "no zero-window ACK after a fallback");
+    // Bare TCP for this handoff: RTOs, but the connection recovers and
+    // keeps delivering in order.
+    assert!(flow(&o, "timeouts") >= 2);
+    assert_eq!(flow(&o, "recv_order_errors"), 0);
+    let after = o.summary["flows"][0]["bytes_delivered"].as_u64().unwrap();
+    assert!(after > 1_500_000);
+}
+
+#[test]
+fn without_the_statistics_module_the_hole_stalls_the_connection() {
+    // Fig. 6(b): the same roam, statistics module off. A segment dropped at
+    // the old AP between T0 and T2 is behind what the ZWA acknowledged:
+    // the sender has freed it and never sends it again.
+    let ok = roam("10s", ZWA);
+    let o = roam("10s", ZWA_NO_STATS);
+    dump(&o);
+    assert!(sdn(&o, "zwa_acks") > 0);
+    // The receiver delivers nothing after the roam; the sender stays in
+    // persist (probing, each probe answered by an old ACK it ignores).
+    let delivered = o.summary["flows"][0]["bytes_delivered"].as_u64().unwrap();
+    let good = ok.summary["flows"][0]["bytes_delivered"].as_u64().unwrap();
+    assert!(delivered < good / 2, "stalled: {delivered} vs {good} bytes with the module on");
+    assert!(flow(&o, "window_probes") >= 3);
+    assert_eq!(count(&o, "window_opened"), 0);
+    assert_eq!(flow(&o, "recv_order_errors"), 0);
+}
+
+#[test]
+fn sdn_runs_are_deterministic() {
+    let a = roam("10.2s", ZWA);
+    let b = roam("10.2s", ZWA);
+    let strip = |o: &RunOutput| {
+        let mut s = o.summary.clone();
+        s["run"]["run_wall_s"] = serde_json::json!(0);
+        s
+    };
+    assert_eq!(strip(&a), strip(&b));
+    assert_eq!(a.events.len(), b.events.len());
+    assert!(a.events.iter().zip(&b.events).all(|(x, y)| x.t_s == y.t_s && x.kind == y.kind && x.detail == y.detail));
+}
+
+fn err(over: &[(&str, &str)]) -> String {
+    let over: Vec<(String, String)> = over.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    match Scenario::from_path(&scenario_path("sdn-zwa.toml"), &over) {
+        Ok(_) => panic!("accepted {over:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn sdn_key_errors_are_one_line_with_file_line_and_key() {
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: [Case; 5] = [
+        (&[("sdn.applications", r#"["mobility", "teleport"]"#)], "sdn.applications[1]", "unknown application \"teleport\""),
+        (&[("sdn.channels.10.switch", "\"s1\"")], "sdn.channels[10].switch", "second control channel"),
+        (&[("sdn.channels.0.latency", "\"-5ms\"")], "sdn.channels[0].latency", "negative duration"),
+        (&[("sdn.applications", r#"["zwa", "forwarding"]"#)], "sdn.applications", "need the mobility application"),
+        (&[("sdn.controller", "\"nowhere\"")], "sdn.controller", "unknown node"),
+    ];
+    for (over, key, msg) in cases {
+        let e = err(over);
+        eprintln!("{e}");
+        assert!(!e.contains('\n'), "one line: {e}");
+        assert!(e.contains("sdn-zwa.toml"), "names the file: {e}");
+        assert!(e.contains(key) && e.contains(msg), "{key}: {msg} in {e}");
+    }
+    // A switch without a control channel (ap3's channel removed by naming
+    // it for another switch... here: a new switch with none).
+    let e = err(&[("sdn.switches", r#"["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "ap1", "ap2", "ap3", "cn"]"#)]);
+    assert!(e.contains("sdn.switches[11]") && e.contains("has no control channel"), "{e}");
+    assert!(!e.contains('\n'));
+}
+
+/// Records of a pcap file: (link type, record bytes).
+fn pcap_records(path: &std::path::Path) -> (u32, Vec<Vec<u8>>) {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lt = u32::from_le_bytes(b[20..24].try_into().unwrap());
+    let mut out = Vec::new();
+    let mut i = 24;
+    while i + 16 <= b.len() {
+        let n = u32::from_le_bytes(b[i + 8..i + 12].try_into().unwrap()) as usize;
+        out.push(b[i + 16..(i + 16 + n).min(b.len())].to_vec());
+        i += 16 + n;
+    }
+    (lt, out)
+}
+
+#[test]
+fn captures_keep_the_disassociation_frame_and_the_zero_window_acks() {
+    let over = [("radios.3.roam_at.0.0".to_string(), "10.2s".to_string())];
+    let s = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &over).unwrap();
+    let dir = std::env::temp_dir().join(format!("airtcp-sdn-capture-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    run(&s, RunOptions { pcap_dir: Some(dir.clone()), ..Default::default() }).unwrap();
+    // The MN's radio: radiotap (127); a disassociation frame (type 0,
+    // subtype 10: frame control 0xa0) after the radiotap header.
+    let (lt, recs) = pcap_records(&dir.join("radio3_mn.pcap"));
+    assert_eq!(lt, 127);
+    let disassoc = recs.iter().filter(|r| r.len() > 4 && r.get(u16::from_le_bytes([r[2], r[3]]) as usize) == Some(&0xa0)).count();
+    assert!(disassoc >= 1, "no disassociation frame in the MN's capture");
+    // The CN's link: TCP segments from the MN's address with a zero window
+    // (the controller's ZWAs), found by their IPv4 header.
+    let name = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().to_string()).find(|n| n.contains("cn-s2") || n.contains("cn_s2") || (n.starts_with("link10_"))).unwrap();
+    let (_, recs) = pcap_records(&dir.join(&name));
+    let zwa = recs
+        .iter()
+        .filter(|r| {
+            (0..r.len().saturating_sub(40)).find(|&o| r[o] == 0x45 && r[o + 9] == 6).is_some_and(|o| r[o + 12..o + 16] == [172, 16, 0, 4] && r[o + 20 + 14..o + 20 + 16] == [0, 0])
+        })
+        .count();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(zwa, 27, "zero-window ACKs on {name}");
+}

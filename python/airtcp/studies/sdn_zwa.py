@@ -1,0 +1,206 @@
+"""Study ``sdn-zwa``: seed 000 (Singh, Gupta, Verma, Pandey, "Improving
+Performance of TCP for Wireless Network using SDN", ICDCN 2019) in
+simulation.
+
+The seed's controller freezes a TCP sender while its Wi-Fi receiver moves
+between APs: it deletes the station's flows at disassociation, answers
+every segment that reaches it with a zero-window ACK (ZWA), buffers them
+and replays them after reassociation; a statistics module compares the old
+AP's flow counters at disassociation (T0) and flow removal (T2) and falls
+back to bare TCP when a segment slipped in between.
+
+Here: ``scenarios/sdn-zwa.toml`` (``sdn_zwa_setup``), arms bare TCP
+(controller routing only), ZWA with the statistics module, ZWA without it,
+and a no-roam reference. Three experiments as the seed's figures:
+
+- Fig. 6: sender sequence traces of bare TCP, ZWA failing (statistics off,
+  a segment between T0 and T2) and ZWA working; 2 hops, 1.5 s away.
+- Fig. 7: utilisation (bytes delivered / the no-roam run's) and
+  retransmissions against the disconnection period 1.5-6 s, 2 hops.
+- Fig. 8: the sender's idle period after reassociation against the
+  disconnection period, 3, 5 and 7 hops.
+
+Outputs in ``--out``: ``runs.csv``, ``table.csv``, ``report.md``,
+``plots/*.png``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import runner
+from .report import summarize
+from .sdn_zwa_setup import (
+    ARMS,
+    FIG7_DISCONNECT,
+    FIG8_HOPS,
+    QUICK_DISCONNECT,
+    QUICK_HOPS,
+    base,
+    scenario,
+)
+
+FULL_SEEDS = 10
+QUICK_SEEDS = 2
+#: Fig. 6 runs: (label, arm, roam instant) at 2 hops, 1.5 s away. The roam
+#: instants are picked so that a segment does (10.0 s) or does not (10.2 s)
+#: reach the old AP between T0 and T2 (tests/sdn.rs checks both).
+FIG6 = [("bare TCP", "bare", 10.2), ("ZWA failing (statistics off)", "zwa-nostats", 10.0), ("ZWA working", "zwa", 10.2)]
+FIG6_DISCONNECT = 1.5
+
+
+def add_arguments(p) -> None:
+    """Arguments of ``airtcp reproduce sdn-zwa``."""
+    runner.add_common_arguments(
+        p,
+        quick=f"short version: disconnection {QUICK_DISCONNECT} s, hops {QUICK_HOPS}, {QUICK_SEEDS} seeds",
+        seeds=f"seeds 1..N per point (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
+    )
+
+
+# --- one run -------------------------------------------------------------------------
+
+
+def _first(events, kind: str, after: float) -> float | None:
+    for e in events:
+        if e["kind"] == kind and e["t_s"] > after:
+            return e["t_s"]
+    return None
+
+
+def measure(task, result) -> dict:
+    """Metrics of one run (see the report for definitions)."""
+    s = result.summary
+    f = s["flows"][0]
+    ctl = (s.get("sdn") or {}).get("controller", {}) or {}
+    ev = result.events
+    t0 = _first(ev, "sdn_t0_disassociated", 1.0)
+    t3 = _first(ev, "sdn_t3_associated", t0) if t0 is not None else None
+    idle = None
+    delivered_after = None
+    if t3 is not None:
+        seg = result.segments(0)
+        later = seg[(seg["t_s"] > t3) & (seg["len"] > 1)]
+        idle = float(later["t_s"].iloc[0] - t3) if len(later) else None
+        ts = result.timeseries(0)
+        before = ts[ts["t_s"] <= t3]["bytes_delivered"]
+        delivered_after = int(ts["bytes_delivered"].iloc[-1] - (before.iloc[-1] if len(before) else 0))
+    return {
+        "bytes_delivered": f["bytes_delivered"],
+        "retransmissions": f["retransmissions"],
+        "timeouts": f["timeouts"],
+        "window_probes": f["window_probes"],
+        "zero_window_events": f["zero_window_events"],
+        "t0_s": t0,
+        "t3_s": t3,
+        "idle_after_reassoc_s": idle,
+        "bytes_after_reassoc": delivered_after,
+        "stalled": int(delivered_after is not None and delivered_after == 0),
+        "zwa_acks": (s.get("sdn") or {}).get("zwa_acks", 0),
+        "stats_zwa_enabled": ctl.get("stats_zwa_enabled", 0),
+        "stats_zwa_disabled": ctl.get("stats_zwa_disabled", 0),
+    }
+
+
+def keep_run(task, result, _dir) -> dict:
+    """Fig. 6 data: the sender's segments and the handoff instants."""
+    seg = result.segments(0)
+    ev = result.events
+    t0 = _first(ev, "sdn_t0_disassociated", 1.0)
+    return {
+        "label": task.labels["case"],
+        "t_s": seg["t_s"].tolist(),
+        "seq": seg["seq"].tolist(),
+        "retx": seg["retransmission"].tolist(),
+        "t0": t0,
+        "t3": _first(ev, "sdn_t3_associated", t0 or 0.0),
+    }
+
+
+# --- tasks ---------------------------------------------------------------------------
+
+
+def build_tasks(seeds: int, disconnects: list[float], hops: list[int]) -> list[runner.Task]:
+    doc = base()
+    tasks = []
+    for label, arm, at in FIG6:
+        sc = scenario(doc, arm, 2, FIG6_DISCONNECT, 1, roam_at=at)
+        tasks.append(runner.Task({"fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "seed": 1}, sc, 1, keep=True))
+    for hop_list, fig, arms in (([2], "7", ["bare", "zwa", "zwa-nostats", "noroam"]), (hops, "8", ["bare", "zwa"])):
+        for h in hop_list:
+            for d in disconnects:
+                for arm in arms:
+                    for seed in range(1, seeds + 1):
+                        labels = {"fig": fig, "case": "", "arm": arm, "hops": h, "disconnect_s": d, "seed": seed}
+                        tasks.append(runner.Task(labels, scenario(doc, arm, h, d, seed), seed))
+    return tasks
+
+
+def aggregate(runs: list[dict]) -> list[dict]:
+    """Mean and 95 % interval per (fig, arm, hops, disconnection)."""
+    ref = {(r["hops"], r["disconnect_s"], r["seed"]): r["bytes_delivered"] for r in runs if r["fig"] == "7" and r["arm"] == "noroam"}
+    keys = []
+    for r in runs:
+        k = (r["fig"], r["arm"], r["hops"], r["disconnect_s"])
+        if r["fig"] != "6" and k not in keys:
+            keys.append(k)
+    table = []
+    for fig, arm, h, d in keys:
+        rs = [r for r in runs if (r["fig"], r["arm"], r["hops"], r["disconnect_s"]) == (fig, arm, h, d)]
+        util = [r["bytes_delivered"] / ref[(h, d, r["seed"])] for r in rs if ref.get((h, d, r["seed"]))]
+        row = {"fig": fig, "arm": arm, "hops": h, "disconnect_s": d, "n": len(rs)}
+        for name, xs in (
+            ("utilisation", util),
+            ("retransmissions", [r["retransmissions"] for r in rs]),
+            ("timeouts", [r["timeouts"] for r in rs]),
+            ("idle_s", [r["idle_after_reassoc_s"] for r in rs]),
+        ):
+            st = summarize(xs)
+            row[f"{name}_mean"], row[f"{name}_lo"], row[f"{name}_hi"] = st.mean, st.lo, st.hi
+        row["zwa_enabled"] = sum(r["stats_zwa_enabled"] for r in rs)
+        row["zwa_disabled"] = sum(r["stats_zwa_disabled"] for r in rs)
+        row["stalled"] = sum(r["stalled"] for r in rs)
+        table.append(row)
+    return table
+
+
+def describe(row: dict) -> str:
+    return f"fig {row['fig']} {row['arm']} {row['hops']} hops {row['disconnect_s']:g} s seed {row['seed']}"
+
+
+def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool = False, plots: bool = True):
+    disconnects = QUICK_DISCONNECT if quick else FIG7_DISCONNECT
+    hops = QUICK_HOPS if quick else FIG8_HOPS
+    tasks = build_tasks(seeds, disconnects, hops)
+
+    def write(d: Path, sr: runner.StudyRun) -> None:
+        from .sdn_zwa_report import report_md
+
+        runner.write_csv(d / "runs.csv", sr.runs)
+        table = aggregate(sr.runs)
+        runner.write_csv(d / "table.csv", table)
+        if plots:
+            from .sdn_zwa_plots import plot_all
+
+            plot_all(d / "plots", table, sr.kept)
+        (d / "report.md").write_text(report_md(sr, table, seeds=seeds, quick=quick, plots=plots))
+
+    # No zero-length validation pass: the flow starts at 1 s, after a 1-ns
+    # run would end; every run still validates its scenario before it starts.
+    return runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run, validate=False)
+
+
+def cli(args) -> int:
+    return runner.exit_status(lambda: _cli(args))
+
+
+def _cli(args) -> int:
+    runner.check_common(args)
+    seeds = args.seeds or (QUICK_SEEDS if args.quick else FULL_SEEDS)
+    sr = run_study(Path(args.out), seeds=seeds, quick=args.quick, jobs=args.jobs, quiet=args.quiet, plots=not args.no_plots)
+    if not args.quiet:
+        print(f"sdn-zwa: {len(sr.runs)} runs in {sr.wall_s:.1f} s -> {args.out}")
+    return 0
+
+
+__all__ = ["ARMS", "add_arguments", "aggregate", "cli", "measure", "run_study"]
