@@ -207,3 +207,47 @@ fn resolved_scenario_loads_back() {
     assert_eq!(o.summary["flows"], o2.summary["flows"]);
     assert_eq!(o.summary["agents"], o2.summary["agents"]);
 }
+
+/// IPv4 datagrams of a link capture (raw IP or Ethernet framing).
+fn pcap_datagrams(path: &std::path::Path) -> Vec<Vec<u8>> {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let le = b[0] == 0xd4 || b[0] == 0x4d;
+    let u32_at = |i: usize| {
+        let w = [b[i], b[i + 1], b[i + 2], b[i + 3]];
+        if le { u32::from_le_bytes(w) } else { u32::from_be_bytes(w) }
+    };
+    let skip = match u32_at(20) {
+        1 => 14,
+        _ => 0,
+    };
+    let mut out = Vec::new();
+    let mut i = 24;
+    while i + 16 <= b.len() {
+        let n = u32_at(i + 8) as usize;
+        let rec = &b[i + 16..(i + 16 + n).min(b.len())];
+        if rec.len() > skip + 20 {
+            out.push(rec[skip..].to_vec());
+        }
+        i += 16 + n;
+    }
+    out
+}
+
+#[test]
+fn tunnelled_packets_are_ip_in_ip_in_the_captures() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mobileip_pcap");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = Scenario::from_toml_str(SCENARIO, "wi-tcp-wlan.toml", &sets(&[NO_RO, NO_WITCP, &[("sim.duration", "20s")]].concat())).unwrap();
+    run(&s, RunOptions { seed: Some(1), pcap_dir: Some(dir.clone()), ..Default::default() }).unwrap();
+    // Link 2 is r - fa1: the home agent's tunnel to fa1's care-of address.
+    let file = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).find(|p| p.file_name().unwrap().to_string_lossy().starts_with("link2_")).expect("link2 capture");
+    let grams = pcap_datagrams(&file);
+    let tunnelled: Vec<&Vec<u8>> = grams.iter().filter(|g| g[0] >> 4 == 4 && g[9] == 4).collect();
+    assert!(tunnelled.len() > 100, "IP-in-IP datagrams on r-fa1: {} of {}", tunnelled.len(), grams.len());
+    let g = tunnelled[0];
+    let ihl = (g[0] & 15) as usize * 4;
+    assert_eq!(&g[16..20], &[172, 16, 1, 1], "outer destination: fa1's care-of address");
+    assert_eq!(g[ihl] >> 4, 4, "an inner IPv4 header");
+    assert_eq!(&g[ihl + 16..ihl + 20], &[172, 16, 0, 2], "inner destination: the mobile's home address");
+}
