@@ -84,6 +84,7 @@ def measure(task, result) -> dict:
     ehc = [e["t_s"] for e in ev if e["kind"] == "witcp_ehc"]
     ideal = [c - o for o, c in zip(eho, ehc)] if len(eho) == len(ehc) else []
     ts = result.timeseries(0)
+    at, after = _delivered_at(ts, FAFA_S), _delivered_at(ts, FAFA_S + 5.0)
     return {
         "goodput_bps": f.get("goodput_bps"),
         "timeouts": f.get("timeouts"),
@@ -97,8 +98,9 @@ def measure(task, result) -> dict:
         "ehc_count": len(ehc),
         "t_ideal_mean_s": sum(ideal) / len(ideal) if ideal else None,
         "t_ideal_fafa_s": ideal[-1] if len(ideal) == 4 else None,
-        "pkts_at_fafa": _delivered_at(ts, FAFA_S),
-        "pkts_after_fafa": _delivered_at(ts, FAFA_S + 5.0),
+        "pkts_at_fafa": at,
+        "pkts_after_fafa": after,
+        "pkts_fafa_window": after - at if at is not None and after is not None else None,
         "pkts_total": (f.get("bytes_delivered") or 0) / MSS,
         "run_wall_s": result.run_wall_s,
     }
@@ -107,7 +109,7 @@ def measure(task, result) -> dict:
 # --- aggregation -------------------------------------------------------------------------
 
 KEY = ["mode", "variant", "hafa_ms"]
-MEANS = ["timeouts", "retransmissions", "ha_tunnelled", "cn_tunnelled", "freezes", "frozen_s", "t_ideal_mean_s", "t_ideal_fafa_s", "pkts_after_fafa", "pkts_total"]
+MEANS = ["timeouts", "retransmissions", "ha_tunnelled", "cn_tunnelled", "freezes", "frozen_s", "t_ideal_mean_s", "t_ideal_fafa_s", "pkts_after_fafa", "pkts_fafa_window", "pkts_total"]
 
 
 def _mean(xs):

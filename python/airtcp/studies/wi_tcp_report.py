@@ -33,7 +33,7 @@ def write_report(path: Path, *, table, runs, variants, delays, seeds, wall_s, jo
         "Setup: `scenarios/wi-tcp-wlan.toml` — fixed host — R 10 Mb/s 10 ms; R — HA and R — FA1/FA2 10 Mb/s "
         "(HA–FA delay = 5 ms + R–FA delay); 802.11b at 2 Mb/s (DCF, retry limits 7/4, 50-packet interface "
         "queues), APs 500 m apart so cells do not overlap; DropTail 50 on the wired links; bulk download "
-        "fh → mobile from 1 s to 60 s, MSS 1000 B, 20-packet window, no SACK or timestamps (ns-2's agents). "
+        "fh → mobile from 0 to 60 s, MSS 1000 B, 20-packet window, no SACK or timestamps (ns-2's agents). "
         "The mobile moves " + ", ".join(f"{a}→{b} at {t:g} s" for t, a, b in HANDOFFS) + "; it detects the "
         "loss of its AP after 7 missed beacons, scans, reassociates and registers on the next agent "
         "advertisement (every 1 s). Wi-TCP: the serving agent sends EHO-ACK when its MAC drops a frame to the "
@@ -59,8 +59,17 @@ def write_report(path: Path, *, table, runs, variants, delays, seeds, wall_s, jo
     claims.append(Claim("Wi-TCP over route-optimised MIP", "+38 %", 38.0, pct(r_ro), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
     claims.append(Claim("Wi-TCP over MIP", "+44 %", 44.0, pct(r_mip), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
     claims.append(Claim("route optimisation alone (traditional TCP)", "gains little", None, pct(r_romip), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
-    ahead = summarize(_paired(runs, "pkts_after_fafa", "witcp", "romip", main, d0))
-    claims.append(Claim("packets ahead after the FA→FA handoff", "≈ 100", 100.0, ahead, "Wi-TCP − route-optimised, delivered by 47.5 s, same seed", "{:.0f}"))
+    ahead = summarize(_paired(runs, "pkts_fafa_window", "witcp", "romip", main, d0))
+    claims.append(
+        Claim(
+            "packets ahead after the FA→FA handoff",
+            "≈ 100",
+            100.0,
+            ahead,
+            "Wi-TCP − route-optimised, packets delivered from 42.5 s to 47.5 s, same seed",
+            "{:.0f}",
+        )
+    )
     rto = summarize([r["timeouts"] for r in runs if r["mode"] == "witcp" and r["variant"] == main and r["hafa_ms"] == d0])
     claims.append(Claim("RTOs with Wi-TCP", "none during handoff", 0.0, rto, "sender timeouts per run", "{:.2f}"))
     L += ["## The seed's claims beside the measured values", ""]
@@ -117,6 +126,14 @@ def write_report(path: Path, *, table, runs, variants, delays, seeds, wall_s, jo
         "is short against the 2 Mb/s wireless hop, so the triangle through the home agent costs a few ms of RTT; "
         "the seed too finds little gain for traditional TCP. The home agent tunnels almost nothing once the "
         "correspondent holds a binding (mechanics table).",
+        f"- Packets ahead after the FA→FA handoff: {fmt(ahead.mean, '{:.0f}')} more packets delivered by Wi-TCP "
+        "than by route-optimised Mobile IP in the 5 s from the move (same seed). The seed reads ≈ 100 off its "
+        "sequence plots at a point it does not state; the count here depends on the window chosen (5 s), so "
+        "only its sign and order of magnitude compare. Without Wi-TCP the sender here is still in RTO backoff "
+        "when the new foreign agent is reachable (the mechanics table: about two RTOs per handoff).",
+        "- With Wi-TCP the three TCP variants give identical runs: frozen across every handoff, the sender "
+        "loses nothing to it (its retransmissions are the in-flight window resent at the EHC-ACK), so the "
+        "recovery algorithm that tells Tahoe, Reno and NewReno apart never runs.",
         "- T_IDEAL (eq. 4, T_EHC-ACK − T_EHO-ACK at the agents) is the MAC's failure to the registration "
         "(HA→FA) or to the Binding Update's arrival at the old agent (FA→FA): α ≈ 0 (the EHO-ACK leaves with "
         "the retry-limit drop), T_RECONNECT = beacon loss + scan + reassociation + wait for the advertisement "
