@@ -217,9 +217,9 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     // JSON is unchanged.
     if let (true, Some(map)) = (c.witcp, v.as_object_mut()) {
         map.insert("witcp".into(), json!(true));
-        if let Some(d) = c.witcp_max_freeze {
-            map.insert("witcp_max_freeze".into(), Value::String(format_duration(d)));
-        }
+    }
+    if let (Some(d), Some(map)) = (c.witcp_max_freeze, v.as_object_mut()) {
+        map.insert("witcp_max_freeze".into(), Value::String(format_duration(d)));
     }
     // Unset means "same as initial_rto"; omitted so the JSON loads back.
     if let (Some(d), Some(map)) = (c.syn_rto, v.as_object_mut()) {
