@@ -38,14 +38,16 @@ pub enum AnyAgent {
     Custom(Box<dyn Agent>),
 }
 
-/// An agent as a scenario declares it. (The Mobile IP agents are built
-/// directly, `AnyAgent::HomeAgent(HomeAgent::new(cfg))` and so on, until the
-/// scenario schema declares them.)
+/// An agent as a scenario declares it.
 #[derive(Clone, Debug)]
 pub enum AgentSpec {
     Peg(PegConfig),
     Snoop(SnoopConfig),
     Itcp(ItcpConfig),
+    HomeAgent(mobileip::HomeAgentConfig),
+    ForeignAgent(mobileip::ForeignAgentConfig),
+    MobileNode(mobileip::MobileNodeConfig),
+    Correspondent(mobileip::CorrespondentConfig),
 }
 
 impl AnyAgent {
@@ -56,6 +58,10 @@ impl AnyAgent {
             AgentSpec::Peg(c) => AnyAgent::Peg(peg::Peg::new(c.clone(), rng)),
             AgentSpec::Snoop(c) => AnyAgent::Snoop(snoop::Snoop::new(c.clone())),
             AgentSpec::Itcp(c) => AnyAgent::Itcp(itcp::Itcp::new(c.clone(), rng)),
+            AgentSpec::HomeAgent(c) => AnyAgent::HomeAgent(mobileip::HomeAgent::new(c.clone())),
+            AgentSpec::ForeignAgent(c) => AnyAgent::ForeignAgent(mobileip::ForeignAgent::new(c.clone())),
+            AgentSpec::MobileNode(c) => AnyAgent::MobileNode(mobileip::MobileNode::new(c.clone())),
+            AgentSpec::Correspondent(c) => AnyAgent::Correspondent(mobileip::Correspondent::new(c.clone())),
         }
     }
 

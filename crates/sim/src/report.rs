@@ -108,6 +108,22 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "rcvbuf_max": rst.rcvbuf_max,
             },
         }));
+        if spec.tcp.witcp {
+            // Seed 001's sender: freezes on EHO-ACK, resumptions on EHC-ACK
+            // (or the witcp_max_freeze guard), and the time spent frozen.
+            if let Some(m) = flows_json.last_mut().and_then(|v| v.as_object_mut()) {
+                m.insert(
+                    "witcp".into(),
+                    json!({
+                        "freezes": st.witcp_freezes,
+                        "resumes": st.witcp_resumes,
+                        "forced_thaws": st.witcp_forced_thaws,
+                        "ignored": st.witcp_ignored,
+                        "frozen_s": crate::secs(st.witcp_frozen_ns),
+                    }),
+                );
+            }
+        }
     }
     let links_json: Vec<Value> = sc
         .links

@@ -39,6 +39,12 @@ pub struct HomeAgentConfig {
     pub witcp: bool,
     /// TTL of the outer header of a tunnel (RFC 2003 §3.1). Default 64.
     pub tunnel_ttl: u8,
+    /// Agent advertisements (H bit, RFC 5944 §2.1.1) on the home interface
+    /// at this interval, so a returning mobile knows it is home; `None`
+    /// (default): none, the home network's own router advertises.
+    pub advert_interval: Option<Duration>,
+    /// Where those go (as a foreign agent's). Default 255.255.255.255.
+    pub advert_dst: [u8; 4],
 }
 
 impl HomeAgentConfig {
@@ -55,6 +61,8 @@ impl HomeAgentConfig {
             bu_min_interval: Duration::from_secs(1),
             witcp: false,
             tunnel_ttl: 64,
+            advert_interval: None,
+            advert_dst: [255, 255, 255, 255],
         }
     }
 }

@@ -24,8 +24,8 @@
 
 use std::collections::BTreeMap;
 
-use airtcp_core::mobileip::{BindingUpdate, Ident, MipMsg, RegReply, RegRequest, ReplyCode, MIP_PORT};
-use airtcp_core::{Duration, Instant, Ipv4Header, Packet};
+use airtcp_core::mobileip::{adv_flags, AgentAdvert, BindingUpdate, Ident, MipMsg, RegReply, RegRequest, ReplyCode, MIP_PORT};
+use airtcp_core::{Duration, Icmp, Instant, IpPayload, Ipv4Header, Packet};
 
 use super::bindings::Table;
 use super::config::HomeAgentConfig;
@@ -66,11 +66,18 @@ pub struct HomeAgent {
     bu_sent: BTreeMap<([u8; 4], [u8; 4]), (Instant, [u8; 4])>,
     witcp: WitcpServer,
     n: Counters,
+    /// Next agent advertisement (with `advert_interval`), and its sequence number.
+    next_advert: Option<Instant>,
+    advert_seq: u16,
+    adverts: u64,
 }
 
 impl HomeAgent {
     pub fn new(cfg: HomeAgentConfig) -> HomeAgent {
         HomeAgent {
+            next_advert: cfg.advert_interval.map(|_| Instant::ZERO),
+            advert_seq: 0,
+            adverts: 0,
             cfg,
             out: Out::default(),
             bindings: Table::default(),
@@ -97,6 +104,27 @@ impl HomeAgent {
 
     fn serves(&self, home: [u8; 4]) -> bool {
         self.cfg.mobiles.contains(&home)
+    }
+
+    /// An agent advertisement with the H bit (RFC 5944 §2.1.1) on the home
+    /// interface: no care-of address, the home agent as the router.
+    fn advertise(&mut self, now: Instant, interval: Duration) {
+        let interval_s = interval.as_nanos().div_ceil(1_000_000_000);
+        let adv = AgentAdvert {
+            mobility_only: false,
+            ra_lifetime: (3 * interval_s).clamp(1, u16::MAX as u64) as u16,
+            router: Some((self.cfg.addr, 0)),
+            seq: self.advert_seq,
+            reg_lifetime: self.cfg.max_lifetime,
+            flags: adv_flags::R | adv_flags::H,
+            ..Default::default()
+        };
+        self.advert_seq = if self.advert_seq == u16::MAX { 256 } else { self.advert_seq + 1 };
+        let ip = Ipv4Header { src: self.cfg.addr, dst: self.cfg.advert_dst, ttl: 1, ip_id: self.out.next_ip_id(), ..Default::default() };
+        let p = Packet { ip, outer: None, payload: IpPayload::Icmp(Icmp::AgentAdvert(adv)) };
+        self.out.inject(InjectAt::Egress(self.cfg.home_iface), p);
+        self.adverts += 1;
+        self.next_advert = Some(now + interval);
     }
 
     fn send(&mut self, dst: [u8; 4], dport: u16, msg: MipMsg) {
@@ -276,10 +304,15 @@ impl Agent for HomeAgent {
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
-        self.bindings.next_expiry()
+        [self.bindings.next_expiry(), self.next_advert].into_iter().flatten().min()
     }
 
     fn handle_timeout(&mut self, now: Instant) {
+        if let (Some(t), Some(i)) = (self.next_advert, self.cfg.advert_interval) {
+            if t <= now {
+                self.advertise(now, i);
+            }
+        }
         for (home, _) in self.bindings.expire(now) {
             self.n.expired += 1;
             self.out.log("mip_binding_expired", addr_value(home));
@@ -312,6 +345,7 @@ impl Agent for HomeAgent {
             ("max_bindings", self.n.max_bindings),
             ("eho_sent", self.witcp.eho_sent),
             ("ehc_sent", self.witcp.ehc_sent),
+            ("adverts_sent", self.adverts),
         ]
     }
 

@@ -50,6 +50,16 @@ impl Network {
             self.learn(node, src, iface);
         }
         if u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst) == u32::MAX {
+            // A limited broadcast (RFC 1122 §3.3.6: never forwarded) is seen
+            // by the ingress hooks (a Mobile IP agent advertisement), then
+            // ends here unless an agent took it.
+            if self.nodes[node].hooks.has(Hook::Ingress) {
+                for pos in (0..self.nodes[node].agents.len()).rev() {
+                    if !self.call_agent(cx, now, node, pos, Hook::Ingress, iface, idx) {
+                        return;
+                    }
+                }
+            }
             self.frames.remove(idx);
             return;
         }

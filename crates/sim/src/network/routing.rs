@@ -115,10 +115,19 @@ impl Network {
                 // an ad hoc radio every other one), which route via u.
                 let via = self.ifaces[i].addr;
                 let seg = self.wifi_segment[self.ifaces[i].radio as usize] as usize;
+                // A station reaches, as a router for its subnet, only the APs
+                // of that subnet: APs of its network on other subnets (the
+                // foreign networks of Mobile IP) route it like any remote
+                // subnet, through the wired side.
+                let station = self.wlan.as_ref().is_some_and(|w| !w.is_ap(self.ifaces[i].radio));
+                let station_subnet = self.ifaces[i].subnet;
                 for k in 0..self.wifi_segments[seg].len() {
                     let p = self.wifi_segments[seg][k] as usize;
                     let v = self.ifaces[p].node as usize;
                     if seen[v] || !self.ifaces[p].up {
+                        continue;
+                    }
+                    if station && self.ifaces[p].subnet != station_subnet {
                         continue;
                     }
                     seen[v] = true;

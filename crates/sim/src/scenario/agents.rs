@@ -33,7 +33,7 @@ pub struct AgentDecl {
     pub spec: AgentSpec,
 }
 
-const KINDS: &str = "peg, snoop, itcp";
+const KINDS: &str = "peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent";
 
 /// The node-local interface number of `node` on link `li`: the node's links
 /// in scenario order (what the network builder numbers).
@@ -74,8 +74,15 @@ fn iface_ref(f: &Field, links: &[LinkSpec], nodes: &[NodeSpec], node: usize) -> 
     }
 }
 
-pub(super) fn agents(list: Vec<Table>, nodes: &[NodeSpec], index: &super::schema::NodeIndex, links: &[LinkSpec]) -> R<Vec<AgentDecl>> {
+pub(super) fn agents(
+    list: Vec<Table>,
+    nodes: &[NodeSpec],
+    index: &super::schema::NodeIndex,
+    links: &[LinkSpec],
+    wifi: Option<&super::wifi::WifiSpec>,
+) -> R<Vec<AgentDecl>> {
     let mut out = Vec::with_capacity(list.len());
+    let net = Net { nodes, links, wifi, index };
     for (i, t) in list.iter().enumerate() {
         let nf = t.req("node")?;
         let s = nf.str()?;
@@ -85,6 +92,10 @@ pub(super) fn agents(list: Vec<Table>, nodes: &[NodeSpec], index: &super::schema
             "peg" => peg(t, nodes, links, node)?,
             "snoop" => snoop(t, nodes, links, node)?,
             "itcp" => itcp(t, nodes, links, node)?,
+            "home_agent" => super::mobileip::home_agent(t, &net, node)?,
+            "foreign_agent" => super::mobileip::foreign_agent(t, &net, node)?,
+            "mobile_node" => super::mobileip::mobile_node(t, &net, node)?,
+            "correspondent" => super::mobileip::correspondent(t, &net, node)?,
             other => return Err(kf.err(format!("unknown agent kind \"{other}\" (known: {KINDS})"))),
         };
         let name = match t.opt("name") {
@@ -99,8 +110,33 @@ pub(super) fn agents(list: Vec<Table>, nodes: &[NodeSpec], index: &super::schema
         };
         out.push(AgentDecl { name, node, spec });
     }
+    super::mobileip::resolve_home_agents(&list, &mut out, &net)?;
     Ok(out)
 }
+
+/// What the Mobile IP keys resolve names against.
+pub(super) struct Net<'a> {
+    pub nodes: &'a [NodeSpec],
+    pub links: &'a [LinkSpec],
+    pub wifi: Option<&'a super::wifi::WifiSpec>,
+    pub index: &'a super::schema::NodeIndex,
+}
+
+/// An interface reference (link name or "radio") of `node`.
+pub(super) fn iface_of(f: &Field, net: &Net, node: usize) -> R<IfaceId> {
+    iface_ref(f, net.links, net.nodes, node)
+}
+
+/// The address of `node`'s local interface `iface` (links in scenario
+/// order, then its radio).
+pub(super) fn iface_addr(net: &Net, node: usize, iface: IfaceId) -> Option<u32> {
+    let mine: Vec<&LinkSpec> = net.links.iter().filter(|l| l.a == node || l.b == node).collect();
+    match mine.get(iface.0 as usize) {
+        Some(l) => Some(if l.a == node { l.addr[0] } else { l.addr[1] }),
+        None => net.wifi.and_then(|w| w.radios.iter().find(|r| r.node == node)).map(|r| r.addr),
+    }
+}
+
 
 fn peg(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
     t.known(&["node", "kind", "name", "send_data_drop_rate", "recv_data_drop_rate", "data_only", "iface"])?;
@@ -200,6 +236,9 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
             m.insert("relay_bytes".into(), json!(c.relay_bytes));
             m.insert("tcp".into(), tcp_json(&c.fixed_tcp));
             m.insert("wireless_tcp".into(), tcp_json(&c.wireless_tcp));
+        }
+        AgentSpec::HomeAgent(_) | AgentSpec::ForeignAgent(_) | AgentSpec::MobileNode(_) | AgentSpec::Correspondent(_) => {
+            super::mobileip::agent_json(&a.spec, &mut m, &|i| iface_name(links, a.node, i).to_string());
         }
     }
     Value::Object(m)

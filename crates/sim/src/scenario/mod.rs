@@ -108,6 +108,7 @@
 mod agents;
 mod doc;
 mod json;
+mod mobileip;
 mod routes;
 mod schema;
 pub mod sdn;

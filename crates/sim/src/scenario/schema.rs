@@ -39,7 +39,7 @@ pub fn build(doc: &Doc) -> R<Scenario> {
         }
     }
     let flows = flows(&root, &nodes, &index, &links, wifi.as_ref(), &sim)?;
-    let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links)?;
+    let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links, wifi.as_ref())?;
     let route_changes = super::routes::route_changes(list_of_tables(&root, "route_changes")?, &nodes, &index, &links, sim.duration)?;
     let sdn = super::sdn::sdn(&root, &nodes, &index)?;
     Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes, wifi, sdn })

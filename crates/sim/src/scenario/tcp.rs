@@ -58,6 +58,8 @@ pub const TCP_KEYS: &[&str] = &[
     "tcp_wmem",
     "nodelay",
     "slow_start_after_idle",
+    "witcp",
+    "witcp_max_freeze",
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
@@ -156,6 +158,8 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "tcp_wmem" => c.tcp_wmem = size_triple(&f)?,
             "nodelay" => c.nodelay = f.bool()?,
             "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
+            "witcp" => c.witcp = f.bool()?,
+            "witcp_max_freeze" => c.witcp_max_freeze = Some(f.duration()?),
             _ => unreachable!("checked by known()"),
         }
     }
@@ -208,6 +212,14 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
         for (k, val) in buffers {
             map.insert(k.into(), val);
         }
+    }
+    // Wi-TCP (seed 001): written only when on, so other scenarios' resolved
+    // JSON is unchanged.
+    if let (true, Some(map)) = (c.witcp, v.as_object_mut()) {
+        map.insert("witcp".into(), json!(true));
+    }
+    if let (Some(d), Some(map)) = (c.witcp_max_freeze, v.as_object_mut()) {
+        map.insert("witcp_max_freeze".into(), Value::String(format_duration(d)));
     }
     // Unset means "same as initial_rto"; omitted so the JSON loads back.
     if let (Some(d), Some(map)) = (c.syn_rto, v.as_object_mut()) {

@@ -598,13 +598,11 @@ fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Pref
     for i in 0..out.len() {
         let RadioMode::Ap { ssid } = &out[i].mode else { continue };
         match ess.iter().position(|e| e.0 == *ssid) {
-            Some(k) => {
-                if let Some((p, f)) = &subnets[i] {
-                    if *p != ess[k].1 {
-                        return Err(f.err(format!("APs of ssid \"{ssid}\" share one subnet, {} (the first AP's)", ess[k].1)));
-                    }
-                }
-            }
+            // A later AP that declares another subnet heads its own BSS
+            // subnet (a network routed per AP: roaming between them changes
+            // subnet, what Mobile IP handles); its stations still take the
+            // network's first subnet.
+            Some(_) => {}
             None => {
                 let p = match &subnets[i] {
                     Some((p, _)) => *p,
@@ -621,13 +619,25 @@ fn assign_addresses(root: &Table, out: &mut [RadioDecl], subnets: &[Option<(Pref
             }
         }
     }
-    let mut next: Vec<u32> = ess.iter().map(|e| e.1.addr + 1).collect();
+    // Next free host address of every subnet in use, in order of first use.
+    let mut next: Vec<(Prefix, u32)> = ess.iter().map(|e| (e.1, e.1.addr + 1)).collect();
     let mut adhoc_next = adhoc.addr + 1;
     for i in 0..out.len() {
         let (subnet, counter) = match &out[i].mode {
             RadioMode::Ap { ssid } | RadioMode::Station { ssid, .. } => {
                 let k = ess.iter().position(|e| e.0 == *ssid).expect("every network has an AP (checked)");
-                (ess[k].1, &mut next[k])
+                let own = match (&out[i].mode, &subnets[i]) {
+                    (RadioMode::Ap { .. }, Some((p, _))) => *p,
+                    _ => ess[k].1,
+                };
+                let j = match next.iter().position(|e| e.0 == own) {
+                    Some(j) => j,
+                    None => {
+                        next.push((own, own.addr + 1));
+                        next.len() - 1
+                    }
+                };
+                (own, &mut next[j].1)
             }
             RadioMode::AdHoc => (adhoc, &mut adhoc_next),
         };

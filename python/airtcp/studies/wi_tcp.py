@@ -1,0 +1,223 @@
+"""Study ``wi-tcp``: seed 001 (Wi-TCP: TCP over route-optimised Mobile IP
+with EHO-ACK / EHC-ACK from the serving agent, ns-2) in simulation.
+
+The seed's Fig. 4 topology (``wi_tcp_setup``: fixed host - R 10 Mb/s
+10 ms, R - home agent and R - foreign agents 10 Mb/s 5 ms, a 2 Mb/s 802.11b
+hop), a bulk download to a mobile that leaves home at 11.5 s, comes back
+at 15.6 s, leaves again at 30 s and moves from the first to the second
+foreign network at 42.5 s. Tahoe, Reno and NewReno over plain Mobile IP,
+route-optimised Mobile IP and with Wi-TCP; throughput against the home
+agent - foreign agent delay (the seed's Fig. 12), seeds 1..N per point
+(the seed of a run moves the APs' beacon phases, hence every handoff's
+timing), mean and 95 % interval.
+
+Outputs in ``--out``: ``runs.csv`` (one row per run), ``table.csv`` (per
+mode, variant and delay), ``report.md`` (the seed's claims beside the
+measured values), ``scenarios/*.json`` and ``plots/*.png`` (Fig. 12, and
+sequence-number and cwnd plots around the handoffs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import runner
+from .report import present, summarize
+from .wi_tcp_setup import FAFA_S, FULL_DELAYS, MODES, MSS, QUICK_DELAYS, VARIANTS, scenario
+
+FULL_SEEDS = 10
+QUICK_SEEDS = 2
+QUICK_VARIANTS = ("newreno",)
+
+
+def add_arguments(p) -> None:
+    """Arguments of ``airtcp reproduce wi-tcp``."""
+    runner.add_common_arguments(
+        p,
+        quick=f"short version: NewReno only, HA-FA delay {QUICK_DELAYS[0]} ms, {QUICK_SEEDS} seeds",
+        seeds=f"seeds 1..N per point (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
+    )
+    p.add_argument("--variants", nargs="+", choices=VARIANTS, metavar="V", help="tahoe reno newreno (default all)")
+    p.add_argument("--delays", metavar="MS,MS", help="home agent - foreign agent delays in ms (default 10,20,30)")
+
+
+def parse_delays(text: str) -> list[int]:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            d = int(part)
+        except ValueError:
+            raise runner.StudyError(f"--delays: {part!r} is not a whole number of ms") from None
+        if d <= 5:
+            raise runner.StudyError(f"--delays: {d} ms must exceed the R-HA link's 5 ms")
+        if d not in out:
+            out.append(d)
+    return sorted(out)
+
+
+# --- one run -------------------------------------------------------------------------
+
+
+def _counters(result, kind: str, node: str) -> dict:
+    for a in result.summary.get("agents", []):
+        if a.get("kind") == kind and a.get("node") == node:
+            return a.get("counters", {})
+    return {}
+
+
+def _delivered_at(ts, t: float) -> float | None:
+    """Segments the receiver had read by time `t` (the last sample before)."""
+    if "bytes_delivered" not in ts or not len(ts):
+        return None
+    sel = ts[ts["t_s"] <= t]
+    return float(sel["bytes_delivered"].iloc[-1]) / MSS if len(sel) else None
+
+
+def measure(task, result) -> dict:
+    f = result.flows[0]
+    ha = _counters(result, "home_agent", "ha")
+    cn = _counters(result, "correspondent", "fh")
+    w = f.get("witcp") or {}
+    ev = result.events
+    eho = [e["t_s"] for e in ev if e["kind"] == "witcp_eho"]
+    ehc = [e["t_s"] for e in ev if e["kind"] == "witcp_ehc"]
+    ideal = [c - o for o, c in zip(eho, ehc)] if len(eho) == len(ehc) else []
+    ts = result.timeseries(0)
+    at, after = _delivered_at(ts, FAFA_S), _delivered_at(ts, FAFA_S + 5.0)
+    return {
+        "goodput_bps": f.get("goodput_bps"),
+        "timeouts": f.get("timeouts"),
+        "retransmissions": f.get("retransmissions"),
+        "ha_tunnelled": ha.get("tunnelled"),
+        "cn_tunnelled": cn.get("tunnelled"),
+        "freezes": w.get("freezes"),
+        "frozen_s": w.get("frozen_s"),
+        "forced_thaws": w.get("forced_thaws"),
+        "eho_count": len(eho),
+        "ehc_count": len(ehc),
+        "t_ideal_mean_s": sum(ideal) / len(ideal) if ideal else None,
+        "t_ideal_fafa_s": ideal[-1] if len(ideal) == 4 else None,
+        "pkts_at_fafa": at,
+        "pkts_after_fafa": after,
+        "pkts_fafa_window": after - at if at is not None and after is not None else None,
+        "pkts_total": (f.get("bytes_delivered") or 0) / MSS,
+        "run_wall_s": result.run_wall_s,
+    }
+
+
+# --- aggregation -------------------------------------------------------------------------
+
+KEY = ["mode", "variant", "hafa_ms"]
+MEANS = ["timeouts", "retransmissions", "ha_tunnelled", "cn_tunnelled", "freezes", "frozen_s", "t_ideal_mean_s", "t_ideal_fafa_s", "pkts_after_fafa", "pkts_fafa_window", "pkts_total"]
+
+
+def _mean(xs):
+    xs = present(xs)
+    return sum(xs) / len(xs) if xs else None
+
+
+def aggregate(runs: list[dict]) -> list[dict]:
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        groups.setdefault(tuple(r[k] for k in KEY), []).append(r)
+    table = []
+    for key, rs in groups.items():
+        st = summarize([r["goodput_bps"] for r in rs])
+        row = dict(zip(KEY, key))
+        row.update(
+            {
+                "n": len(rs),
+                "goodput_mean_bps": st.mean,
+                "goodput_sd_bps": st.sd,
+                "goodput_ci95_lo": st.lo if st.n > 1 else None,
+                "goodput_ci95_hi": st.hi if st.n > 1 else None,
+            }
+        )
+        for c in MEANS:
+            row[f"{c}_mean"] = _mean(r.get(c) for r in rs)
+        table.append(row)
+    return table
+
+
+# --- the study ---------------------------------------------------------------------------
+
+
+def build_tasks(variants, delays, seeds: int, plots: bool) -> list:
+    tasks = []
+    for variant in variants:
+        for d in delays:
+            for mode in MODES:
+                for seed in range(1, seeds + 1):
+                    keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
+                    sc = scenario(mode, variant, d, series=keep)
+                    labels = {"mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
+                    tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    return tasks
+
+
+def keep_run(task, result, _dir) -> dict:
+    return {
+        "labels": dict(task.labels),
+        "series": result.timeseries(0),
+        "segments": result.segments(0),
+        "events": [e for e in result.events if e["kind"].startswith(("witcp", "mip_registered", "wifi_associated", "wifi_link_lost", "timeout"))],
+    }
+
+
+def describe(row: dict) -> str:
+    return f"{row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
+
+
+def run_study(out: Path, variants, delays, seeds: int, *, jobs: int = 1, plots: bool = True, quiet: bool = False) -> dict:
+    import json
+
+    tasks = build_tasks(list(variants), list(delays), seeds, plots)
+    table: list[dict] = []
+
+    def write(d: Path, sr: runner.StudyRun) -> None:
+        from .wi_tcp_report import write_report
+
+        (d / "scenarios").mkdir()
+        for mode in MODES:
+            sc = scenario(mode, variants[-1], delays[0])
+            (d / "scenarios" / f"{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
+        runner.write_csv(d / "runs.csv", sr.runs)
+        table.extend(aggregate(sr.runs))
+        runner.write_csv(d / "table.csv", table)
+        pngs = []
+        if plots:
+            from .wi_tcp_plots import plot_all
+
+            (d / "plots").mkdir()
+            pngs = plot_all(d / "plots", table, sr.kept)
+        write_report(
+            d / "report.md",
+            table=table,
+            runs=sr.runs,
+            variants=list(variants),
+            delays=list(delays),
+            seeds=seeds,
+            wall_s=sr.wall_s,
+            jobs=jobs,
+            plots=[str(p.relative_to(d)) for p in pngs],
+        )
+
+    sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
+    return {"runs": len(tasks), "wall_s": sr.wall_s, "table": table}
+
+
+def cli(args) -> int:
+    return runner.exit_status(lambda: _cli(args))
+
+
+def _cli(args) -> int:
+    runner.check_common(args)
+    quick = bool(args.quick)
+    seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    delays = parse_delays(args.delays) if args.delays else list(QUICK_DELAYS if quick else FULL_DELAYS)
+    variants = list(args.variants) if args.variants else list(QUICK_VARIANTS if quick else VARIANTS)
+    s = run_study(Path(args.out), variants, delays, seeds, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
+    if not args.quiet:
+        print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
+    return 0

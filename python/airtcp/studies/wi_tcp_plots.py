@@ -1,0 +1,125 @@
+"""Plots of the wi-tcp study (matplotlib, Agg backend, imported here only):
+
+- ``fig12_throughput_vs_delay.png``: goodput against the home agent -
+  foreign agent delay, one line per (mode, variant), 95 % intervals;
+- ``seq_<variant>.png``: the sequence number of every data segment sent
+  (retransmissions in red) for the three modes, seed 1, with the handoffs
+  and Wi-TCP's EHO/EHC marked (the seed's Figs. 6-10);
+- ``seq_fafa_<variant>.png``: the same around the FA->FA handoff;
+- ``cwnd_<variant>.png``: cwnd around the handoffs (the seed's Fig. 11).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..plot import unwrap_seq
+from .report import is_missing
+from .wi_tcp_setup import HANDOFFS, MODES, MSS
+
+COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue"}
+LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP"}
+DASH = {"tahoe": ":", "reno": "--", "newreno": "-"}
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(plt, fig, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _marks(ax, events):
+    for t, _, _ in HANDOFFS:
+        ax.axvline(t, color="0.6", lw=0.8, ls="--")
+    for e in events or []:
+        if e["kind"] == "witcp_eho":
+            ax.axvline(e["t_s"], color="tab:purple", lw=0.6, ls=":")
+        elif e["kind"] == "witcp_ehc":
+            ax.axvline(e["t_s"], color="tab:green", lw=0.6, ls=":")
+
+
+def plot_fig12(out: Path, table: list[dict]) -> Path:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for mode in MODES:
+        for variant in sorted({r["variant"] for r in table}):
+            rows = sorted((r for r in table if r["mode"] == mode and r["variant"] == variant), key=lambda r: r["hafa_ms"])
+            if not rows:
+                continue
+            x = [r["hafa_ms"] for r in rows]
+            y = [r["goodput_mean_bps"] / 1e6 for r in rows]
+            err = [0 if is_missing(r["goodput_ci95_lo"]) else (r["goodput_mean_bps"] - r["goodput_ci95_lo"]) / 1e6 for r in rows]
+            ax.errorbar(x, y, yerr=err, color=COLORS[mode], ls=DASH.get(variant, "-"), marker="o", capsize=3, label=f"{LABELS[mode]}, {variant}")
+    ax.set_xlabel("home agent - foreign agent delay (ms)")
+    ax.set_ylabel("goodput (Mb/s)")
+    ax.set_title("Throughput vs HA-FA delay (seed 001 Fig. 12)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return _save(plt, fig, out / "fig12_throughput_vs_delay.png")
+
+
+def plot_seq(out: Path, kept: list, variant: str, window=None, name="seq") -> Path | None:
+    runs = [k for k in kept if k["labels"]["variant"] == variant]
+    if not runs:
+        return None
+    plt = _plt()
+    fig, axes = plt.subplots(len(runs), 1, figsize=(7.5, 2.6 * len(runs)), sharex=True, squeeze=False)
+    for ax, k in zip(axes[:, 0], sorted(runs, key=lambda k: MODES.index(k["labels"]["mode"]))):
+        seg = k["segments"]
+        if len(seg):
+            import numpy as np
+
+            t = np.asarray(seg["t_s"], dtype=float)
+            pk = np.asarray(unwrap_seq(list(seg["seq"])), dtype=float) / MSS
+            rx = np.asarray(seg["retransmission"], dtype=bool)
+            sel = (t >= window[0]) & (t <= window[1]) if window else np.ones(len(t), dtype=bool)
+            ax.plot(t[sel & ~rx], pk[sel & ~rx], ".", ms=1, color=COLORS[k["labels"]["mode"]])
+            ax.plot(t[sel & rx], pk[sel & rx], "x", ms=3, color="red", label="retransmission")
+        _marks(ax, k["events"])
+        ax.set_ylabel("packet")
+        ax.set_title(f"{LABELS[k['labels']['mode']]} ({variant}, seed 1)", fontsize=9)
+        if window:
+            ax.set_xlim(*window)
+    axes[-1, 0].set_xlabel("time (s)  [grey: moves; purple: EHO-ACK; green: EHC-ACK]")
+    return _save(plt, fig, out / f"{name}_{variant}.png")
+
+
+def plot_cwnd(out: Path, kept: list, variant: str) -> Path | None:
+    runs = [k for k in kept if k["labels"]["variant"] == variant]
+    if not runs:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    for k in sorted(runs, key=lambda k: MODES.index(k["labels"]["mode"])):
+        ts = k["series"]
+        ax.plot(ts["t_s"], ts["cwnd"] / MSS, color=COLORS[k["labels"]["mode"]], lw=0.9, label=LABELS[k["labels"]["mode"]])
+    _marks(ax, None)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("cwnd (packets)")
+    ax.set_ylim(0, 30)
+    ax.set_title(f"cwnd during handovers ({variant}, seed 1; seed 001 Fig. 11)", fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(plt, fig, out / f"cwnd_{variant}.png")
+
+
+def plot_all(out: Path, table: list[dict], kept: list) -> list[Path]:
+    paths = [plot_fig12(out, table)]
+    for variant in sorted({k["labels"]["variant"] for k in kept}):
+        for p in (
+            plot_seq(out, kept, variant),
+            plot_seq(out, kept, variant, window=(40.0, 48.0), name="seq_fafa"),
+            plot_cwnd(out, kept, variant),
+        ):
+            if p is not None:
+                paths.append(p)
+    return paths
