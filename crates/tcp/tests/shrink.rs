@@ -75,3 +75,49 @@ fn rfc_sender_enters_persist_at_once_on_zero_window() {
     assert_eq!(ep.timer(TimerKind::Persist), None);
     assert!(ep.timer(TimerKind::Rto).is_some());
 }
+
+/// Seed 000's Fig. 6(b): the zero-window ACKs slid SND.UNA past data the
+/// receiver never got, so the receiver answers every window probe with an
+/// ACK behind SND.UNA. Linux `tcp_probe_timer` counts such probes (`tcp_ack`
+/// resets the count only on an acceptable ACK) and aborts after
+/// `tcp_retries2` = 15: the 16th expiry resets the connection.
+#[test]
+fn probes_answered_only_by_old_acks_abort_after_tcp_retries2() {
+    let (mut ep, t) = seed_setup(ShrinkPolicy::Linux);
+    ack(&mut ep, t + dms(1), 29_000, 0);
+    events(&mut ep);
+    assert!(timer(&ep, TimerKind::Persist).is_some());
+    for probe in 1..=15 {
+        let f = fire(&mut ep);
+        let p = drain(&mut ep, f);
+        assert_eq!(p.len(), 1, "probe {probe}");
+        assert_eq!((p[0].seq, p[0].payload_len), (our_seq(29_000) - 1, 0));
+        // The receiver is stuck at its hole, 9 segments behind SND.UNA.
+        ack(&mut ep, f + dms(80), 20_000, 0);
+        assert_eq!(events(&mut ep), vec![Event::WindowProbe], "probe {probe}");
+    }
+    assert_eq!(ep.stats().window_probes, 15);
+    let f = fire(&mut ep);
+    assert_eq!(events(&mut ep), vec![Event::Closed { aborted: true }]);
+    let out = drain(&mut ep, f);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].flags.rst(), "the abort resets the peer");
+    assert_eq!(ep.stats().window_probes, 15);
+}
+
+/// RFC 1122 4.2.2.17: as long as the receiver answers the probes with
+/// acceptable ACKs (a zero window at SND.UNA) the sender probes forever.
+#[test]
+fn probes_answered_by_acceptable_acks_never_abort() {
+    let (mut ep, t) = seed_setup(ShrinkPolicy::Linux);
+    ack(&mut ep, t + dms(1), 29_000, 0);
+    events(&mut ep);
+    for _ in 0..40 {
+        let f = fire(&mut ep);
+        assert_eq!(drain(&mut ep, f).len(), 1);
+        ack(&mut ep, f + dms(80), 29_000, 0);
+    }
+    assert_eq!(ep.stats().window_probes, 40);
+    assert!(!events(&mut ep).iter().any(|e| matches!(e, Event::Closed { .. })));
+    assert!(timer(&ep, TimerKind::Persist).is_some());
+}

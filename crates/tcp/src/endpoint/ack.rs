@@ -73,6 +73,9 @@ impl Endpoint {
         if ack < self.snd_una as i64 {
             return; // old duplicate ACK
         }
+        // An acceptable ACK: the receiver is alive (`tcp_ack` clears
+        // `icsk_probes_out`).
+        self.probes_out = 0;
         let ack = ack as u64;
         let prior_snd_una = self.snd_una;
         let prior_in_flight = self.tp.packets_in_flight();

@@ -168,6 +168,10 @@ pub struct Endpoint {
     pacing_next: Instant,
     // persist
     persist_backoff: u32,
+    /// Window probes since the last acceptable ACK (Linux `icsk_probes_out`):
+    /// a receiver that answers only with old ACKs is given up on after
+    /// `max_retries` (`tcp_retries2`) of them.
+    probes_out: u32,
     peer_zero_window: bool,
     probe_pending: bool,
     /// Linux shrink policy: the last ACK left a negative usable window, so
@@ -319,6 +323,7 @@ impl Endpoint {
             first_tx_mstamp: 0,
             pacing_next: Instant::ZERO,
             persist_backoff: 0,
+            probes_out: 0,
             peer_zero_window: false,
             probe_pending: false,
             shrunk_ack: false,

@@ -192,8 +192,21 @@ impl Endpoint {
         };
         if !still_needed {
             self.persist_backoff = 0;
+            self.probes_out = 0;
             return;
         }
+        // Linux `tcp_probe_timer`: RFC 1122 4.2.2.17 keeps the connection
+        // open while the receiver answers the probes, and any acceptable ACK
+        // resets the count (`tcp_ack`); probes answered only by old ACKs (a
+        // receiver behind SND.UNA, seed 000's Fig. 6(b) hole) count toward
+        // `tcp_retries2`, after which the connection is aborted
+        // (`tcp_write_err`; as for the retransmission timer, the abort here
+        // also resets the peer).
+        if self.probes_out >= self.cfg.max_retries {
+            self.abort();
+            return;
+        }
+        self.probes_out += 1;
         self.probe_pending = true;
         self.stats.window_probes += 1;
         self.events.push_back(Event::WindowProbe);
