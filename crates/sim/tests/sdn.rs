@@ -234,3 +234,25 @@ fn captures_keep_the_disassociation_frame_and_the_zero_window_acks() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(zwa, 27, "zero-window ACKs on {name}");
 }
+
+#[test]
+fn without_the_statistics_module_the_sender_gives_up_after_tcp_retries2_probes() {
+    // Fig. 6(b) run long enough for Linux's persist abort: every probe is
+    // answered by an old ACK (the station is stuck at its hole, behind
+    // SND.UNA), so after `tcp_retries2` = 15 probes the sender aborts and
+    // resets the connection, as the seed reports.
+    let o = run_with(&[("radios.3.roam_at.0.0", "10s"), ("sdn.applications", ZWA_NO_STATS), ("sim.duration", "1800s")]);
+    dump(&o);
+    // 16 probes: the first still meets the controller's acceptable
+    // zero-window ACK (the station is away); the 15 after it meet only the
+    // station's old ACKs.
+    assert_eq!(flow(&o, "window_probes"), 16);
+    let closed: Vec<_> = o.events.iter().filter(|e| e.kind == "closed").collect();
+    assert!(!closed.is_empty(), "the sender aborted");
+    let t_abort = closed[0].t_s;
+    eprintln!("abort at {t_abort:.1} s: {}", closed[0].detail);
+    assert!(closed[0].detail.contains("aborted"), "{}", closed[0].detail);
+    // Backed-off probes (2, 4, 8 ... s, then every 60 s): about 12 minutes.
+    assert!(t_abort > 600.0 && t_abort < 900.0, "15 backed-off probes take minutes: {t_abort}");
+    assert_eq!(o.summary["flows"][0]["server_state"], "Closed", "the reset reached the station");
+}
