@@ -23,6 +23,7 @@ from pathlib import Path
 from ..plot import INFINITE_SSTHRESH, unwrap_seq
 from .report import is_missing
 from .snoop_setup import ARMS, SETUPS
+from .plotting import pyplot as _plt, save as _save
 
 COLORS = {
     "tcp": "tab:red",
@@ -41,20 +42,6 @@ STYLES = {
 }
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(plt, fig, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _tag(mac: str) -> str:

@@ -16,26 +16,13 @@ from pathlib import Path
 from ..plot import unwrap_seq
 from .report import is_missing
 from .wi_tcp_setup import HANDOFFS, MODES, MSS
+from .plotting import pyplot as _plt, save as _save
 
 COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue"}
 LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP"}
 DASH = {"tahoe": ":", "reno": "--", "newreno": "-"}
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(plt, fig, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _marks(ax, events):
