@@ -96,7 +96,13 @@ fn tshark_decodes_every_frame() {
     // A UDP datagram to carry in the data frame, with real checksums, between
     // ports no heuristic dissector claims (5000 would be read as TAPA).
     let pkt = Packet {
-        ip: Ipv4Header { src: [10, 0, 0, 1], dst: [10, 0, 0, 2], ttl: 64, ip_id: 7, ..Default::default() },
+        ip: Ipv4Header {
+            src: [10, 0, 0, 1],
+            dst: [10, 0, 0, 2],
+            ttl: 64,
+            ip_id: 7,
+            ..Default::default()
+        },
         outer: None,
         payload: IpPayload::Udp(Udp {
             src_port: 45678,

@@ -154,8 +154,13 @@ impl DcfState {
     /// Whether there is a frame that may contend now.
     fn has_frame(&self) -> bool {
         match self.current {
-            Some(c) => c.msdu.kind != FrameKind::Data || self.data_allowed || !self.mgmt_q.is_empty(),
-            None => !self.mgmt_q.is_empty() || (self.data_allowed && (self.parked.is_some() || !self.queue.is_empty())),
+            Some(c) => {
+                c.msdu.kind != FrameKind::Data || self.data_allowed || !self.mgmt_q.is_empty()
+            }
+            None => {
+                !self.mgmt_q.is_empty()
+                    || (self.data_allowed && (self.parked.is_some() || !self.queue.is_empty()))
+            }
         }
     }
 
@@ -166,7 +171,9 @@ impl DcfState {
     }
 
     pub fn queue_len(&self) -> usize {
-        self.queue.len() + self.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) as usize + self.parked.is_some() as usize
+        self.queue.len()
+            + self.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) as usize
+            + self.parked.is_some() as usize
     }
 }
 
@@ -350,7 +357,10 @@ impl Wlan {
         let ri = radio as usize;
         let r = &mut self.radios[ri];
         let m = &mut r.mac;
-        if m.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) && !m.data_allowed && !m.mgmt_q.is_empty() {
+        if m.current.is_some_and(|c| c.msdu.kind == FrameKind::Data)
+            && !m.data_allowed
+            && !m.mgmt_q.is_empty()
+        {
             m.parked = m.current.take();
         }
         if m.current.is_none() && m.mgmt_q.is_empty() && m.data_allowed && m.parked.is_some() {

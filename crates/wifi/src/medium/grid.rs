@@ -179,8 +179,28 @@ mod tests {
 
     #[test]
     fn floor_clamped_is_the_clamped_floor() {
-        for v in [-1e300, -3.5, -1.0, -0.5, -0.0, 0.0, 0.3, 1.0, 4.999, 5.0, 7.5, 1e12, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert_eq!(super::floor_clamped(v, 6), (v.floor() as i32).clamp(0, 6), "{v}");
+        for v in [
+            -1e300,
+            -3.5,
+            -1.0,
+            -0.5,
+            -0.0,
+            0.0,
+            0.3,
+            1.0,
+            4.999,
+            5.0,
+            7.5,
+            1e12,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(
+                super::floor_clamped(v, 6),
+                (v.floor() as i32).clamp(0, 6),
+                "{v}"
+            );
         }
     }
 
@@ -191,9 +211,21 @@ mod tests {
         let mut specs = Vec::new();
         for i in 0..240u32 {
             let mobility = if i % 5 == 0 {
-                Mobility::Static(Pos::new(7.0 * i as f64 % 400.0, 13.0 * i as f64 % 300.0, 1.5))
+                Mobility::Static(Pos::new(
+                    7.0 * i as f64 % 400.0,
+                    13.0 * i as f64 % 300.0,
+                    1.5,
+                ))
             } else {
-                Mobility::random_waypoint((0.0, 0.0, 400.0, 300.0), 1.0, 30.0, Duration::from_millis(500), 9, &i.to_string()).unwrap()
+                Mobility::random_waypoint(
+                    (0.0, 0.0, 400.0, 300.0),
+                    1.0,
+                    30.0,
+                    Duration::from_millis(500),
+                    9,
+                    &i.to_string(),
+                )
+                .unwrap()
             };
             specs.push(RadioSpec {
                 mobility,
@@ -205,7 +237,11 @@ mod tests {
             });
         }
         let n = specs.len();
-        let pl = PathLoss::LogDistance { exponent: 3.5, reference_m: 1.0, reference_loss_db: 46.6777 };
+        let pl = PathLoss::LogDistance {
+            exponent: 3.5,
+            reference_m: 1.0,
+            reference_loss_db: 46.6777,
+        };
         let mut w = Wlan::new(specs, pl, None, 1);
         let mut rng = RngStream::new(3, "grid-test");
         let (mut t, mut near, mut checked) = (Instant::ZERO, Vec::new(), 0);
@@ -213,7 +249,11 @@ mod tests {
             t = t + Duration::from_nanos((rng.uniform() * 60e6) as u64);
             let src = (rng.uniform() * n as f64) as usize % n;
             if step % 97 == 0 {
-                let ch = if w.radios[src].spec.channel == 36 { 40 } else { 36 };
+                let ch = if w.radios[src].spec.channel == 36 {
+                    40
+                } else {
+                    36
+                };
                 w.tune(t, src as u32, ch);
             }
             w.gather_near(t, src, &mut near);

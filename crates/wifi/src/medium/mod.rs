@@ -645,7 +645,11 @@ impl Wlan {
                 let rx = r.rx;
                 // exp(0) = 1 exactly: a frame received well above the noise
                 // (the table's f32 values underflow to 0 there) skips the call.
-                let mut p = if rx.log_success == 0.0 { 1.0 } else { rx.log_success.exp() };
+                let mut p = if rx.log_success == 0.0 {
+                    1.0
+                } else {
+                    rx.log_success.exp()
+                };
                 if let Some(&(fer, min_bytes)) = if self.fixed_fer.is_empty() {
                     None
                 } else {

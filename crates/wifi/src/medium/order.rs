@@ -40,7 +40,11 @@ impl RadioOrder {
             return;
         }
         for &(j, d2) in near.iter() {
-            debug_assert_eq!(self.bits[j as usize >> 6] >> (j & 63) & 1, 0, "radio {j} twice");
+            debug_assert_eq!(
+                self.bits[j as usize >> 6] >> (j & 63) & 1,
+                0,
+                "radio {j} twice"
+            );
             self.bits[j as usize >> 6] |= 1 << (j & 63);
             self.d2[j as usize] = d2;
         }
@@ -74,7 +78,10 @@ mod tests {
                     let j = i + (rng.uniform() * (radios - i) as f64) as usize % (radios - i);
                     ids.swap(i, j);
                 }
-                let mut near: Vec<(u32, f64)> = ids[..k].iter().map(|&j| (j, j as f64 * 0.5 + 1.0)).collect();
+                let mut near: Vec<(u32, f64)> = ids[..k]
+                    .iter()
+                    .map(|&j| (j, j as f64 * 0.5 + 1.0))
+                    .collect();
                 let mut want = near.clone();
                 want.sort_unstable_by_key(|&(j, _)| j);
                 order.sort(&mut near);

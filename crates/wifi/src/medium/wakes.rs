@@ -131,7 +131,10 @@ mod tests {
         for step in 0..50_000 {
             if rng.uniform() < 0.55 {
                 let at = now + (rng.uniform() * 40.0) as u64;
-                let (radio, gen) = ((rng.uniform() * 3000.0) as u32, (rng.uniform() * 4e9) as u32);
+                let (radio, gen) = (
+                    (rng.uniform() * 3000.0) as u32,
+                    (rng.uniform() * 4e9) as u32,
+                );
                 let w = match step % 4 {
                     0 => Wake::TxEnd { tx: gen },
                     1 => Wake::Mac { radio, gen },

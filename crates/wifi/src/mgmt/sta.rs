@@ -320,7 +320,15 @@ impl Wlan {
         match s.phase {
             Phase::Idle => {
                 let away = std::mem::take(&mut self.sta(radio).away);
-                self.start_scan(now, radio, if away { Trigger::Scripted } else { Trigger::Failed })
+                self.start_scan(
+                    now,
+                    radio,
+                    if away {
+                        Trigger::Scripted
+                    } else {
+                        Trigger::Failed
+                    },
+                )
             }
             Phase::Scanning {
                 idx,
@@ -556,7 +564,12 @@ impl Wlan {
     pub(crate) fn sta_mgmt_done(&mut self, now: Instant, radio: u32, kind: FrameKind) {
         if let MgmtRole::Sta(s) = &self.mgmt[radio as usize] {
             if kind == FrameKind::Disassoc && s.phase == Phase::Leaving {
-                let away = s.next_script.checked_sub(1).and_then(|k| s.spec.scripted_away.get(k)).copied().unwrap_or(Duration::ZERO);
+                let away = s
+                    .next_script
+                    .checked_sub(1)
+                    .and_then(|k| s.spec.scripted_away.get(k))
+                    .copied()
+                    .unwrap_or(Duration::ZERO);
                 if away > Duration::ZERO {
                     // Away for the set period, then the scripted scan.
                     let s = self.sta(radio);

@@ -23,7 +23,7 @@ mod parse;
 mod rwp;
 
 pub use parse::{parse_csv, parse_setdest};
-pub use rwp::{RwpState, MAX_RWP_LEGS};
+pub use rwp::{Params as RwpParams, RwpState, MAX_RWP_LEGS};
 
 use airtcp_core::{Duration, Instant, RngStream};
 
@@ -87,13 +87,7 @@ pub enum Mobility {
     /// With `speed_min` = 0 the mean speed decays over time (Yoon, Liu &
     /// Noble 2003, "Random waypoint considered harmful"): prefer a positive
     /// minimum.
-    RandomWaypoint {
-        area: (f64, f64, f64, f64),
-        speed_min: f64,
-        speed_max: f64,
-        pause: Duration,
-        state: RwpState,
-    },
+    RandomWaypoint { params: RwpParams, state: RwpState },
     /// Waypoints loaded from a file; evaluated exactly like
     /// [`Mobility::Waypoints`]. [`parse_setdest`] compiles ns-2's
     /// "move from wherever you are at T toward (X, Y) at S m/s" commands
@@ -202,21 +196,15 @@ impl Mobility {
         stream.push_str(RWP_STREAM_PREFIX);
         stream.push_str(name);
         let rng = RngStream::new(seed, &stream);
-        let state = RwpState::new(
-            rwp::Params {
-                area,
-                speed_min,
-                speed_max,
-                pause,
-            },
-            rng,
-        );
-        Ok(Mobility::RandomWaypoint {
+        let params = RwpParams {
             area,
             speed_min,
             speed_max,
             pause,
-            state,
+        };
+        Ok(Mobility::RandomWaypoint {
+            params,
+            state: RwpState::new(params, rng),
         })
     }
 
@@ -240,21 +228,7 @@ impl Mobility {
         match self {
             Mobility::Static(p) => *p,
             Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_position(w, now),
-            Mobility::RandomWaypoint {
-                area,
-                speed_min,
-                speed_max,
-                pause,
-                state,
-            } => {
-                let params = rwp::Params {
-                    area: *area,
-                    speed_min: *speed_min,
-                    speed_max: *speed_max,
-                    pause: *pause,
-                };
-                state.position(&params, now)
-            }
+            Mobility::RandomWaypoint { params, state } => state.position(params, now),
         }
     }
 
@@ -265,20 +239,8 @@ impl Mobility {
         match self {
             Mobility::Static(p) => Piece::still(Instant::ZERO, Instant::MAX, *p),
             Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_piece(w, now),
-            Mobility::RandomWaypoint {
-                area,
-                speed_min,
-                speed_max,
-                pause,
-                state,
-            } => {
-                let params = rwp::Params {
-                    area: *area,
-                    speed_min: *speed_min,
-                    speed_max: *speed_max,
-                    pause: *pause,
-                };
-                let (start, end, t0, span, from, to, z) = state.piece(&params, now);
+            Mobility::RandomWaypoint { params, state } => {
+                let (start, end, t0, span, from, to, z) = state.piece(params, now);
                 Piece {
                     start,
                     end,
@@ -314,9 +276,9 @@ impl Mobility {
                     add(p.x, p.y);
                 }
             }
-            Mobility::RandomWaypoint { area, .. } => {
-                add(area.0, area.1);
-                add(area.2, area.3);
+            Mobility::RandomWaypoint { params, .. } => {
+                add(params.area.0, params.area.1);
+                add(params.area.2, params.area.3);
             }
         }
         b
@@ -330,21 +292,7 @@ impl Mobility {
         match self {
             Mobility::Static(_) => (0.0, 0.0),
             Mobility::Waypoints(w) | Mobility::Trace(w) => waypoints_velocity(w, now),
-            Mobility::RandomWaypoint {
-                area,
-                speed_min,
-                speed_max,
-                pause,
-                state,
-            } => {
-                let params = rwp::Params {
-                    area: *area,
-                    speed_min: *speed_min,
-                    speed_max: *speed_max,
-                    pause: *pause,
-                };
-                state.velocity(&params, now)
-            }
+            Mobility::RandomWaypoint { params, state } => state.velocity(params, now),
         }
     }
 
@@ -362,21 +310,7 @@ impl Mobility {
                 let i = w.partition_point(|(t, _)| *t <= now);
                 w.get(i).map(|(t, _)| *t)
             }
-            Mobility::RandomWaypoint {
-                area,
-                speed_min,
-                speed_max,
-                pause,
-                state,
-            } => {
-                let params = rwp::Params {
-                    area: *area,
-                    speed_min: *speed_min,
-                    speed_max: *speed_max,
-                    pause: *pause,
-                };
-                state.next_change(&params, now)
-            }
+            Mobility::RandomWaypoint { params, state } => state.next_change(params, now),
         }
     }
 
@@ -405,7 +339,7 @@ impl Mobility {
                 }
                 best
             }
-            Mobility::RandomWaypoint { speed_max, .. } => speed_max.max(0.0),
+            Mobility::RandomWaypoint { params, .. } => params.speed_max.max(0.0),
         }
     }
 }

@@ -21,9 +21,9 @@ use super::Pos;
 /// absurd time (`Instant::MAX`) from generating legs for centuries.
 pub const MAX_RWP_LEGS: usize = 1 << 20;
 
-/// The model's parameters, copied out of the enum for each call.
+/// The random waypoint model's parameters (see [`super::Mobility::RandomWaypoint`]).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Params {
+pub struct Params {
     pub area: (f64, f64, f64, f64),
     pub speed_min: f64,
     pub speed_max: f64,

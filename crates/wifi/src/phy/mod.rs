@@ -120,7 +120,10 @@ pub const PREAMBLE_DETECTION: airtcp_core::Duration = airtcp_core::Duration::fro
 impl PreambleDetection {
     /// Lock on every frame above the receive sensitivity (ns-2, which
     /// has no preamble detection: `RXThresh_` alone decides).
-    pub const NONE: PreambleDetection = PreambleDetection { min_snr_db: f64::NEG_INFINITY, min_rssi_dbm: f64::NEG_INFINITY };
+    pub const NONE: PreambleDetection = PreambleDetection {
+        min_snr_db: f64::NEG_INFINITY,
+        min_rssi_dbm: f64::NEG_INFINITY,
+    };
 }
 
 impl Default for PreambleDetection {

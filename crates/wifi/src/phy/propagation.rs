@@ -466,7 +466,9 @@ impl LinearPathLoss {
     pub fn received_mw(&self, eirp_mw: f64, antenna: &[f64], near: &mut [(u32, f64)]) {
         match *self {
             // The campus case, with the model's match out of the loop.
-            LinearPathLoss::LogDistance { quarters: Some(q), .. } if q > 0 => {
+            LinearPathLoss::LogDistance {
+                quarters: Some(q), ..
+            } if q > 0 => {
                 for e in near.iter_mut() {
                     e.1 = eirp_mw * antenna[e.0 as usize] * self.log_distance_quarters(e.1, q);
                 }
@@ -595,15 +597,30 @@ mod tests {
     #[test]
     fn received_mw_is_the_gain_of_each_radio() {
         let models = [
-            PathLoss::LogDistance { exponent: 3.5, reference_m: 1.0, reference_loss_db: 46.6777 },
-            PathLoss::LogDistance { exponent: 2.7, reference_m: 2.0, reference_loss_db: 40.0 },
-            PathLoss::Friis { freq_hz: 5.18e9, system_loss: 1.0 },
+            PathLoss::LogDistance {
+                exponent: 3.5,
+                reference_m: 1.0,
+                reference_loss_db: 46.6777,
+            },
+            PathLoss::LogDistance {
+                exponent: 2.7,
+                reference_m: 2.0,
+                reference_loss_db: 40.0,
+            },
+            PathLoss::Friis {
+                freq_hz: 5.18e9,
+                system_loss: 1.0,
+            },
         ];
         let antenna = [1.0, 0.5, 2.0, 1.25];
         for m in models {
             let l = m.linear();
-            let mut near: Vec<(u32, f64)> = (0..400).map(|i| (i % 4, 0.01 * (i * i) as f64)).collect();
-            let want: Vec<(u32, f64)> = near.iter().map(|&(j, d2)| (j, 20.0 * antenna[j as usize] * l.gain(d2))).collect();
+            let mut near: Vec<(u32, f64)> =
+                (0..400).map(|i| (i % 4, 0.01 * (i * i) as f64)).collect();
+            let want: Vec<(u32, f64)> = near
+                .iter()
+                .map(|&(j, d2)| (j, 20.0 * antenna[j as usize] * l.gain(d2)))
+                .collect();
             l.received_mw(20.0, &antenna, &mut near);
             assert_eq!(near, want, "{m:?}");
         }
@@ -615,7 +632,11 @@ mod tests {
         for _ in 0..20_000 {
             let x = (rng.uniform() * 40.0).exp2() * rng.uniform();
             let n = std::hint::black_box((rng.uniform() * 65.0) as u32);
-            assert_eq!(powi_by_squaring(x, n).to_bits(), x.powi(n as i32).to_bits(), "{x}^{n}");
+            assert_eq!(
+                powi_by_squaring(x, n).to_bits(),
+                x.powi(n as i32).to_bits(),
+                "{x}^{n}"
+            );
         }
     }
 
