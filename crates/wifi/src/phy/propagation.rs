@@ -98,6 +98,24 @@ fn pos_or(x: f64, fallback: f64) -> f64 {
     }
 }
 
+/// The log-distance model's `(exponent, reference distance, reference
+/// loss)` with the fallbacks both of its forms use: a non-positive or
+/// non-finite exponent is 0 (no distance dependence), a bad reference
+/// distance is 1 m, a non-finite reference loss is 0 dB.
+fn log_distance_terms(exponent: f64, reference_m: f64, reference_loss_db: f64) -> (f64, f64, f64) {
+    let n = if exponent.is_finite() && exponent > 0.0 {
+        exponent
+    } else {
+        0.0
+    };
+    let l0 = if reference_loss_db.is_finite() {
+        reference_loss_db
+    } else {
+        0.0
+    };
+    (n, pos_or(reference_m, 1.0), l0)
+}
+
 /// System loss in dB; values below 1, NaN or infinite are treated as 1
 /// (no loss), see `validate`.
 fn system_loss_db(system_loss: f64) -> f64 {
@@ -237,17 +255,7 @@ impl PathLoss {
                 reference_m,
                 reference_loss_db,
             } => {
-                let n = if exponent.is_finite() && exponent > 0.0 {
-                    exponent
-                } else {
-                    0.0
-                };
-                let d0 = pos_or(reference_m, 1.0);
-                let l0 = if reference_loss_db.is_finite() {
-                    reference_loss_db
-                } else {
-                    0.0
-                };
+                let (n, d0, l0) = log_distance_terms(exponent, reference_m, reference_loss_db);
                 if n == 0.0 {
                     return l0; // avoids 0 · inf at d = inf
                 }
@@ -393,17 +401,7 @@ impl PathLoss {
                 reference_m,
                 reference_loss_db,
             } => {
-                let n = if exponent.is_finite() && exponent > 0.0 {
-                    exponent
-                } else {
-                    0.0
-                };
-                let d0 = pos_or(reference_m, 1.0);
-                let l0 = if reference_loss_db.is_finite() {
-                    reference_loss_db
-                } else {
-                    0.0
-                };
+                let (n, d0, l0) = log_distance_terms(exponent, reference_m, reference_loss_db);
                 let q = 2.0 * n;
                 let quarters = (q == q.round() && q <= 64.0).then_some(q as u32);
                 LinearPathLoss::LogDistance {
