@@ -39,33 +39,48 @@ pub enum TimerKind {
 
 const SLOTS: usize = 8;
 
-#[derive(Clone, Debug, Default)]
+/// A disarmed slot. Deadlines are stored bare (not as `Option`) so the
+/// next deadline is a branch-free minimum over eight words: it is asked
+/// after every segment the endpoint handles. A deadline at `Instant::MAX`
+/// ("never") is the same as no deadline.
+const OFF: Instant = Instant::MAX;
+
+#[derive(Clone, Debug)]
 pub struct Timers {
-    slots: [Option<Instant>; SLOTS],
+    slots: [Instant; SLOTS],
+}
+
+impl Default for Timers {
+    fn default() -> Timers {
+        Timers { slots: [OFF; SLOTS] }
+    }
 }
 
 impl Timers {
     pub fn set(&mut self, k: TimerKind, at: Instant) {
-        self.slots[k as usize] = Some(at);
+        self.slots[k as usize] = at;
     }
     pub fn stop(&mut self, k: TimerKind) {
-        self.slots[k as usize] = None;
+        self.slots[k as usize] = OFF;
     }
     pub fn get(&self, k: TimerKind) -> Option<Instant> {
-        self.slots[k as usize]
+        let t = self.slots[k as usize];
+        (t != OFF).then_some(t)
     }
     pub fn armed(&self, k: TimerKind) -> bool {
-        self.slots[k as usize].is_some()
+        self.slots[k as usize] != OFF
     }
     pub fn stop_all(&mut self) {
-        self.slots = [None; SLOTS];
+        self.slots = [OFF; SLOTS];
     }
     /// Earliest armed deadline.
+    #[inline]
     pub fn next(&self) -> Option<Instant> {
-        self.slots.iter().flatten().copied().min()
+        let t = self.slots.iter().fold(OFF, |m, &t| if t < m { t } else { m });
+        (t != OFF).then_some(t)
     }
     /// Whether `k` is armed and due at `now`.
     pub fn expired(&self, k: TimerKind, now: Instant) -> bool {
-        matches!(self.slots[k as usize], Some(t) if t <= now)
+        self.slots[k as usize] <= now && self.slots[k as usize] != OFF
     }
 }
