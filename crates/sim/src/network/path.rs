@@ -241,7 +241,18 @@ impl Network {
     #[inline]
     pub(crate) fn is_local(&self, node: usize, addr: u32) -> bool {
         let n = &self.nodes[node];
-        n.primary == Some(addr) || (n.ifaces.len() > 1 && n.ifaces.iter().any(|&i| self.ifaces[i as usize].addr == addr))
+        n.primary == Some(addr) || (n.ifaces.len() > 1 && self.owns_addr(node, addr))
+    }
+
+    /// `is_local` past the primary address: a search of the sorted address
+    /// table, not a scan of the node's interfaces — a switch with an
+    /// interface per access point (the campus benchmark's has 101) forwards
+    /// every packet, and a scan touched a cache line per interface.
+    #[inline(never)]
+    fn owns_addr(&self, node: usize, addr: u32) -> bool {
+        let t = &self.addr_table;
+        let first = t.partition_point(|e| e.0 < addr);
+        t[first..].iter().take_while(|e| e.0 == addr).any(|e| self.ifaces[e.1 as usize].node as usize == node)
     }
 }
 
