@@ -241,11 +241,17 @@ impl Network {
     #[inline]
     pub(crate) fn is_local(&self, node: usize, addr: u32) -> bool {
         let n = &self.nodes[node];
-        n.primary == Some(addr) || (n.ifaces.len() > 1 && self.owns_addr(node, addr))
+        if n.primary == Some(addr) || n.ifaces.len() < 2 {
+            return n.primary == Some(addr);
+        }
+        if n.ifaces.len() <= 4 {
+            return n.ifaces.iter().any(|&i| self.ifaces[i as usize].addr == addr);
+        }
+        self.owns_addr(node, addr)
     }
 
-    /// `is_local` past the primary address: a search of the sorted address
-    /// table, not a scan of the node's interfaces — a switch with an
+    /// `is_local` on a node with many interfaces: a search of the sorted
+    /// address table, not a scan of the interfaces — a switch with an
     /// interface per access point (the campus benchmark's has 101) forwards
     /// every packet, and a scan touched a cache line per interface.
     #[inline(never)]
