@@ -340,7 +340,7 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
                 Event::WindowShrunk { usable } => ("window_shrunk", format!("{side} usable={usable}")),
                 Event::WiTcpFreeze { cwnd, ssthresh } => ("witcp_freeze", format!("{side} cwnd={cwnd} ssthresh={ssthresh}")),
                 Event::WiTcpResume { cwnd, ssthresh, frozen, forced } => {
-                    ("witcp_resume", format!("{side} cwnd={cwnd} ssthresh={ssthresh} frozen={frozen} forced={forced}"))
+                    ("witcp_resume", format!("{side} cwnd={cwnd} ssthresh={ssthresh} frozen_s={} forced={forced}", crate::secs(frozen.as_nanos())))
                 }
                 Event::HandoverNotified { lost } => ("handover_notified", format!("{side} lost={lost}")),
             };
