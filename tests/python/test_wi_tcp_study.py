@@ -40,7 +40,7 @@ def test_ehn_arm_and_p2p_link():
     assert [m[0] for m in wi_tcp_setup.p2p_moves(1, 1.0)] == base, "seed 1: the shipped times"
     assert wi_tcp_setup.p2p_moves(3, 1.0) == wi_tcp_setup.p2p_moves(3, 1.0)
     with pytest.raises(runner.StudyError):
-        wi_tcp_setup.scenario("ehn", "reno", 10, link="p2p", away_s=0)
+        wi_tcp_setup.scenario("ehn", "reno", 10, link="p2p", away_s=3.5)
 
 
 def test_delays_are_checked():

@@ -29,7 +29,7 @@ from pathlib import Path
 from . import runner
 from .report import present, summarize
 from .wi_tcp_delays import DELAY_COLUMNS, delay_analysis
-from .wi_tcp_setup import FAFA_S, FULL_DELAYS, HANDOFFS, LINKS, MODES, MSS, P2P_AWAY_S, QUICK_DELAYS, VARIANTS, scenario
+from .wi_tcp_setup import FAFA_S, FULL_DELAYS, HANDOFFS, LINKS, MODES, MAX_AWAY_S, MSS, P2P_AWAY_S, QUICK_DELAYS, VARIANTS, scenario
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
@@ -46,7 +46,7 @@ def add_arguments(p) -> None:
     p.add_argument("--variants", nargs="+", choices=VARIANTS, metavar="V", help="tahoe reno newreno (default all)")
     p.add_argument("--delays", metavar="MS,MS", help="home agent - foreign agent delays in ms (default 10,20,30)")
     p.add_argument("--link", choices=LINKS + ("both",), default="both", help="wireless hop: wlan (802.11b), p2p (plain 2 Mb/s cells) or both (default)")
-    p.add_argument("--away", type=float, metavar="S", help=f"p2p link: seconds out of every cell per handoff (default {P2P_AWAY_S:g})")
+    p.add_argument("--away", type=float, metavar="S", help=f"p2p link: seconds out of every cell per handoff, at most {MAX_AWAY_S:g} (default {P2P_AWAY_S:g})")
 
 
 def parse_delays(text: str) -> list[int]:
@@ -256,8 +256,8 @@ def _cli(args) -> int:
     variants = list(args.variants) if args.variants else list(QUICK_VARIANTS if quick else VARIANTS)
     links = list(LINKS) if args.link == "both" else [args.link]
     away = P2P_AWAY_S if args.away is None else args.away
-    if not away > 0 or away > 10:
-        raise runner.StudyError(f"--away: {args.away} s must be in (0, 10]")
+    if not 0 < away <= MAX_AWAY_S:
+        raise runner.StudyError(f"--away: {args.away} s must be in (0, {MAX_AWAY_S:g}]")
     s = run_study(Path(args.out), variants, delays, seeds, links=links, away_s=away, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")

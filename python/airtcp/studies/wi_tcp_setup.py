@@ -56,6 +56,9 @@ LINK_LABELS = {"wlan": "802.11b", "p2p": "plain p2p"}
 VARIANTS = ("tahoe", "reno", "newreno")
 #: Time out of every cell per handoff on the p2p link (s).
 P2P_AWAY_S = 1.0
+#: Longest time away: the moves 11.5 s and 15.6 s are 4.1 s apart, and a
+#: seed shifts each by up to 1 s; the next move must find the host in a cell.
+MAX_AWAY_S = 3.0
 #: Home agent - foreign agent delay (ms) = R-HA (5 ms) + R-FA.
 FULL_DELAYS = (10, 20, 30)
 QUICK_DELAYS = (10,)
@@ -99,8 +102,8 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
         raise StudyError(f"unknown link {link!r} (known: {', '.join(LINKS)})")
     if hafa_ms <= 5:
         raise StudyError(f"home agent - foreign agent delay {hafa_ms} ms must exceed the R-HA link's 5 ms")
-    if not away_s > 0 or away_s > 10:
-        raise StudyError(f"time away {away_s} s must be in (0, 10]")
+    if not 0 < away_s <= MAX_AWAY_S:
+        raise StudyError(f"time away {away_s} s must be in (0, {MAX_AWAY_S:g}]")
     if link not in _BASE:
         _BASE[link] = base(link)
     sc = copy.deepcopy(_BASE[link])

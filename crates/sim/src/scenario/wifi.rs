@@ -403,6 +403,18 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
             if last.is_some_and(|l| at <= l) {
                 return Err(e.item(0).err("scripted handoffs must be in increasing time order"));
             }
+            // On the p2p medium a handoff is a stretch out of coverage: the
+            // next may not begin before the station is in a cell again.
+            if let (Some(_), Some(&prev_away), Some(l)) = (p2p, aways.get(k.wrapping_sub(1)), last) {
+                if at <= l + prev_away {
+                    return Err(e.item(0).err(format!(
+                        "handoff at {} begins before the previous one ends ({} + {} away)",
+                        super::units::format_duration(at),
+                        super::units::format_duration(l),
+                        super::units::format_duration(prev_away)
+                    )));
+                }
+            }
             last = Some(at);
             let target = match e.item(1).str()? {
                 "best" if p2p.is_some() => return Err(e.item(1).err("the p2p medium has no scan: a handoff names its AP")),
