@@ -152,7 +152,7 @@ fn bad_p2p_keys_are_one_line_errors() {
         ("ap = \"ha\"\nroam_at", "ssid = \"mip\"\nroam_at", "a station of the p2p medium needs `ap`"),
         ("p2p_delay = \"1us\"", "p2p_delay = \"-1us\"", "wifi.p2p_delay:"),
         ("[15.6, \"ha\", \"1s\"]", "[15.6, \"ha\", \"1s\"], [12, \"fa2\"]", "scripted handoffs must be in increasing time order"),
-        ("[11.5, \"fa1\", \"1s\"]", "[11.5, \"fa1\", \"4.2s\"]", "roam_at[1][0]: handoff at 15.6s begins before the previous one ends (11.5s + 4.2s away)"),
+        ("[11.5, \"fa1\", \"1s\"]", "[11.5, \"fa1\", \"4.2s\"]", "roam_at[1][0]: handoff at 15600ms begins before the previous one ends (11500ms + 4200ms away)"),
     ];
     for (from, to, want) in cases {
         assert!(P2P.contains(from), "{from}");
