@@ -195,7 +195,8 @@ def write_report(path: Path, *, table, runs, variants, delays, links, away_s, se
         "the unfrozen sender one or more RTOs (mechanics tables) and the frozen one none. The seed reports ~4 s from "
         "loss of contact to EHC-ACK in case HA→FA; here a handoff takes ~1–2 s (802.11: beacon loss 0.7 s, scan and "
         "reassociation ~0.1 s, then up to 1 s until the next advertisement; p2p: the time away plus the wait for an "
-        "advertisement), so an RTO with back-off loses less time and the relative gain is smaller. The p2p runs "
+        "advertisement), and the gain grows with the handoff's length: an RTO with back-off costs more in a long one "
+        "(on the p2p link, `--away 3` gives about +50 %, the seed's order). The p2p runs "
         "deliver more in all arms (no contention, no ACK overhead on the 2 Mb/s hop), so the same lost seconds weigh "
         "less there.",
         "- EHN ([8]) against Wi-TCP — "
