@@ -23,6 +23,24 @@ def test_scenario_variants_toggle_the_agents():
     assert mip["links"][2]["delay"] == "15ms" and wi["links"][3]["delay"] == "5ms"
     with pytest.raises(runner.StudyError):
         wi_tcp_setup.scenario("mip", "cubic", 10)
+    with pytest.raises(runner.StudyError):
+        wi_tcp_setup.scenario("mip", "reno", 10, link="ethernet")
+
+
+def test_ehn_arm_and_p2p_link():
+    e = wi_tcp_setup.scenario("ehn", "reno", 10, link="p2p", seed=3, away_s=2.0)
+    assert e["wifi"]["medium"] == "p2p"
+    assert e["agents"][4]["ehn"] is True and e["flows"][0]["tcp"]["ehn"] is True
+    assert not any(a.get("witcp") for a in e["agents"][1:4]) and e["flows"][0]["tcp"]["witcp"] is False
+    assert all(a["route_optimization"] for a in e["agents"][1:4])
+    moves = next(r for r in e["radios"] if r["node"] == "mh")["roam_at"]
+    assert [m[1:] for m in moves] == [["fa1", "2s"], ["ha", "2s"], ["fa1", "2s"], ["fa2", "2s"]]
+    base = [t for t, _, _ in wi_tcp_setup.HANDOFFS]
+    assert all(0 <= m[0] - b < 1 for m, b in zip(moves, base)) and [m[0] for m in moves] != base
+    assert [m[0] for m in wi_tcp_setup.p2p_moves(1, 1.0)] == base, "seed 1: the shipped times"
+    assert wi_tcp_setup.p2p_moves(3, 1.0) == wi_tcp_setup.p2p_moves(3, 1.0)
+    with pytest.raises(runner.StudyError):
+        wi_tcp_setup.scenario("ehn", "reno", 10, link="p2p", away_s=3.5)
 
 
 def test_delays_are_checked():
@@ -46,22 +64,44 @@ def quick(tmp_path_factory):
 def test_quick_study_writes_every_output(quick):
     out, rows, runs, proc = quick
     assert proc.stdout == "" and proc.stderr == ""
-    assert [(r["mode"], r["variant"], r["hafa_ms"]) for r in rows] == [(m, "newreno", "10") for m in ("mip", "romip", "witcp")]
-    assert len(runs) == 6
-    for name in ["report.md", "scenarios/witcp_newreno_10ms.json", "plots/fig12_throughput_vs_delay.png", "plots/seq_newreno.png", "plots/cwnd_newreno.png"]:
+    want = [(link, m, "newreno", "10") for link in ("wlan", "p2p") for m in ("mip", "romip", "witcp", "ehn")]
+    assert [(r["link"], r["mode"], r["variant"], r["hafa_ms"]) for r in rows] == want
+    assert len(runs) == 16
+    for name in [
+        "report.md",
+        "scenarios/wlan_witcp_newreno_10ms.json",
+        "scenarios/p2p_ehn_newreno_10ms.json",
+        "plots/fig12_throughput_vs_delay.png",
+        "plots/fig12_throughput_vs_delay_p2p.png",
+        "plots/seq_newreno.png",
+        "plots/seq_newreno_p2p.png",
+        "plots/cwnd_newreno.png",
+    ]:
         assert (out / name).stat().st_size > 0, name
     report = (out / "report.md").read_text()
-    assert "+38 %" in report and "Wi-TCP over MIP" in report
+    assert "+38 %" in report and "Wi-TCP over MIP (plain p2p)" in report and "Wi-TCP over EHN [8] (802.11b)" in report
+    assert "Delay analysis (eqs. 1–4)" in report
 
 
 def test_quick_study_shows_the_mechanisms(quick):
     _, rows, runs, _ = quick
-    by = {r["mode"]: r for r in rows}
-    # Route optimisation: the home agent is bypassed, the correspondent tunnels.
-    assert float(by["romip"]["ha_tunnelled_mean"]) * 20 < float(by["mip"]["ha_tunnelled_mean"])
-    assert float(by["romip"]["cn_tunnelled_mean"]) > 1000
-    # Wi-TCP: four freezes, no RTO, more goodput than either.
-    assert float(by["witcp"]["freezes_mean"]) == 4
-    assert float(by["witcp"]["timeouts_mean"]) == 0
-    assert float(by["witcp"]["goodput_mean_bps"]) > float(by["romip"]["goodput_mean_bps"])
-    assert float(by["witcp"]["goodput_mean_bps"]) > float(by["mip"]["goodput_mean_bps"])
+    for link in ("wlan", "p2p"):
+        by = {r["mode"]: r for r in rows if r["link"] == link}
+        # Route optimisation: the home agent is bypassed, the correspondent tunnels.
+        assert float(by["romip"]["ha_tunnelled_mean"]) * 20 < float(by["mip"]["ha_tunnelled_mean"])
+        assert float(by["romip"]["cn_tunnelled_mean"]) > 1000
+        # Wi-TCP: four freezes, no RTO, more goodput than either.
+        assert float(by["witcp"]["freezes_mean"]) == 4
+        assert float(by["witcp"]["timeouts_mean"]) == 0
+        assert float(by["witcp"]["goodput_mean_bps"]) > float(by["romip"]["goodput_mean_bps"])
+        assert float(by["witcp"]["goodput_mean_bps"]) > float(by["mip"]["goodput_mean_bps"])
+        # EHN: a notification per handoff, obeyed after the host left.
+        assert float(by["ehn"]["ehn_notifications_mean"]) == 4
+        assert float(by["ehn"]["t_notified_s_mean"]) > 0
+        # The delay analysis from the freeze/resume events (eq. 4 within the trips).
+        w = by["witcp"]
+        assert 0 < float(w["t_eho_trip_s_mean"]) < 0.05 and 0 < float(w["t_ehc_trip_s_mean"]) < 0.05
+        assert float(w["eq4_residual_s_mean"]) < 0.05
+        assert float(w["t_ideal_fafa_s_mean"]) > float(w["t_newfa_oldfa_s_mean"]) > 0
+    p2p = {r["mode"]: r for r in rows if r["link"] == "p2p"}
+    assert 0.02 < float(p2p["witcp"]["alpha_s_mean"]) < 0.03, "7 attempts of 4.16 ms, the first begun before"

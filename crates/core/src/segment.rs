@@ -19,6 +19,12 @@ pub enum WiTcp {
     Eho = 1,
     /// Exclusive Handover Completion ACK: the host is reachable again; resume.
     Ehc = 2,
+    /// Explicit Handover Notification (the seed's [8], Izumikawa, Yamaguchi
+    /// and Katto, WCNC 2004): sent by the mobile host itself once it hears
+    /// a new agent; the sender resets its retransmission timer and sends
+    /// again from the acknowledgement number. Carried by the same
+    /// experimental option so one encoder and decoder serve both schemes.
+    Ehn = 3,
 }
 
 impl WiTcp {
@@ -26,6 +32,7 @@ impl WiTcp {
         match b {
             1 => Some(WiTcp::Eho),
             2 => Some(WiTcp::Ehc),
+            3 => Some(WiTcp::Ehn),
             _ => None,
         }
     }

@@ -84,7 +84,8 @@ pub struct LogEvent {
     /// e.g. "timeout", "fast_retransmit", "ca_state", "zero_window",
     /// "window_probe", "window_opened", "window_shrunk", "connected",
     /// "peer_closed", "send_complete", "closed", "transfer_complete",
-    /// "outage_start", "outage_end", "handoff".
+    /// "outage_start", "outage_end", "handoff", "witcp_freeze",
+    /// "witcp_resume", "handover_notified".
     pub kind: String,
     pub flow: Option<u32>,
     pub link: Option<u32>,

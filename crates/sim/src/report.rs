@@ -124,6 +124,9 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 );
             }
         }
+        if let (true, Some(m)) = (spec.tcp.ehn, flows_json.last_mut().and_then(|v| v.as_object_mut())) {
+            m.insert("ehn".into(), json!({ "notifications": st.ehn_received }));
+        }
     }
     let links_json: Vec<Value> = sc
         .links
@@ -335,6 +338,11 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
                 Event::WindowProbe => ("window_probe", side.to_string()),
                 Event::WindowOpened => ("window_opened", side.to_string()),
                 Event::WindowShrunk { usable } => ("window_shrunk", format!("{side} usable={usable}")),
+                Event::WiTcpFreeze { cwnd, ssthresh } => ("witcp_freeze", format!("{side} cwnd={cwnd} ssthresh={ssthresh}")),
+                Event::WiTcpResume { cwnd, ssthresh, frozen, forced } => {
+                    ("witcp_resume", format!("{side} cwnd={cwnd} ssthresh={ssthresh} frozen_s={} forced={forced}", crate::secs(frozen.as_nanos())))
+                }
+                Event::HandoverNotified { lost } => ("handover_notified", format!("{side} lost={lost}")),
             };
             LogEvent { t_s, kind: kind.to_string(), flow: Some(flow), link: None, detail }
         }

@@ -447,6 +447,11 @@ pub struct TcpConfig {
     /// With `witcp`: resume on our own after this long frozen without an
     /// EHC-ACK. Default `None` (the paper waits for the EHC-ACK indefinitely).
     pub witcp_max_freeze: Option<Duration>,
+    /// Explicit handover notification sender (the seed's [8],
+    /// `endpoint/ehn.rs`): on an ACK carrying the EHN signal, reset the
+    /// retransmission timer and resend from its acknowledgement number at
+    /// once. Default off: the signal is then an ordinary ACK.
+    pub ehn: bool,
 }
 
 impl Default for TcpConfig {
@@ -503,6 +508,7 @@ impl Default for TcpConfig {
             msl: Duration::from_secs(1),
             witcp: false,
             witcp_max_freeze: None,
+            ehn: false,
         }
     }
 }

@@ -31,4 +31,17 @@ pub enum Event {
     WindowOpened,
     /// The peer's ACK shrank the window below SND.NXT (seed 000 §2.2).
     WindowShrunk { usable: i64 },
+    /// Wi-TCP (seed 001 §5): an EHO-ACK froze the sender, which stored
+    /// `cwnd` and `ssthresh` (packets). The time of this event is the
+    /// seed's T_EHO-ACK (its eq. 1).
+    WiTcpFreeze { cwnd: u32, ssthresh: u32 },
+    /// Wi-TCP: the sender resumed with the stored `cwnd` and `ssthresh`,
+    /// on an EHC-ACK (T_EHC-ACK, eqs. 2-3) or, `forced`, on the
+    /// `witcp_max_freeze` guard. `frozen` is T_IDEAL (eq. 4).
+    WiTcpResume { cwnd: u32, ssthresh: u32, frozen: Duration, forced: bool },
+    /// Explicit handover notification (the seed's [8], `endpoint/ehn.rs`):
+    /// the retransmission timer was reset and sending restarted from the
+    /// notified sequence number: `lost` segments marked lost, sent again as
+    /// the window allows.
+    HandoverNotified { lost: u32 },
 }

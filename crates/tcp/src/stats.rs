@@ -89,4 +89,6 @@ pub struct TcpStats {
     pub witcp_ignored: u64,
     /// Wi-TCP: total time frozen, nanoseconds (T_IDEAL of seed 001 eq. 4, summed).
     pub witcp_frozen_ns: u64,
+    /// Explicit handover notifications obeyed (`TcpConfig::ehn`).
+    pub ehn_received: u64,
 }

@@ -165,3 +165,32 @@ fn with_sack_the_resent_window_skips_what_the_receiver_holds() {
     assert_eq!(&offs[..4], &[0, 1000, 4000, 5000], "the SACKed pair is not resent");
     assert_eq!(ep.stats().retransmissions, 4);
 }
+
+#[test]
+fn freeze_and_resume_are_events_with_the_stored_window() {
+    let (mut ep, now) = sending();
+    events(&mut ep);
+    signal(&mut ep, now + dms(40), 0, WiTcp::Eho);
+    assert_eq!(events(&mut ep), vec![Event::WiTcpFreeze { cwnd: 12, ssthresh: 8 }]);
+    ep.sock_mut().snd_cwnd = 3;
+    signal(&mut ep, now + dms(1540), 0, WiTcp::Ehc);
+    assert_eq!(
+        events(&mut ep),
+        vec![
+            Event::CaStateChanged { from: CaState::Open, to: CaState::Loss },
+            Event::WiTcpResume { cwnd: 12, ssthresh: 8, frozen: dms(1500), forced: false },
+        ]
+    );
+}
+
+#[test]
+fn forced_resume_is_marked_in_its_event() {
+    let cfg = TcpConfig { witcp_max_freeze: Some(dms(700)), ..witcp() };
+    let (mut ep, now) = established(cfg);
+    ep.send(3000);
+    drain(&mut ep, now);
+    signal(&mut ep, now + dms(10), 0, WiTcp::Eho);
+    fire(&mut ep);
+    let ev = events(&mut ep);
+    assert!(ev.contains(&Event::WiTcpResume { cwnd: 10, ssthresh: ep.probe().ssthresh, frozen: dms(700), forced: true }), "{ev:?}");
+}

@@ -2,14 +2,19 @@
 with EHO-ACK / EHC-ACK from the serving agent, ns-2) in simulation.
 
 The seed's Fig. 4 topology (``wi_tcp_setup``: fixed host - R 10 Mb/s
-10 ms, R - home agent and R - foreign agents 10 Mb/s 5 ms, a 2 Mb/s 802.11b
-hop), a bulk download to a mobile that leaves home at 11.5 s, comes back
-at 15.6 s, leaves again at 30 s and moves from the first to the second
-foreign network at 42.5 s. Tahoe, Reno and NewReno over plain Mobile IP,
-route-optimised Mobile IP and with Wi-TCP; throughput against the home
-agent - foreign agent delay (the seed's Fig. 12), seeds 1..N per point
-(the seed of a run moves the APs' beacon phases, hence every handoff's
-timing), mean and 95 % interval.
+10 ms, R - home agent and R - foreign agents 10 Mb/s 5 ms, a 2 Mb/s
+wireless hop: the 802.11b MAC, and a plain lossless point-to-point link per
+cell as the issue's variant), a bulk download to a mobile that leaves home
+at 11.5 s, comes back at 15.6 s, leaves again at 30 s and moves from the
+first to the second foreign network at 42.5 s. Tahoe, Reno and NewReno over
+plain Mobile IP, route-optimised Mobile IP, with Wi-TCP, and with the
+explicit handover notification of the seed's [8]; throughput against the
+home agent - foreign agent delay (the seed's Fig. 12), seeds 1..N per
+point (over 802.11 the seed of a run moves the APs' beacon phases, on the
+p2p link the handoffs' phases, hence every handoff's timing), mean and
+95 % interval. Wi-TCP's delay analysis (the seed's eqs. 1-4) is measured
+from the agents' EHO/EHC-ACK log lines and the sender's freeze and resume
+events.
 
 Outputs in ``--out``: ``runs.csv`` (one row per run), ``table.csv`` (per
 mode, variant and delay), ``report.md`` (the seed's claims beside the
@@ -23,7 +28,8 @@ from pathlib import Path
 
 from . import runner
 from .report import present, summarize
-from .wi_tcp_setup import FAFA_S, FULL_DELAYS, MODES, MSS, QUICK_DELAYS, VARIANTS, scenario
+from .wi_tcp_delays import DELAY_COLUMNS, delay_analysis
+from .wi_tcp_setup import FAFA_S, FULL_DELAYS, HANDOFFS, LINKS, MODES, MAX_AWAY_S, MSS, P2P_AWAY_S, QUICK_DELAYS, VARIANTS, scenario
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
@@ -34,11 +40,13 @@ def add_arguments(p) -> None:
     """Arguments of ``airtcp reproduce wi-tcp``."""
     runner.add_common_arguments(
         p,
-        quick=f"short version: NewReno only, HA-FA delay {QUICK_DELAYS[0]} ms, {QUICK_SEEDS} seeds",
+        quick=f"short version: NewReno only, HA-FA delay {QUICK_DELAYS[0]} ms, {QUICK_SEEDS} seeds (both links)",
         seeds=f"seeds 1..N per point (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
     )
     p.add_argument("--variants", nargs="+", choices=VARIANTS, metavar="V", help="tahoe reno newreno (default all)")
     p.add_argument("--delays", metavar="MS,MS", help="home agent - foreign agent delays in ms (default 10,20,30)")
+    p.add_argument("--link", choices=LINKS + ("both",), default="both", help="wireless hop: wlan (802.11b), p2p (plain 2 Mb/s cells) or both (default)")
+    p.add_argument("--away", type=float, metavar="S", help=f"p2p link: seconds out of every cell per handoff, at most {MAX_AWAY_S:g} (default {P2P_AWAY_S:g})")
 
 
 def parse_delays(text: str) -> list[int]:
@@ -74,18 +82,26 @@ def _delivered_at(ts, t: float) -> float | None:
     return float(sel["bytes_delivered"].iloc[-1]) / MSS if len(sel) else None
 
 
+def _fafa_move(task, events) -> float:
+    """When the FA->FA move happened: the shipped time over 802.11 (the
+    station notices only after its beacon loss), the cell's loss on p2p."""
+    if task.labels["link"] == "p2p":
+        lost = [e["t_s"] for e in events if e["kind"] == "wifi_link_lost"]
+        if len(lost) == 4:
+            return lost[-1]
+    return FAFA_S
+
+
 def measure(task, result) -> dict:
     f = result.flows[0]
     ha = _counters(result, "home_agent", "ha")
     cn = _counters(result, "correspondent", "fh")
     w = f.get("witcp") or {}
     ev = result.events
-    eho = [e["t_s"] for e in ev if e["kind"] == "witcp_eho"]
-    ehc = [e["t_s"] for e in ev if e["kind"] == "witcp_ehc"]
-    ideal = [c - o for o, c in zip(eho, ehc)] if len(eho) == len(ehc) else []
     ts = result.timeseries(0)
-    at, after = _delivered_at(ts, FAFA_S), _delivered_at(ts, FAFA_S + 5.0)
-    return {
+    move = _fafa_move(task, ev)
+    at, after = _delivered_at(ts, move), _delivered_at(ts, move + 5.0)
+    row = {
         "goodput_bps": f.get("goodput_bps"),
         "timeouts": f.get("timeouts"),
         "retransmissions": f.get("retransmissions"),
@@ -94,22 +110,33 @@ def measure(task, result) -> dict:
         "freezes": w.get("freezes"),
         "frozen_s": w.get("frozen_s"),
         "forced_thaws": w.get("forced_thaws"),
-        "eho_count": len(eho),
-        "ehc_count": len(ehc),
-        "t_ideal_mean_s": sum(ideal) / len(ideal) if ideal else None,
-        "t_ideal_fafa_s": ideal[-1] if len(ideal) == 4 else None,
+        "ehn_notifications": (f.get("ehn") or {}).get("notifications"),
         "pkts_at_fafa": at,
         "pkts_after_fafa": after,
         "pkts_fafa_window": after - at if at is not None and after is not None else None,
         "pkts_total": (f.get("bytes_delivered") or 0) / MSS,
         "run_wall_s": result.run_wall_s,
     }
+    departures = None if task.labels["link"] == "p2p" else [t for t, _, _ in HANDOFFS]
+    row.update(delay_analysis(ev, departures))
+    return row
 
 
 # --- aggregation -------------------------------------------------------------------------
 
-KEY = ["mode", "variant", "hafa_ms"]
-MEANS = ["timeouts", "retransmissions", "ha_tunnelled", "cn_tunnelled", "freezes", "frozen_s", "t_ideal_mean_s", "t_ideal_fafa_s", "pkts_after_fafa", "pkts_fafa_window", "pkts_total"]
+KEY = ["link", "mode", "variant", "hafa_ms"]
+MEANS = [
+    "timeouts",
+    "retransmissions",
+    "ha_tunnelled",
+    "cn_tunnelled",
+    "freezes",
+    "frozen_s",
+    "ehn_notifications",
+    "pkts_after_fafa",
+    "pkts_fafa_window",
+    "pkts_total",
+] + DELAY_COLUMNS
 
 
 def _mean(xs):
@@ -143,16 +170,17 @@ def aggregate(runs: list[dict]) -> list[dict]:
 # --- the study ---------------------------------------------------------------------------
 
 
-def build_tasks(variants, delays, seeds: int, plots: bool) -> list:
+def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float = P2P_AWAY_S) -> list:
     tasks = []
-    for variant in variants:
-        for d in delays:
-            for mode in MODES:
-                for seed in range(1, seeds + 1):
-                    keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
-                    sc = scenario(mode, variant, d, series=keep)
-                    labels = {"mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
-                    tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    for link in links:
+        for variant in variants:
+            for d in delays:
+                for mode in MODES:
+                    for seed in range(1, seeds + 1):
+                        keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
+                        sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep)
+                        labels = {"link": link, "mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
+                        tasks.append(runner.Task(labels, sc, seed, keep=keep))
     return tasks
 
 
@@ -161,27 +189,34 @@ def keep_run(task, result, _dir) -> dict:
         "labels": dict(task.labels),
         "series": result.timeseries(0),
         "segments": result.segments(0),
-        "events": [e for e in result.events if e["kind"].startswith(("witcp", "mip_registered", "wifi_associated", "wifi_link_lost", "timeout"))],
+        "events": [
+            e
+            for e in result.events
+            if e["kind"].startswith(("witcp", "mip_registered", "wifi_associated", "wifi_link_lost", "timeout", "ehn_sent", "handover_notified"))
+        ],
     }
 
 
 def describe(row: dict) -> str:
-    return f"{row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
+    return f"{row['link']} {row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
 
 
-def run_study(out: Path, variants, delays, seeds: int, *, jobs: int = 1, plots: bool = True, quiet: bool = False) -> dict:
+def run_study(
+    out: Path, variants, delays, seeds: int, *, links=LINKS, away_s: float = P2P_AWAY_S, jobs: int = 1, plots: bool = True, quiet: bool = False
+) -> dict:
     import json
 
-    tasks = build_tasks(list(variants), list(delays), seeds, plots)
+    tasks = build_tasks(list(links), list(variants), list(delays), seeds, plots, away_s)
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
         from .wi_tcp_report import write_report
 
         (d / "scenarios").mkdir()
-        for mode in MODES:
-            sc = scenario(mode, variants[-1], delays[0])
-            (d / "scenarios" / f"{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
+        for link in links:
+            for mode in MODES:
+                sc = scenario(mode, variants[-1], delays[0], link=link, away_s=away_s)
+                (d / "scenarios" / f"{link}_{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)
         table.extend(aggregate(sr.runs))
         runner.write_csv(d / "table.csv", table)
@@ -197,6 +232,8 @@ def run_study(out: Path, variants, delays, seeds: int, *, jobs: int = 1, plots: 
             runs=sr.runs,
             variants=list(variants),
             delays=list(delays),
+            links=list(links),
+            away_s=away_s,
             seeds=seeds,
             wall_s=sr.wall_s,
             jobs=jobs,
@@ -217,7 +254,11 @@ def _cli(args) -> int:
     seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
     delays = parse_delays(args.delays) if args.delays else list(QUICK_DELAYS if quick else FULL_DELAYS)
     variants = list(args.variants) if args.variants else list(QUICK_VARIANTS if quick else VARIANTS)
-    s = run_study(Path(args.out), variants, delays, seeds, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
+    links = list(LINKS) if args.link == "both" else [args.link]
+    away = P2P_AWAY_S if args.away is None else args.away
+    if not 0 < away <= MAX_AWAY_S:
+        raise runner.StudyError(f"--away: {args.away} s must be in (0, {MAX_AWAY_S:g}]")
+    s = run_study(Path(args.out), variants, delays, seeds, links=links, away_s=away, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
     return 0

@@ -1,12 +1,15 @@
 """Plots of the wi-tcp study (matplotlib, Agg backend, imported here only):
 
 - ``fig12_throughput_vs_delay.png``: goodput against the home agent -
-  foreign agent delay, one line per (mode, variant), 95 % intervals;
+  foreign agent delay, one line per (arm, variant), 95 % intervals;
 - ``seq_<variant>.png``: the sequence number of every data segment sent
-  (retransmissions in red) for the three modes, seed 1, with the handoffs
-  and Wi-TCP's EHO/EHC marked (the seed's Figs. 6-10);
+  (retransmissions in red) for every arm, seed 1, with the handoffs,
+  Wi-TCP's EHO/EHC and the EHN marked (the seed's Figs. 6-10);
 - ``seq_fafa_<variant>.png``: the same around the FA->FA handoff;
 - ``cwnd_<variant>.png``: cwnd around the handoffs (the seed's Fig. 11).
+
+Over 802.11 the names are as above; the p2p link's plots carry ``_p2p``
+before ``.png``.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from pathlib import Path
 
 from ..plot import unwrap_seq
 from .report import is_missing
-from .wi_tcp_setup import HANDOFFS, MODES, MSS
+from .wi_tcp_setup import ARM_LABELS as LABELS, HANDOFFS, LINK_LABELS, MODES, MSS
 from .plotting import pyplot as _plt, save as _save
 
-COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue"}
-LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP"}
+COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue", "ehn": "tab:green"}
 DASH = {"tahoe": ":", "reno": "--", "newreno": "-"}
 
 
+def _suffix(link: str) -> str:
+    return "" if link == "wlan" else f"_{link}"
 
 
 def _marks(ax, events):
@@ -33,9 +37,12 @@ def _marks(ax, events):
             ax.axvline(e["t_s"], color="tab:purple", lw=0.6, ls=":")
         elif e["kind"] == "witcp_ehc":
             ax.axvline(e["t_s"], color="tab:green", lw=0.6, ls=":")
+        elif e["kind"] == "handover_notified":
+            ax.axvline(e["t_s"], color="tab:olive", lw=0.6, ls="-.")
 
 
-def plot_fig12(out: Path, table: list[dict]) -> Path:
+def plot_fig12(out: Path, table: list[dict], link: str) -> Path:
+    table = [r for r in table if r["link"] == link]
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for mode in MODES:
@@ -49,14 +56,14 @@ def plot_fig12(out: Path, table: list[dict]) -> Path:
             ax.errorbar(x, y, yerr=err, color=COLORS[mode], ls=DASH.get(variant, "-"), marker="o", capsize=3, label=f"{LABELS[mode]}, {variant}")
     ax.set_xlabel("home agent - foreign agent delay (ms)")
     ax.set_ylabel("goodput (Mb/s)")
-    ax.set_title("Throughput vs HA-FA delay (seed 001 Fig. 12)")
+    ax.set_title(f"Throughput vs HA-FA delay (seed 001 Fig. 12), {LINK_LABELS[link]}")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    return _save(plt, fig, out / "fig12_throughput_vs_delay.png")
+    ax.legend(fontsize=6)
+    return _save(plt, fig, out / f"fig12_throughput_vs_delay{_suffix(link)}.png")
 
 
-def plot_seq(out: Path, kept: list, variant: str, window=None, name="seq") -> Path | None:
-    runs = [k for k in kept if k["labels"]["variant"] == variant]
+def plot_seq(out: Path, kept: list, variant: str, link: str, window=None, name="seq") -> Path | None:
+    runs = [k for k in kept if k["labels"]["variant"] == variant and k["labels"]["link"] == link]
     if not runs:
         return None
     plt = _plt()
@@ -74,15 +81,15 @@ def plot_seq(out: Path, kept: list, variant: str, window=None, name="seq") -> Pa
             ax.plot(t[sel & rx], pk[sel & rx], "x", ms=3, color="red", label="retransmission")
         _marks(ax, k["events"])
         ax.set_ylabel("packet")
-        ax.set_title(f"{LABELS[k['labels']['mode']]} ({variant}, seed 1)", fontsize=9)
+        ax.set_title(f"{LABELS[k['labels']['mode']]} ({variant}, {LINK_LABELS[link]}, seed 1)", fontsize=9)
         if window:
             ax.set_xlim(*window)
-    axes[-1, 0].set_xlabel("time (s)  [grey: moves; purple: EHO-ACK; green: EHC-ACK]")
-    return _save(plt, fig, out / f"{name}_{variant}.png")
+    axes[-1, 0].set_xlabel("time (s)  [grey: moves; purple: EHO-ACK; green: EHC-ACK; olive: EHN obeyed]")
+    return _save(plt, fig, out / f"{name}_{variant}{_suffix(link)}.png")
 
 
-def plot_cwnd(out: Path, kept: list, variant: str) -> Path | None:
-    runs = [k for k in kept if k["labels"]["variant"] == variant]
+def plot_cwnd(out: Path, kept: list, variant: str, link: str) -> Path | None:
+    runs = [k for k in kept if k["labels"]["variant"] == variant and k["labels"]["link"] == link]
     if not runs:
         return None
     plt = _plt()
@@ -94,19 +101,21 @@ def plot_cwnd(out: Path, kept: list, variant: str) -> Path | None:
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (packets)")
     ax.set_ylim(0, 30)
-    ax.set_title(f"cwnd during handovers ({variant}, seed 1; seed 001 Fig. 11)", fontsize=9)
+    ax.set_title(f"cwnd during handovers ({variant}, {LINK_LABELS[link]}, seed 1; seed 001 Fig. 11)", fontsize=9)
     ax.legend(fontsize=7)
-    return _save(plt, fig, out / f"cwnd_{variant}.png")
+    return _save(plt, fig, out / f"cwnd_{variant}{_suffix(link)}.png")
 
 
 def plot_all(out: Path, table: list[dict], kept: list) -> list[Path]:
-    paths = [plot_fig12(out, table)]
-    for variant in sorted({k["labels"]["variant"] for k in kept}):
-        for p in (
-            plot_seq(out, kept, variant),
-            plot_seq(out, kept, variant, window=(40.0, 48.0), name="seq_fafa"),
-            plot_cwnd(out, kept, variant),
-        ):
-            if p is not None:
-                paths.append(p)
+    paths = []
+    for link in sorted({r["link"] for r in table}, key=lambda k: k != "wlan"):
+        paths.append(plot_fig12(out, table, link))
+        for variant in sorted({k["labels"]["variant"] for k in kept if k["labels"]["link"] == link}):
+            for p in (
+                plot_seq(out, kept, variant, link),
+                plot_seq(out, kept, variant, link, window=(40.0, 48.0), name="seq_fafa"),
+                plot_cwnd(out, kept, variant, link),
+            ):
+                if p is not None:
+                    paths.append(p)
     return paths

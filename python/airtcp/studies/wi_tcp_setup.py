@@ -1,34 +1,64 @@
-"""Scenarios of the wi-tcp study (seed 001): the shipped
-``scenarios/wi-tcp-wlan.toml`` (the seed's Fig. 4 over the 802.11b MAC at
-2 Mb/s) with the TCP variant, the Mobile IP mode and the home agent -
-foreign agent delay set per run.
+"""Scenarios of the wi-tcp study (seed 001): the seed's Fig. 4 with the
+wireless hop either over the 802.11b MAC at 2 Mb/s
+(``scenarios/wi-tcp-wlan.toml``, link ``wlan``) or as a plain lossless
+2 Mb/s point-to-point link per cell (``scenarios/wi-tcp-p2p.toml``, link
+``p2p``), with the TCP variant, the arm and the home agent - foreign agent
+delay set per run.
 
-Mobile IP modes (agents: 0 correspondent on fh, 1 home agent, 2 fa1,
-3 fa2, 4 mobile node):
+Arms (agents: 0 correspondent on fh, 1 home agent, 2 fa1, 3 fa2, 4 mobile
+node), one entry of :data:`ARMS` each, so another arm is one more entry:
 
 - ``mip``: plain Mobile IP (triangular routing through the home agent), no
   route optimisation, no smooth handoff, no Wi-TCP;
 - ``romip``: route optimisation (Binding Updates to the correspondent, which
   tunnels straight to the care-of address) and smooth handoff (the old
   foreign agent forwards what still arrives), no Wi-TCP;
-- ``witcp``: ``romip`` plus Wi-TCP at the agents and the sender.
+- ``witcp``: ``romip`` plus Wi-TCP at the agents and the sender;
+- ``ehn``: ``romip`` plus the explicit handover notification of the seed's
+  [8]: the mobile notifies the sender when it hears its new agent, the
+  sender resets its retransmission timer and resends at once.
 
 TCP variants: the seed's ns-2 Tahoe, Reno and NewReno, i.e. Reno congestion
 control with the matching recovery, without SACK or timestamps (ns-2's
 one-way agents have neither), MSS 1000 B, a 20-packet window (receive
 buffer 20,000 B).
+
+On the ``p2p`` link nothing is random, so a seed draws each move's phase
+against the agents' 1 s advertisement clock instead (a uniform 0-1 s
+shift of every handoff; seed 1 keeps the shipped times), as the beacon
+phases of a seed do over 802.11; the mobile is out of every cell for
+``away`` seconds per handoff (default 1 s: the 802.11 runs lose their AP
+for about 0.8 s).
 """
 
 from __future__ import annotations
 
 import copy
+import random
 import tomllib
 
 from .runner import StudyError, repo_root
 
-SCENARIO_FILE = "scenarios/wi-tcp-wlan.toml"
-MODES = ("mip", "romip", "witcp")
+SCENARIO_FILES = {"wlan": "scenarios/wi-tcp-wlan.toml", "p2p": "scenarios/wi-tcp-p2p.toml"}
+LINKS = tuple(SCENARIO_FILES)
+#: What each arm turns on: route optimisation with smooth handoff, Wi-TCP
+#: (agents and sender), explicit handover notification (mobile and sender).
+ARMS = {
+    "mip": {"ro": False, "witcp": False, "ehn": False},
+    "romip": {"ro": True, "witcp": False, "ehn": False},
+    "witcp": {"ro": True, "witcp": True, "ehn": False},
+    "ehn": {"ro": True, "witcp": False, "ehn": True},
+}
+MODES = tuple(ARMS)
+#: How reports and plots name the arms and links.
+ARM_LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP", "ehn": "EHN ([8])"}
+LINK_LABELS = {"wlan": "802.11b", "p2p": "plain p2p"}
 VARIANTS = ("tahoe", "reno", "newreno")
+#: Time out of every cell per handoff on the p2p link (s).
+P2P_AWAY_S = 1.0
+#: Longest time away: the moves 11.5 s and 15.6 s are 4.1 s apart, and a
+#: seed shifts each by up to 1 s; the next move must find the host in a cell.
+MAX_AWAY_S = 3.0
 #: Home agent - foreign agent delay (ms) = R-HA (5 ms) + R-FA.
 FULL_DELAYS = (10, 20, 30)
 QUICK_DELAYS = (10,)
@@ -39,38 +69,56 @@ FAFA_S = 42.5
 MSS = 1000
 
 
-def base() -> dict:
-    path = repo_root() / SCENARIO_FILE
+def base(link: str) -> dict:
+    path = repo_root() / SCENARIO_FILES[link]
     if not path.is_file():
         raise StudyError(f"{path}: the study's scenario is missing (run from the source tree)")
     with open(path, "rb") as f:
         return tomllib.load(f)
 
 
-_BASE: dict | None = None
+_BASE: dict[str, dict] = {}
 
 
-def scenario(mode: str, variant: str, hafa_ms: int, *, series: bool = False) -> dict:
+def p2p_moves(seed: int, away_s: float) -> list[list]:
+    """The mobile's ``roam_at`` on the p2p link for `seed`: each handoff
+    shifted by a uniform 0-1 s draw (none for seed 1), `away_s` out of
+    every cell."""
+    rng = random.Random(seed)
+    out = []
+    for t, _, to in HANDOFFS:
+        shift = 0.0 if seed == 1 else round(rng.random(), 6)
+        out.append([round(t + shift, 6), to, f"{away_s:g}s"])
+    return out
+
+
+def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed: int = 1, away_s: float = P2P_AWAY_S, series: bool = False) -> dict:
     """The scenario dict of one run."""
-    global _BASE
-    if mode not in MODES:
+    if mode not in ARMS:
         raise StudyError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
     if variant not in VARIANTS:
         raise StudyError(f"unknown TCP variant {variant!r} (known: {', '.join(VARIANTS)})")
+    if link not in SCENARIO_FILES:
+        raise StudyError(f"unknown link {link!r} (known: {', '.join(LINKS)})")
     if hafa_ms <= 5:
         raise StudyError(f"home agent - foreign agent delay {hafa_ms} ms must exceed the R-HA link's 5 ms")
-    if _BASE is None:
-        _BASE = base()
-    sc = copy.deepcopy(_BASE)
-    ro = mode != "mip"
-    wi = mode == "witcp"
+    if not 0 < away_s <= MAX_AWAY_S:
+        raise StudyError(f"time away {away_s} s must be in (0, {MAX_AWAY_S:g}]")
+    if link not in _BASE:
+        _BASE[link] = base(link)
+    sc = copy.deepcopy(_BASE[link])
+    arm = ARMS[mode]
     agents = sc["agents"]
     for i in (1, 2, 3):
-        agents[i]["route_optimization"] = ro
-        agents[i]["witcp"] = wi
-    agents[4]["smooth_handoff"] = ro
+        agents[i]["route_optimization"] = arm["ro"]
+        agents[i]["witcp"] = arm["witcp"]
+    agents[4]["smooth_handoff"] = arm["ro"]
+    agents[4]["ehn"] = arm["ehn"]
     for li in (2, 3):  # r - fa1, r - fa2
         sc["links"][li]["delay"] = f"{hafa_ms - 5}ms"
+    if link == "p2p":
+        mh = next(r for r in sc["radios"] if r["node"] == "mh")
+        mh["roam_at"] = p2p_moves(seed, away_s)
     tcp = sc["flows"][0]["tcp"]
     tcp.update(
         {
@@ -80,7 +128,8 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, series: bool = False) -> 
             "timestamps": False,
             "mss": MSS,
             "rcv_buf": 20 * MSS,
-            "witcp": wi,
+            "witcp": arm["witcp"],
+            "ehn": arm["ehn"],
         }
     )
     tcp.pop("snd_buf", None)

@@ -40,6 +40,7 @@ use airtcp_core::{Duration, Icmp, Instant, IpPayload, Packet};
 
 use super::config::MobileNodeConfig;
 use super::out::{addr_value, Out};
+use super::witcp::WitcpServer;
 use super::{clock_secs, ident, mip_of, mip_packet, secs};
 use crate::agent::{Agent, AgentLog, Hook, HookMask, IfaceId, InjectAt, Injection, NodeEvent, Verdict};
 
@@ -100,6 +101,9 @@ pub struct MobileNode {
     renew_at: Option<Instant>,
     clock_offset_s: i64,
     counter: u32,
+    /// With `ehn`: the host's TCP connections, as the serving agents follow
+    /// them for Wi-TCP, to number the notifications.
+    conns: WitcpServer,
     n: Counters,
 }
 
@@ -116,6 +120,7 @@ impl MobileNode {
             renew_at: None,
             clock_offset_s,
             counter: 0,
+            conns: WitcpServer::new(),
             n: Counters::default(),
         }
     }
@@ -191,6 +196,10 @@ impl MobileNode {
             self.registered = Some((self.cfg.home_addr, now));
             return;
         }
+        if self.cfg.ehn && self.registered.is_some() {
+            // The seed's [8]: notify as soon as the new agent is heard.
+            self.conns.handover_notify(self.cfg.home_addr, &mut self.out);
+        }
         let already = match self.registered {
             Some((c, until)) => c == h.coa && (home || until > now),
             None => false,
@@ -247,10 +256,22 @@ impl Agent for MobileNode {
     }
 
     fn hooks(&self) -> HookMask {
-        HookMask::INGRESS | HookMask::LOCAL_IN
+        let base = HookMask::INGRESS | HookMask::LOCAL_IN;
+        if self.cfg.ehn {
+            base | HookMask::EGRESS
+        } else {
+            base
+        }
     }
 
     fn on_packet(&mut self, now: Instant, hook: Hook, iface: IfaceId, pkt: &mut Packet) -> Verdict {
+        if self.cfg.ehn && pkt.outer.is_none() {
+            match hook {
+                Hook::Egress if pkt.ip.src == self.cfg.home_addr => self.conns.from_host(pkt),
+                Hook::LocalIn if pkt.ip.dst == self.cfg.home_addr => self.conns.to_host(pkt),
+                _ => {}
+            }
+        }
         if pkt.outer.is_some() || !matches!(hook, Hook::Ingress | Hook::LocalIn) {
             return Verdict::Accept;
         }
@@ -327,6 +348,7 @@ impl Agent for MobileNode {
             ("clock_resyncs", self.n.resyncs),
             ("gave_up", self.n.gave_up),
             ("binding_updates_sent", self.n.binding_updates),
+            ("ehn_sent", self.conns.ehn_sent),
         ]
     }
 }

@@ -50,6 +50,7 @@ pub struct WitcpServer {
     frozen: BTreeSet<[u8; 4]>,
     pub(crate) eho_sent: u64,
     pub(crate) ehc_sent: u64,
+    pub(crate) ehn_sent: u64,
 }
 
 fn after(a: SeqNum, b: SeqNum) -> bool {
@@ -141,6 +142,17 @@ impl WitcpServer {
         let n = self.signal(host, WiTcp::Ehc, out);
         self.ehc_sent += n as u64;
         out.log("witcp_ehc", addr_value(host));
+        n
+    }
+
+    /// The host itself heard a new agent (the seed's [8]): an explicit
+    /// handover notification per live connection. Returns how many.
+    pub(crate) fn handover_notify(&mut self, host: [u8; 4], out: &mut Out) -> usize {
+        let n = self.signal(host, WiTcp::Ehn, out);
+        if n > 0 {
+            self.ehn_sent += n as u64;
+            out.log("ehn_sent", addr_value(host));
+        }
         n
     }
 

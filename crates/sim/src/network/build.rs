@@ -14,7 +14,11 @@ use super::{NetStats, Network, PointToPoint};
 use crate::link::aqm::{Aqm, AqmSpec, Red};
 use crate::link::{LinkDir, LossModel, LossProcess, RateModel, Reorder};
 use crate::pcap_out::PcapOut;
-use crate::scenario::wifi::{RadioMode, WifiSpec};
+use super::cells::{CellParams, CellRadio, Cells};
+use crate::scenario::wifi::{P2pSpec, RadioMode, WifiSpec};
+use airtcp_core::Duration;
+use airtcp_wifi::medium::RadioSpec;
+use airtcp_wifi::mgmt::MgmtSpec;
 use airtcp_wifi::medium::Wlan;
 use airtcp_wifi::mobility::Mobility;
 use crate::scenario::{LinkSpec, Scenario, TraceModel, TraceSpec, DIR_NAMES};
@@ -76,14 +80,16 @@ impl Network {
         debug_assert!(nodes.iter().all(|n| n.hooks == union_hooks(n.agents.iter().map(|&a| agents[a as usize].hooks()))));
         let n_agents = agents.len();
         let capture_radios = pcap.as_ref().is_some_and(|p| p.has_radios());
-        let (wlan, radio_iface, wifi_segment, wifi_segments) = match wifi {
+        let (wlan, cells, radio_iface, wifi_segment, wifi_segments) = match wifi {
             Some(mut w) => {
                 if capture_radios {
-                    w.wlan.enable_capture();
+                    if let Some(m) = w.wlan.as_mut() {
+                        m.enable_capture();
+                    }
                 }
-                (Some(Box::new(w.wlan)), w.radio_iface, w.segment_of, w.segments)
+                (w.wlan.map(Box::new), w.cells.map(Box::new), w.radio_iface, w.segment_of, w.segments)
             }
-            None => (None, Vec::new(), Vec::new(), Vec::new()),
+            None => (None, None, Vec::new(), Vec::new(), Vec::new()),
         };
         let sdn = sc.sdn.as_ref().map(|spec| {
             for s in &spec.switches {
@@ -94,6 +100,7 @@ impl Network {
         Network {
             sdn,
             wlan,
+            cells,
             wlan_timer: Instant::MAX,
             radio_iface,
             wifi_segment,
@@ -207,7 +214,8 @@ fn merge_windows(mut w: Vec<(Instant, Instant)>) -> Vec<(Instant, Instant)> {
 
 /// The medium and the interfaces of a scenario's radios.
 struct WifiParts {
-    wlan: Wlan,
+    wlan: Option<Wlan>,
+    cells: Option<Cells>,
     radio_iface: Vec<u32>,
     segment_of: Vec<u32>,
     segments: Vec<Vec<u32>>,
@@ -274,9 +282,37 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Ifa
             }
         }
     }
-    let mut wlan = Wlan::new(specs, w.path_loss, w.shadowing, seed);
-    for &(a, b, fer, min_bytes) in &w.errors {
-        wlan.set_fixed_fer(a as u32, b as u32, fer, min_bytes);
-    }
-    WifiParts { wlan, radio_iface: (0..w.radios.len() as u32).map(|i| first + i).collect(), segment_of, segments }
+    let (wlan, cells) = match w.p2p {
+        Some(p) => (None, Some(p2p_cells(p, &specs))),
+        None => {
+            let mut wlan = Wlan::new(specs, w.path_loss, w.shadowing, seed);
+            for &(a, b, fer, min_bytes) in &w.errors {
+                wlan.set_fixed_fer(a as u32, b as u32, fer, min_bytes);
+            }
+            (Some(wlan), None)
+        }
+    };
+    WifiParts { wlan, cells, radio_iface: (0..w.radios.len() as u32).map(|i| first + i).collect(), segment_of, segments }
+}
+
+/// The point-to-point cells of `[wifi] medium = "p2p"`: each station's
+/// timeline from its starting AP and scripted handoffs (`roam_at`).
+fn p2p_cells(p: P2pSpec, specs: &[RadioSpec]) -> Cells {
+    let radios = specs
+        .iter()
+        .map(|r| match &r.mgmt {
+            MgmtSpec::Station(st) => {
+                let handoffs: Vec<(Instant, u32, Duration)> = st
+                    .scripted
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, &(at, ap))| Some((at, ap?, st.scripted_away.get(k).copied().unwrap_or(Duration::ZERO))))
+                    .collect();
+                CellRadio::station(r.mac.queue_limit, r.ap, &handoffs)
+            }
+            _ if r.ap.is_some() => CellRadio::station(r.mac.queue_limit, r.ap, &[]),
+            _ => CellRadio { is_ap: true, queue_limit: r.mac.queue_limit, timeline: Vec::new() },
+        })
+        .collect();
+    Cells::new(CellParams { bps: p.bps, delay: p.delay, attempts: p.attempts }, radios)
 }

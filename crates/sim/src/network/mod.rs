@@ -9,6 +9,7 @@
 
 pub mod addr;
 mod build;
+pub mod cells;
 pub mod channel;
 mod fast;
 pub mod fib;
@@ -92,8 +93,10 @@ pub struct Network {
     pub stats: NetStats,
     local: VecDeque<LocalDelivery>,
     end: Instant,
-    /// The wireless medium, when the scenario has radios.
+    /// The wireless medium, when the scenario has radios: the 802.11 one,
+    /// or (`[wifi] medium = "p2p"`) the plain point-to-point cells.
     pub wlan: Option<Box<Wlan>>,
+    pub cells: Option<Box<cells::Cells>>,
     /// The `Ev::Wlan` instant queued (`Instant::MAX` = none).
     wlan_timer: Instant,
     /// The interface of each radio.

@@ -55,8 +55,12 @@ impl Network {
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
-        let wlan = self.wlan.as_mut().expect("a radio interface implies a medium");
-        if !wlan.enqueue(now, radio, idx, bytes, da) {
+        let queued = match (self.wlan.as_mut(), self.cells.as_mut()) {
+            (Some(w), _) => w.enqueue(now, radio, idx, bytes, da),
+            (None, Some(c)) => c.enqueue(now, radio, idx, bytes, da),
+            (None, None) => unreachable!("a radio interface implies a medium"),
+        };
+        if !queued {
             self.frames.remove(idx);
         }
         self.arm_wlan(cx, now);
@@ -67,8 +71,13 @@ impl Network {
         if self.wlan_timer == now {
             self.wlan_timer = Instant::MAX;
         }
-        let Some(w) = self.wlan.as_mut() else { return };
-        w.handle_timeout(now);
+        if let Some(w) = self.wlan.as_mut() {
+            w.handle_timeout(now);
+        } else if let Some(c) = self.cells.as_mut() {
+            c.handle_timeout(now);
+        } else {
+            return;
+        }
         self.drain_wlan(cx, now);
     }
 
@@ -76,13 +85,17 @@ impl Network {
     pub(crate) fn start_wlan(&mut self, cx: &mut Cx, now: Instant) {
         if let Some(w) = self.wlan.as_mut() {
             w.start();
-            self.drain_wlan(cx, now);
+        } else if let Some(c) = self.cells.as_mut() {
+            c.start();
+        } else {
+            return;
         }
+        self.drain_wlan(cx, now);
     }
 
     /// Act on everything the medium reported.
     fn drain_wlan(&mut self, cx: &mut Cx, now: Instant) {
-        while let Some(o) = self.wlan.as_mut().and_then(|w| w.poll_output()) {
+        while let Some(o) = self.poll_medium() {
             match o {
                 WlanOutput::Delivered { handle, radio } => {
                     let copy = *self.frames.get(handle);
@@ -119,6 +132,23 @@ impl Network {
             }
         }
         self.arm_wlan(cx, now);
+    }
+
+    fn poll_medium(&mut self) -> Option<WlanOutput> {
+        match (self.wlan.as_mut(), self.cells.as_mut()) {
+            (Some(w), _) => w.poll_output(),
+            (None, Some(c)) => c.poll_output(),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether `radio` is an AP (a base station of the point-to-point cells).
+    pub(super) fn radio_is_ap(&self, radio: u32) -> bool {
+        match (self.wlan.as_ref(), self.cells.as_ref()) {
+            (Some(w), _) => w.is_ap(radio),
+            (None, Some(c)) => c.is_ap(radio),
+            (None, None) => false,
+        }
     }
 
     fn node_event(&mut self, cx: &mut Cx, now: Instant, node: usize, ev: NodeEvent) {
@@ -198,7 +228,12 @@ impl Network {
     /// Queue an `Ev::Wlan` at the medium's next instant unless one is queued
     /// no later.
     pub(super) fn arm_wlan(&mut self, cx: &mut Cx, now: Instant) {
-        let Some(t) = self.wlan.as_ref().and_then(|w| w.poll_timeout()) else { return };
+        let next = match (self.wlan.as_ref(), self.cells.as_ref()) {
+            (Some(w), _) => w.poll_timeout(),
+            (None, Some(c)) => c.poll_timeout(),
+            (None, None) => None,
+        };
+        let Some(t) = next else { return };
         let t = t.max(now);
         if t < self.wlan_timer && t <= self.end {
             self.wlan_timer = t;

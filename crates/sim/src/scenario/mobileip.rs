@@ -167,7 +167,7 @@ pub(super) fn foreign_agent(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
 pub(super) fn mobile_node(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
     t.known(&[
         "node", "kind", "name", "wireless", "home_addr", "home_agent", "lifetime", "retransmissions", "retransmit_timeout", "smooth_handoff",
-        "forward_lifetime",
+        "forward_lifetime", "ehn",
     ])?;
     let wireless = iface_of(&t.req("wireless")?, net, node)?;
     let home_addr = match t.opt("home_addr") {
@@ -198,6 +198,7 @@ pub(super) fn mobile_node(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
         c.forward_lifetime = lifetime(&f, false)?;
     }
     c.smooth_handoff = opt_bool(t, "smooth_handoff", false)?;
+    c.ehn = opt_bool(t, "ehn", false)?;
     Ok(AgentSpec::MobileNode(c))
 }
 
@@ -311,6 +312,7 @@ pub(super) fn agent_json(spec: &AgentSpec, m: &mut Map<String, Value>, iface: &d
             m.insert("retransmit_timeout".into(), json!(format_duration(c.retx_initial)));
             m.insert("smooth_handoff".into(), json!(c.smooth_handoff));
             m.insert("forward_lifetime".into(), json!(c.forward_lifetime));
+            m.insert("ehn".into(), json!(c.ehn));
         }
         AgentSpec::Correspondent(c) => {
             m.insert("kind".into(), json!("correspondent"));

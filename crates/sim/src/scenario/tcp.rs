@@ -60,6 +60,7 @@ pub const TCP_KEYS: &[&str] = &[
     "slow_start_after_idle",
     "witcp",
     "witcp_max_freeze",
+    "ehn",
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
@@ -160,6 +161,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
             "witcp" => c.witcp = f.bool()?,
             "witcp_max_freeze" => c.witcp_max_freeze = Some(f.duration()?),
+            "ehn" => c.ehn = f.bool()?,
             _ => unreachable!("checked by known()"),
         }
     }
@@ -217,6 +219,9 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     // JSON is unchanged.
     if let (true, Some(map)) = (c.witcp, v.as_object_mut()) {
         map.insert("witcp".into(), json!(true));
+    }
+    if let (true, Some(map)) = (c.ehn, v.as_object_mut()) {
+        map.insert("ehn".into(), json!(true));
     }
     if let (Some(d), Some(map)) = (c.witcp_max_freeze, v.as_object_mut()) {
         map.insert("witcp_max_freeze".into(), Value::String(format_duration(d)));

@@ -57,13 +57,25 @@ pub struct WifiSpec {
     pub radios: Vec<RadioDecl>,
     /// `(from radio, to radio, frame error rate, smallest MPDU it hits)`.
     pub errors: Vec<(usize, usize, f64, u32)>,
+    /// `medium = "p2p"`: plain point-to-point cells instead of 802.11.
+    pub p2p: Option<P2pSpec>,
+}
+
+/// The plain point-to-point wireless hop (`network/cells.rs`): `[wifi]
+/// rate` as a bit rate, `p2p_delay` of propagation, `short_retry_limit`
+/// attempts before a frame to a station out of the cell is dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct P2pSpec {
+    pub bps: u64,
+    pub delay: Duration,
+    pub attempts: u32,
 }
 
 const WIFI_KEYS: &[&str] = &[
     "standard", "propagation", "exponent", "reference_m", "reference_loss_db", "frequency_hz", "antenna_height_m", "system_loss",
     "shadowing_db", "rate", "rts_threshold", "queue_packets", "short_retry_limit", "long_retry_limit", "preamble", "tx_power_dbm",
     "rx_sensitivity_dbm", "cca_threshold_dbm", "noise_figure_db", "radio_profile", "adhoc_subnet", "rate_control",
-    "preamble_min_snr_db", "preamble_min_rssi_dbm",
+    "preamble_min_snr_db", "preamble_min_rssi_dbm", "medium", "p2p_delay",
 ];
 const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
@@ -190,6 +202,19 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     if let Some(f) = w.opt("long_retry_limit") {
         mac.long_retry_limit = at_least_one(&f, "long_retry_limit")?;
     }
+    let p2p = match w.opt("medium") {
+        None => None,
+        Some(f) => match f.str()? {
+            "802.11" | "80211" => None,
+            "p2p" => Some(P2pSpec { bps: default_rate.kbps as u64 * 1000, delay: Duration::ZERO, attempts: mac.short_retry_limit }),
+            s => return Err(f.err(format!("unknown medium \"{s}\" (known: 802.11, p2p)"))),
+        },
+    };
+    let p2p = match (p2p, w.opt("p2p_delay")) {
+        (Some(p), Some(f)) => Some(P2pSpec { delay: f.duration()?, ..p }),
+        (None, Some(f)) => return Err(f.err("p2p_delay needs medium = \"p2p\"")),
+        (p, None) => p,
+    };
     let adhoc_subnet = match w.opt("adhoc_subnet") {
         Some(f) => Prefix::parse(f.str()?).map_err(|m| f.err(m))?,
         None => Prefix::new(AUTO_ADHOC.0, AUTO_ADHOC.1),
@@ -231,6 +256,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
                 RadioMode::Ap { ssid: ssid.clone().unwrap_or_else(|| "airtcp".to_string()) }
             }
             "station" => RadioMode::Station { ssid: ssid.clone().unwrap_or_default(), ap: None },
+            "adhoc" if p2p.is_some() => return Err(mode_f.expect("non-default mode is declared").err("the p2p medium has no ad hoc radios (only base stations and stations)")),
             "adhoc" => {
                 if let Some(f) = t.opt("ssid") {
                     return Err(f.err("an ad hoc radio has no ssid"));
@@ -377,8 +403,21 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
             if last.is_some_and(|l| at <= l) {
                 return Err(e.item(0).err("scripted handoffs must be in increasing time order"));
             }
+            // On the p2p medium a handoff is a stretch out of coverage: the
+            // next may not begin before the station is in a cell again.
+            if let (Some(_), Some(&prev_away), Some(l)) = (p2p, aways.get(k.wrapping_sub(1)), last) {
+                if at <= l + prev_away {
+                    return Err(e.item(0).err(format!(
+                        "handoff at {} begins before the previous one ends ({} + {} away)",
+                        super::units::format_duration(at),
+                        super::units::format_duration(l),
+                        super::units::format_duration(prev_away)
+                    )));
+                }
+            }
             last = Some(at);
             let target = match e.item(1).str()? {
+                "best" if p2p.is_some() => return Err(e.item(1).err("the p2p medium has no scan: a handoff names its AP")),
                 "best" => None,
                 _ => Some(ap_ref(&e.item(1))? as u32),
             };
@@ -393,14 +432,18 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
         }
     }
     assign_addresses(root, &mut out, &declared_subnet, &declared_addr, adhoc_subnet)?;
-    check_reach(root, &out, &path_loss)?;
+    if p2p.is_none() {
+        check_reach(root, &out, &path_loss)?;
+    } else if let Some(i) = out.iter().position(|r| matches!(r.mode, RadioMode::Station { ap: None, .. })) {
+        return Err(root.doc.err(&KeyPath::root().key("radios").index(i), "a station of the p2p medium needs `ap` (the cell it starts in)"));
+    }
     let errors = errors(root, &out, nodes, index)?;
     let raw = [
         root.opt("wifi").map(|f| f.v.clone()).unwrap_or_else(|| serde_json::json!({})),
         radios_f.v.clone(),
         root.opt("wifi_errors").map(|f| f.v.clone()).unwrap_or_else(|| serde_json::json!([])),
     ];
-    Ok(Some(WifiSpec { raw, standard, path_loss, shadowing, radios: out, errors }))
+    Ok(Some(WifiSpec { raw, standard, path_loss, shadowing, radios: out, errors, p2p }))
 }
 
 fn std_letter(s: Standard) -> &'static str {

@@ -171,7 +171,18 @@ impl<'s> Sim<'s> {
                     (0..n).map(|r| w.associated_ap(r)).collect(),
                 )
             }
-            None => (Vec::new(), Vec::new(), Vec::new()),
+            None => match &self.net.cells {
+                Some(c) => {
+                    let n = c.radio_count() as u32;
+                    let end = Instant::ZERO + self.sc.sim.duration;
+                    (
+                        (0..n).map(|r| c.counters(r).clone()).collect(),
+                        vec![Vec::new(); n as usize],
+                        (0..n).map(|r| if c.is_ap(r) { None } else { c.cell_of(r, end) }).collect(),
+                    )
+                }
+                None => (Vec::new(), Vec::new(), Vec::new()),
+            },
         };
         let sdn = self.net.sdn.as_ref().map(|s| s.report(self.sc));
         Finished {

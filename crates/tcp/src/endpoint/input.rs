@@ -150,7 +150,7 @@ impl Endpoint {
         self.events.push_back(Event::Connected);
     }
 
-    fn on_synchronized(&mut self, now: Instant, seg: &Segment) {
+    pub(super) fn on_synchronized(&mut self, now: Instant, seg: &Segment) {
         let nxt = self.rcv_nxt();
         let off = self.rcv_off(seg.seq);
         let seg_len = seg.seq_len() as i64;

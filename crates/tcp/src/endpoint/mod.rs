@@ -16,6 +16,7 @@
 mod ack;
 mod ecn;
 mod autotune;
+mod ehn;
 mod idle;
 mod input;
 mod nagle;

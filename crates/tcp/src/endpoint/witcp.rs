@@ -49,7 +49,8 @@ impl Endpoint {
     /// processed as usual.
     pub(super) fn on_witcp_signal(&mut self, now: Instant, seg: &Segment) -> bool {
         let Some(sig) = seg.witcp else { return false };
-        if !self.cfg.witcp || seg.flags.rst() || seg.flags.syn() || !seg.flags.ack() {
+        let on = if sig == WiTcp::Ehn { self.cfg.ehn } else { self.cfg.witcp };
+        if !on || seg.flags.rst() || seg.flags.syn() || !seg.flags.ack() {
             return false;
         }
         if !matches!(self.state, State::Established | State::CloseWait | State::FinWait1 | State::Closing | State::LastAck) {
@@ -62,6 +63,7 @@ impl Endpoint {
         match sig {
             WiTcp::Eho => self.witcp_freeze(now),
             WiTcp::Ehc => self.witcp_thaw(now, false),
+            WiTcp::Ehn => self.on_ehn(now, seg),
         }
         true
     }
@@ -73,6 +75,7 @@ impl Endpoint {
         }
         self.witcp_frozen = Some(Frozen { since: now, cwnd: self.tp.snd_cwnd, ssthresh: self.tp.snd_ssthresh });
         self.stats.witcp_freezes += 1;
+        self.events.push_back(Event::WiTcpFreeze { cwnd: self.tp.snd_cwnd, ssthresh: self.tp.snd_ssthresh });
         self.tlp_send = None;
         self.probe_pending = false;
         if let Some(d) = self.cfg.witcp_max_freeze {
@@ -90,8 +93,23 @@ impl Endpoint {
         self.timers.stop(TimerKind::WiTcpThaw);
         self.stats.witcp_resumes += 1;
         self.stats.witcp_forced_thaws += forced as u64;
-        self.stats.witcp_frozen_ns += now.saturating_since(f.since).as_nanos();
-        if self.tp.packets_out > 0 {
+        let frozen = now.saturating_since(f.since);
+        self.stats.witcp_frozen_ns += frozen.as_nanos();
+        self.resend_in_flight(now);
+        self.tp.snd_cwnd = f.cwnd;
+        self.tp.snd_ssthresh = f.ssthresh;
+        self.tp.snd_cwnd_cnt = 0;
+        self.events.push_back(Event::WiTcpResume { cwnd: f.cwnd, ssthresh: f.ssthresh, frozen, forced });
+        self.update_persist(now);
+    }
+
+    /// What was in flight is presumed lost at the agent: mark it all lost
+    /// and let the output path resend it at once under the current window
+    /// (ca_state Loss, without the congestion module's loss hook), with the
+    /// retransmission timer restarted from a full RTO. Returns the count.
+    pub(super) fn resend_in_flight(&mut self, now: Instant) -> u32 {
+        let n = self.tp.packets_out;
+        if n > 0 {
             self.mark_all_lost();
             self.tlp_high_seq = None;
             self.undo_marker = None;
@@ -108,10 +126,7 @@ impl Endpoint {
             }
             self.timers.set(TimerKind::Rto, now + self.rtt.rto());
         }
-        self.tp.snd_cwnd = f.cwnd;
-        self.tp.snd_ssthresh = f.ssthresh;
-        self.tp.snd_cwnd_cnt = 0;
-        self.update_persist(now);
+        n
     }
 
     /// While frozen, nothing may time out: the retransmission, probe,

@@ -5,7 +5,8 @@ use airtcp_core::mobileip::{adv_flags, AgentAdvert, MipMsg, RegReply, ReplyCode}
 use airtcp_core::{Icmp, IpPayload, Ipv4Header};
 
 use super::*;
-use crate::agent::{InjectAt, NodeEvent};
+use crate::agent::{Hook, InjectAt, Injection, NodeEvent};
+use airtcp_core::{SeqNum, TcpFlags};
 use crate::mobileip::{MobileNode, MobileNodeConfig, MobileState};
 
 fn mn_with(f: impl FnOnce(&mut MobileNodeConfig)) -> MobileNode {
@@ -187,4 +188,45 @@ fn replies_for_someone_else_pass() {
     p.ip.dst = [10, 0, 1, 3];
     assert_eq!(recv(&mut m, ms(1), WLAN, p), Verdict::Accept);
     assert_eq!(recv(&mut m, ms(1), WLAN, data(0)), Verdict::Accept);
+}
+
+/// The packets a mobile with `ehn` injected besides Mobile IP messages.
+fn notifications(m: &mut MobileNode) -> Vec<Injection> {
+    injected(m).into_iter().filter(|i| i.pkt.mip().is_none()).collect()
+}
+
+#[test]
+fn mobile_node_with_ehn_notifies_each_peer_when_it_hears_a_new_agent() {
+    let mut m = mn_with(|c| c.ehn = true);
+    // Starts at home: the first agent heard is no handover.
+    recv(&mut m, ms(500), WLAN, advert(HA, true));
+    let mut seg = data(3);
+    m.on_packet(ms(600), Hook::LocalIn, WLAN, &mut seg);
+    send(&mut m, ms(601), WLAN, ack(4));
+    assert!(notifications(&mut m).is_empty());
+    m.on_node_event(ms(11_500), NodeEvent::LinkLost { iface: WLAN });
+    recv(&mut m, ms(12_100), WLAN, advert(FA1, false));
+    let n = notifications(&mut m);
+    assert_eq!(n.len(), 1);
+    let (ip, s) = (n[0].pkt.ip, n[0].pkt.segment().expect("a TCP segment"));
+    assert_eq!((n[0].at, ip.src, ip.dst), (InjectAt::Route, MH, CH));
+    assert_eq!((s.src_port, s.dst_port, s.flags), (MH_PORT, CH_PORT, TcpFlags::ACK));
+    assert_eq!((s.ack, s.seq, s.window), (SeqNum(1001 + 4000), SeqNum(7001), 30_000), "numbered from the host's last ACK");
+    assert_eq!(s.witcp, Some(airtcp_core::WiTcp::Ehn));
+    assert_eq!(counter(&m, "ehn_sent"), 1);
+    assert!(logs(&mut m).iter().any(|l| l.kind == "ehn_sent"));
+    // The same agent heard again is no new handover.
+    recv(&mut m, ms(13_100), WLAN, advert(FA1, false));
+    assert!(notifications(&mut m).is_empty());
+}
+
+#[test]
+fn mobile_node_without_ehn_sends_no_notification() {
+    let mut m = mn_with(|_| {});
+    recv(&mut m, ms(500), WLAN, advert(HA, true));
+    send(&mut m, ms(601), WLAN, ack(4));
+    m.on_node_event(ms(11_500), NodeEvent::LinkLost { iface: WLAN });
+    recv(&mut m, ms(12_100), WLAN, advert(FA1, false));
+    assert!(notifications(&mut m).is_empty());
+    assert_eq!(counter(&m, "ehn_sent"), 0);
 }
