@@ -10,13 +10,13 @@
 //! The wire layout is in [`crate::wire`] (`coded.rs`).
 
 /// Largest batch a code vector can describe. MORE uses K = 32 (Chachulski et
-/// al., SIGCOMM 2007, §5); TCPFender β = 50 (seed 002 §III.B.1). 56 is the
+/// al., SIGCOMM 2007, §5); TCPFender β = 50 (seed 002 §III.B.1). 52 is the
 /// most that keeps [`Coded`] no larger than a TCP segment, so adding this
 /// payload kind does not grow every packet the simulator moves.
-pub const MAX_BATCH: usize = 56;
+pub const MAX_BATCH: usize = 52;
 
-/// Bytes before the code vector: kind, vector length, flow, batch index.
-pub const CODED_HEADER_LEN: u32 = 8;
+/// Bytes before the code vector: kind, vector length, flow, batch, tag.
+pub const CODED_HEADER_LEN: u32 = 12;
 
 /// A code vector over GF(2^8): coefficient `i` multiplies native packet `i` of the batch.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -91,6 +91,10 @@ pub enum CodedKind {
     /// The destination's batch ACK (MORE §4.2.3): batch `batch` is decoded.
     /// Its code vector is empty and it has no payload.
     BatchAck = 2,
+    /// TCPFender's receiver-module ACK (seed 002 §III.B.2): `batch` holds the
+    /// ACK number in packets, β(b−1)+r; `tag` echoes the tag of the coded
+    /// packet that triggered it. No code vector, no payload.
+    FenderAck = 3,
 }
 
 impl CodedKind {
@@ -98,6 +102,7 @@ impl CodedKind {
         match b {
             1 => Some(CodedKind::Data),
             2 => Some(CodedKind::BatchAck),
+            3 => Some(CodedKind::FenderAck),
             _ => None,
         }
     }
@@ -109,8 +114,13 @@ pub struct Coded {
     pub kind: CodedKind,
     /// The coded flow (one source-destination transfer).
     pub flow: u16,
-    /// Batch index, counted from 0 by the source.
+    /// Batch index, counted from 0 by the source (for a
+    /// [`CodedKind::FenderAck`], the ACK number in packets).
     pub batch: u32,
+    /// TCPFender's tag (seed 002 §III.B.3): the TCP sequence number of the
+    /// segment whose arrival released this packet; echoed in the ACK it
+    /// triggers. 0 under plain MORE.
+    pub tag: u32,
     pub code: CodeVector,
     /// Length of the coded payload (every native padded to this length).
     pub payload_len: u16,
@@ -152,9 +162,10 @@ mod tests {
             kind: CodedKind::Data,
             flow: 1,
             batch: 0,
+            tag: 0,
             code: CodeVector::zero(50).unwrap(),
             payload_len: 1500,
         };
-        assert_eq!(c.len(), 8 + 50 + 1500);
+        assert_eq!(c.len(), 12 + 50 + 1500);
     }
 }

@@ -4,12 +4,13 @@
 //! SIGCOMM 2007 §5.1, without a published byte layout):
 //!
 //! ```text
-//! 0      kind (1 data, 2 batch ACK)
-//! 1      L, the code vector length (0..=56, MAX_BATCH; 0 for a batch ACK)
-//! 2..4   flow id, big-endian
-//! 4..8   batch index, big-endian
-//! 8..8+L code vector, one GF(2^8) coefficient per native packet
-//! 8+L..  coded payload, to the end of the datagram
+//! 0        kind (1 data, 2 batch ACK, 3 TCPFender ACK)
+//! 1        L, the code vector length (0..=52, MAX_BATCH; 0 for ACKs)
+//! 2..4     flow id, big-endian
+//! 4..8     batch index (TCPFender ACK: ACK number in packets), big-endian
+//! 8..12    tag (TCPFender: TCP sequence number of the releasing segment)
+//! 12..12+L code vector, one GF(2^8) coefficient per native packet
+//! 12+L..   coded payload, to the end of the datagram (none for ACKs)
 //! ```
 //!
 //! The IPv4 header checksum does not cover the payload and this header has
@@ -31,6 +32,7 @@ pub(super) fn write(c: &Coded, payload: Option<&[u8]>, buf: &mut Vec<u8>) {
     buf.push(c.code.len() as u8);
     buf.extend_from_slice(&c.flow.to_be_bytes());
     buf.extend_from_slice(&c.batch.to_be_bytes());
+    buf.extend_from_slice(&c.tag.to_be_bytes());
     buf.extend_from_slice(c.code.as_slice());
     match payload {
         Some(p) => buf.extend_from_slice(p),
@@ -42,25 +44,27 @@ pub(super) fn write(c: &Coded, payload: Option<&[u8]>, buf: &mut Vec<u8>) {
 /// the header and where the payload starts.
 pub(super) fn parse(bytes: &[u8], at: usize) -> Result<(Coded, usize), WireError> {
     need(bytes, at, HEADER_LEN)?;
-    let kind = CodedKind::from_byte(bytes[at]).ok_or(WireError::Malformed { offset: at, what: "coded packet kind (1 data, 2 batch ACK)" })?;
+    let kind = CodedKind::from_byte(bytes[at]).ok_or(WireError::Malformed { offset: at, what: "coded packet kind (1 data, 2 batch ACK, 3 TCPFender ACK)" })?;
     let len = bytes[at + 1] as usize;
     if len > MAX_BATCH {
-        return Err(WireError::Malformed { offset: at + 1, what: "code vector length (at most 56)" });
+        return Err(WireError::Malformed { offset: at + 1, what: "code vector length (at most 52)" });
     }
-    if kind == CodedKind::BatchAck && len != 0 {
-        return Err(WireError::Malformed { offset: at + 1, what: "batch ACK with a code vector" });
+    let is_ack = kind != CodedKind::Data;
+    if is_ack && len != 0 {
+        return Err(WireError::Malformed { offset: at + 1, what: "ACK with a code vector" });
     }
     need(bytes, at + HEADER_LEN, len)?;
     let payload_at = at + HEADER_LEN + len;
     let payload_len = bytes.len() - payload_at;
-    if kind == CodedKind::BatchAck && payload_len != 0 {
-        return Err(WireError::Malformed { offset: payload_at, what: "batch ACK with a payload" });
+    if is_ack && payload_len != 0 {
+        return Err(WireError::Malformed { offset: payload_at, what: "ACK with a payload" });
     }
     let code = CodeVector::from_slice(&bytes[at + HEADER_LEN..payload_at]).expect("length checked above");
     let c = Coded {
         kind,
         flow: be16(bytes, at + 2),
         batch: be32(bytes, at + 4),
+        tag: be32(bytes, at + 8),
         code,
         payload_len: payload_len as u16,
     };
@@ -78,7 +82,7 @@ mod tests {
         for (i, c) in code.as_mut_slice().iter_mut().enumerate() {
             *c = i as u8 + 1;
         }
-        Coded { kind: CodedKind::Data, flow: 7, batch: 0x0102_0304, code, payload_len }
+        Coded { kind: CodedKind::Data, flow: 7, batch: 0x0102_0304, tag: 0x0a0b_0c0d, code, payload_len }
     }
 
     fn packet(c: Coded) -> Packet {
@@ -95,9 +99,9 @@ mod tests {
         let p = packet(data(50, 1500));
         let mut buf = Vec::new();
         encode(&p, &mut buf).unwrap();
-        assert_eq!(buf.len(), 20 + 8 + 50 + 1500);
+        assert_eq!(buf.len(), 20 + 12 + 50 + 1500);
         assert_eq!(buf[9], 253);
-        assert_eq!(&buf[20..28], &[1, 50, 0, 7, 1, 2, 3, 4]);
+        assert_eq!(&buf[20..32], &[1, 50, 0, 7, 1, 2, 3, 4, 10, 11, 12, 13]);
         assert_eq!(decode(&buf).unwrap(), p);
     }
 
@@ -116,16 +120,16 @@ mod tests {
         encode_coded(&data(4, 0), None, &mut buf);
         let mut bad = buf.clone();
         bad[0] = 9;
-        assert_eq!(parse_coded(&bad).unwrap_err().to_string(), "byte 0: malformed coded packet kind (1 data, 2 batch ACK)");
+        assert_eq!(parse_coded(&bad).unwrap_err().to_string(), "byte 0: malformed coded packet kind (1 data, 2 batch ACK, 3 TCPFender ACK)");
         let mut bad = buf.clone();
-        bad[1] = 57;
-        assert_eq!(parse_coded(&bad).unwrap_err().to_string(), "byte 1: malformed code vector length (at most 56)");
+        bad[1] = 53;
+        assert_eq!(parse_coded(&bad).unwrap_err().to_string(), "byte 1: malformed code vector length (at most 52)");
         let mut bad = buf.clone();
         bad[1] = 10; // vector runs past the end
-        assert_eq!(parse_coded(&bad).unwrap_err(), WireError::Truncated { offset: 8, needed: 18, have: 12 });
+        assert_eq!(parse_coded(&bad).unwrap_err(), WireError::Truncated { offset: 12, needed: 22, have: 16 });
         assert!(matches!(parse_coded(&buf[..5]), Err(WireError::Truncated { .. })));
         let mut ack = buf.clone();
         ack[0] = 2;
-        assert_eq!(parse_coded(&ack).unwrap_err().to_string(), "byte 1: malformed batch ACK with a code vector");
+        assert_eq!(parse_coded(&ack).unwrap_err().to_string(), "byte 1: malformed ACK with a code vector");
     }
 }
