@@ -13,6 +13,7 @@ pub mod agent;
 pub mod config;
 pub mod itcp;
 pub mod mobileip;
+pub mod more;
 pub mod peg;
 pub mod sdn;
 pub mod snoop;
