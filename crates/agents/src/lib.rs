@@ -17,6 +17,7 @@ pub mod more;
 pub mod peg;
 pub mod sdn;
 pub mod snoop;
+pub mod tcpfender;
 
 #[cfg(test)]
 mod testwire;

@@ -168,7 +168,7 @@ impl Basis {
         Ok(false)
     }
 
-    /// A random combination of the rows held, written into `out` (MORE's
+    /// A random combination (nonzero coefficients) of the rows held, written into `out` (MORE's
     /// recoding at forwarders: the result is in the span of what was
     /// received, so it never carries information the node does not have).
     /// With rank 0 the result is the zero vector.
@@ -257,7 +257,10 @@ fn two_rows(buf: &mut [u8], stride: usize, src: usize, dst: usize) -> (&[u8], &m
     }
 }
 
-/// Uniform GF(2^8) coefficients, eight per 64-bit draw of the stream.
+/// Uniform nonzero GF(2^8) coefficients, up to eight per 64-bit draw of the
+/// stream (a zero byte is skipped). Nonzero, so that a packet released
+/// after the first native of a batch is never the useless zero vector, and
+/// every native present takes part in every packet.
 #[derive(Default)]
 pub(crate) struct Coefficients {
     word: u64,
@@ -266,13 +269,17 @@ pub(crate) struct Coefficients {
 
 impl Coefficients {
     pub(crate) fn next(&mut self, rng: &mut RngStream) -> u8 {
-        if self.left == 0 {
-            self.word = rng.next_u64();
-            self.left = 8;
+        loop {
+            if self.left == 0 {
+                self.word = rng.next_u64();
+                self.left = 8;
+            }
+            let c = self.word as u8;
+            self.word >>= 8;
+            self.left -= 1;
+            if c != 0 {
+                return c;
+            }
         }
-        let c = self.word as u8;
-        self.word >>= 8;
-        self.left -= 1;
-        c
     }
 }

@@ -88,7 +88,7 @@ impl BatchEncoder {
     }
 
     /// A random combination of the natives added so far into `out`: uniform
-    /// coefficients for natives `0..k`, zero for the rest. With k = 0 the
+    /// nonzero coefficients for natives `0..k`, zero for the rest. With k = 0 the
     /// result is the zero vector (callers send nothing then).
     pub fn encode(&self, rng: &mut RngStream, out: &mut Symbol) {
         out.code = CodeVector::zero(self.beta).expect("beta checked");
