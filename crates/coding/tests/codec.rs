@@ -206,6 +206,28 @@ fn reset_reuses_the_basis_for_the_next_batch() {
     assert_decodes_to(&mut dst, &nat);
 }
 
+#[test]
+fn a_partial_batch_shrinks_to_its_natives_and_decodes() {
+    let nat = natives(3, 11);
+    let mut enc = BatchEncoder::new(50, SYMBOL).unwrap();
+    for n in &nat {
+        enc.push(Some(n)).unwrap();
+    }
+    let mut rng = RngStream::new(11, "s");
+    let mut dst = Basis::new(50, SYMBOL).unwrap();
+    let mut sym = Symbol::new(50, SYMBOL);
+    while dst.rank() < 3 {
+        enc.encode(&mut rng, &mut sym);
+        dst.insert(&sym.code, sym.payload()).unwrap();
+    }
+    assert!(!dst.is_full());
+    // A row reaching past column 2 forbids shrinking to 2.
+    assert_eq!(dst.shrink(2), Err(CodecError::CodeLength { expected: 50, found: 2 }));
+    dst.shrink(3).unwrap();
+    assert!(dst.is_full());
+    assert_decodes_to(&mut dst, &nat);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 

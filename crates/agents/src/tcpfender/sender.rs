@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use airtcp_coding::{BatchEncoder, Symbol};
-use airtcp_core::{wire, Coded, CodedKind, Packet, RngStream, SeqNum, TcpFlags};
+use airtcp_core::{wire, CodeVector, Coded, CodedKind, Packet, RngStream, SeqNum, TcpFlags};
 
 use super::{FenderConfig, FenderError};
 use crate::more::seq_after;
@@ -32,6 +32,9 @@ struct SendBatch {
     credit: f64,
     /// Sequence number of the segment that last released this batch.
     tag: u32,
+    /// TCP sent its FIN: this partial batch gets no more natives and is
+    /// sent with a code vector of its k natives, which tells the receiver.
+    closed: bool,
 }
 
 pub struct FenderSender {
@@ -79,6 +82,7 @@ impl FenderSender {
                     tsval: Vec::with_capacity(cfg.beta),
                     credit: 0.0,
                     tag: 0,
+                    closed: false,
                 })
             })
             .collect::<Result<Vec<_>, FenderError>>()?;
@@ -100,14 +104,35 @@ impl FenderSender {
     }
 
     /// A packet the TCP sender pushed down.
+    ///
+    /// A FIN closes the last, partial batch (seed 002 leaves the end of a
+    /// flow open; without this its tail could never be decoded): the batch
+    /// earns `z_src` credits at each FIN (first or retransmitted) and is
+    /// coded over its k natives only.
     pub fn on_tcp_segment(&mut self, pkt: &Packet) -> Result<Release, FenderError> {
         let Some(seg) = pkt.segment() else { return Ok(Release::PassThrough) };
-        if seg.payload_len == 0 || seg.flags.syn() || seg.flags.rst() {
+        if seg.flags.syn() || seg.flags.rst() {
             return Ok(Release::PassThrough);
         }
-        match self.next_seq {
-            Some(next) if seg.seq < next => self.retransmission(pkt),
-            _ => self.new_native(pkt),
+        let release = if seg.payload_len == 0 {
+            Release::PassThrough
+        } else {
+            match self.next_seq {
+                Some(next) if seg.seq < next => self.retransmission(pkt)?,
+                _ => self.new_native(pkt)?,
+            }
+        };
+        if seg.flags.fin() {
+            self.close_last_batch();
+        }
+        Ok(release)
+    }
+
+    fn close_last_batch(&mut self) {
+        let beta = self.cfg.beta;
+        if let Some(b) = self.batches.back_mut().filter(|b| b.enc.natives() < beta) {
+            b.closed = true;
+            b.credit += self.cfg.z_src;
         }
     }
 
@@ -126,6 +151,7 @@ impl FenderSender {
             b.tsval.clear();
             b.batch = batch;
             b.credit = 0.0;
+            b.closed = false;
             self.batches.push_back(b);
         }
         let b = self.batches.back_mut().expect("batch of the next native is open");
@@ -181,6 +207,9 @@ impl FenderSender {
         let b = self.batches.iter_mut().find(|b| b.credit >= 1.0 && b.enc.natives() > 0)?;
         b.credit -= 1.0;
         b.enc.encode(&mut self.rng, out);
+        if b.closed {
+            out.code = CodeVector::from_slice(&out.code.as_slice()[..b.enc.natives()]).expect("k <= beta");
+        }
         self.c.coded_sent += 1;
         Some(Coded {
             kind: CodedKind::Data,
@@ -204,7 +233,16 @@ impl FenderSender {
             self.c.malformed += 1;
             return Err(FenderError::WrongFlow { expected: self.flow, found: ack.flow });
         }
-        let n = ack.batch as u64;
+        let mut n = ack.batch as u64;
+        let beta = self.cfg.beta as u64;
+        // The receiver decoded the closed final batch and moved past it.
+        let closed_done = self.batches.back().is_some_and(|b| b.closed && n == (b.batch as u64 + 1) * beta);
+        if closed_done {
+            n = self.next_index;
+            while let Some(b) = self.batches.pop_front() {
+                self.spare.push(b);
+            }
+        }
         if n > self.next_index {
             self.c.malformed += 1;
             return Err(FenderError::UnknownSegment { seq: ack.batch });
