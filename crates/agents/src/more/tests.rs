@@ -232,3 +232,17 @@ fn batch_crosses_a_lossy_three_node_line() {
     assert!(per_native(sends[1]) > 0.5 && per_native(sends[1]) < 3.0, "{sends:?}");
     assert_eq!(src.current_batch(), None);
 }
+
+#[test]
+fn a_final_batch_announced_shorter_shrinks_at_the_forwarder() {
+    let plan = ForwarderPlan::compute(&line(), S, D, &PlanConfig::default()).unwrap();
+    let mut f = MoreForwarder::new(1, R, &plan, cfg(4, 0), RngStream::new(1, "fwd")).unwrap();
+    f.handle_coded(S, &data(0, &[3, 1, 0, 0]), None).unwrap();
+    // The batch closes at 2 natives: later vectors have length 2, earlier
+    // ones (zero beyond 2) still fit; one using native 3 does not.
+    assert_eq!(f.handle_coded(S, &data(0, &[1, 1]), None), Ok(Rx::Innovative));
+    assert_eq!(f.handle_coded(S, &data(0, &[5, 7, 0, 0]), None), Ok(Rx::Redundant));
+    assert!(f.handle_coded(S, &data(0, &[5, 7, 0, 1]), None).is_err());
+    let mut out = Symbol::new(4, 0);
+    assert_eq!(f.poll_transmit(&mut out).unwrap().code.len(), 2);
+}

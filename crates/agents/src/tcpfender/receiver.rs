@@ -122,32 +122,15 @@ impl FenderReceiver {
             self.c.beyond_window += 1;
             return Ok(());
         }
-        // A held batch may take a different vector length (the final batch
-        // announced, or a packet from before the announcement): see below.
-        let i = match self.slots.position(pkt.batch) {
-            Some(i) => i,
-            None => match self.slots.find_or_open(pkt.batch, pkt.code.len(), &mut 0)? {
-                Found::Held(i) => i,
-                // Not reached: the window check above leaves room.
-                Found::Stale => {
-                    self.c.beyond_window += 1;
-                    return Ok(());
-                }
-            },
+        let (i, code) = match self.slots.lookup(pkt.batch, &pkt.code, &mut 0)? {
+            (Found::Held(i), code) => (i, code),
+            // Not reached: the window check above leaves room.
+            (Found::Stale, _) => {
+                self.c.beyond_window += 1;
+                return Ok(());
+            }
         };
         let basis = &mut self.slots.get_mut(i).basis;
-        let mut code = pkt.code;
-        if code.len() < basis.beta() {
-            // The sender closed this batch at k = code.len() natives.
-            basis.shrink(code.len())?;
-        } else if code.len() > basis.beta() {
-            // A packet sent before the batch was closed: zero past k.
-            let k = basis.beta();
-            if code.as_slice()[k..].iter().any(|&c| c != 0) {
-                return Err(airtcp_coding::CodecError::CodeLength { expected: k, found: code.len() }.into());
-            }
-            code = CodeVector::from_slice(&code.as_slice()[..k]).expect("k <= len");
-        }
         match basis.insert(&code, payload)? {
             Insert::Innovative => self.c.innovative += 1,
             Insert::Redundant => self.c.redundant += 1,
