@@ -30,6 +30,8 @@ enum Back {
 
 struct Run {
     delivered: u64,
+    /// When the last byte reached the receiving application.
+    finished: Instant,
     counters: Vec<(&'static str, u64)>,
     timeouts: u32,
     fast_retransmits: u32,
@@ -137,12 +139,12 @@ fn run(bytes: u64, symbol_len: usize, seed: u64) -> Run {
                 }
             }
         }
-        now = now + SLOT;
+        now += SLOT;
     }
     let mut counters: Vec<_> = snd.counters().to_vec();
     counters.extend(fwd.counters());
     counters.extend(rcv.counters());
-    Run { delivered, counters, timeouts, fast_retransmits }
+    Run { delivered, finished: now, counters, timeouts, fast_retransmits }
 }
 
 fn counter(r: &Run, name: &str) -> u64 {
@@ -157,8 +159,9 @@ fn unmodified_tcp_completes_a_transfer_over_coded_opportunistic_forwarding() {
     assert_eq!(r.delivered, bytes, "{:?}", r.counters);
     assert!(counter(&r, "batches_decoded") >= 4, "{:?}", r.counters);
     assert!(counter(&r, "innovative") > 0 && counter(&r, "coded_sent") > 0);
+    assert!(r.finished < Instant::from_secs(30), "finished at {:?}", r.finished);
     let again = run(bytes, 0, 7);
-    assert_eq!((again.counters, again.timeouts, again.fast_retransmits), (r.counters, r.timeouts, r.fast_retransmits), "deterministic");
+    assert_eq!((again.finished, again.counters, again.timeouts, again.fast_retransmits), (r.finished, r.counters, r.timeouts, r.fast_retransmits), "deterministic");
 }
 
 #[test]

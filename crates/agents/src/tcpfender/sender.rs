@@ -256,7 +256,7 @@ impl FenderSender {
                 false
             }
             Some(last) if n == last => {
-                let news = self.newest_tag.map_or(true, |t| seq_after(ack.tag, t));
+                let news = unset_or(self.newest_tag, |t| seq_after(ack.tag, t));
                 if news {
                     self.c.dup_passed += 1;
                 } else {
@@ -270,7 +270,7 @@ impl FenderSender {
                 true
             }
         };
-        if self.newest_tag.map_or(true, |t| seq_after(ack.tag, t)) {
+        if unset_or(self.newest_tag, |t| seq_after(ack.tag, t)) {
             self.newest_tag = Some(ack.tag);
         }
         Ok(if pass { self.tcp_ack(n, ack.tag) } else { None })
@@ -309,7 +309,7 @@ impl FenderSender {
         if let (Some(ts), Some(ecr)) = (seg.timestamps.as_mut(), tsecr) {
             ts.1 = ecr;
         }
-        if self.told_tcp.map_or(true, |t| ack > t) {
+        if unset_or(self.told_tcp, |t| ack > t) {
             self.told_tcp = Some(ack);
         }
         Some(p)
@@ -324,8 +324,8 @@ impl FenderSender {
             self.template = Some(as_template(pkt));
         }
         let control = seg.flags.syn() || seg.flags.fin() || seg.flags.rst() || seg.payload_len > 0;
-        if control || self.told_tcp.map_or(true, |t| seg.ack > t) {
-            if seg.flags.ack() && self.told_tcp.map_or(true, |t| seg.ack > t) {
+        if control || unset_or(self.told_tcp, |t| seg.ack > t) {
+            if seg.flags.ack() && unset_or(self.told_tcp, |t| seg.ack > t) {
                 self.told_tcp = Some(seg.ack);
             }
             return true;
@@ -368,6 +368,15 @@ impl FenderSender {
     }
 }
 
+/// `None`, or `Some` that passes the test (`Option::is_none_or`, newer than
+/// the workspace's minimum Rust).
+fn unset_or<T>(o: Option<T>, f: impl FnOnce(T) -> bool) -> bool {
+    match o {
+        None => true,
+        Some(t) => f(t),
+    }
+}
+
 /// Credit `z` earned by the segment at `tag`.
 fn release(b: &mut SendBatch, tag: u32, z: f64) {
     b.releases.push_back((tag, z));
@@ -404,7 +413,7 @@ fn spend(b: &mut SendBatch) -> u32 {
 fn as_template(pkt: &Packet) -> Packet {
     let mut p = *pkt;
     let seg = p.segment_mut().expect("caller checked");
-    seg.seq = seg.seq + seg.seq_len();
+    seg.seq += seg.seq_len();
     if seg.flags.syn() {
         seg.window >>= seg.wscale.unwrap_or(0);
     }
