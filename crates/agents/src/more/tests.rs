@@ -86,6 +86,18 @@ fn diamond_keeps_the_weak_forwarder_against_the_source_basis() {
 }
 
 #[test]
+fn batch_ack_route_is_the_minimum_etx_path() {
+    let l = line();
+    // D → S: via R costs 1/0.6 + 1/0.7 ≈ 3.10, direct 1/0.1 = 10.
+    assert_eq!(l.shortest_path(D, S), Some(vec![D, R, S]));
+    assert_eq!(l.shortest_path(S, S), Some(vec![S]));
+    let mut cut = LinkProbs::new(3);
+    cut.set(S, R, 1.0).unwrap();
+    assert_eq!(cut.shortest_path(R, S), None);
+    assert_eq!(cut.shortest_path(0, 7), None);
+}
+
+#[test]
 fn plan_errors_name_the_problem() {
     let mut l = LinkProbs::new(3);
     assert_eq!(l.set(0, 3, 0.5).unwrap_err().to_string(), "node 3 does not exist (the network has 3)");
