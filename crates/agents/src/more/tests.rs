@@ -258,3 +258,46 @@ fn a_final_batch_announced_shorter_shrinks_at_the_forwarder() {
     let mut out = Symbol::new(4, 0);
     assert_eq!(f.poll_transmit(&mut out).unwrap().code.len(), 2);
 }
+
+/// Over many batches the credits make the forwarder send what z predicts
+/// relative to the source: TX_credit_R · p(S→R) = z_R / z_S.
+#[test]
+fn credits_reproduce_the_z_ratio_over_many_batches() {
+    const BETA: usize = 32;
+    const BATCHES: u32 = 60;
+    let links = line();
+    let plan = ForwarderPlan::compute(&links, S, D, &PlanConfig::default()).unwrap();
+    let c = MoreConfig { beta: BETA, symbol_len: 0, max_batches: 1 };
+    let mut src = MoreSource::new(1, c, RngStream::new(5, "more.src")).unwrap();
+    let mut fwd = MoreForwarder::new(1, R, &plan, c, RngStream::new(5, "more.fwd")).unwrap();
+    let mut dst = MoreDestination::new(1, c).unwrap();
+    let mut channel = RngStream::new(5, "channel");
+    let (mut out, mut sends, mut decoded) = (Symbol::new(BETA, 0), [0u64; 2], 0);
+    let mut pushed = 0;
+    while decoded < BATCHES {
+        while src.can_push() && pushed < BATCHES as usize * BETA {
+            src.push_native(None).unwrap();
+            pushed += 1;
+        }
+        let (from, pkt) = match fwd.poll_transmit(&mut out) {
+            Some(p) => (R, p),
+            None => (S, src.poll_transmit(&mut out).expect("the source always has a batch to send")),
+        };
+        sends[usize::from(from == R)] += 1;
+        if from == S && channel.bernoulli(links.get(S, R)) {
+            fwd.handle_coded(S, &pkt, None).unwrap();
+        }
+        if channel.bernoulli(links.get(from, D)) {
+            if let Some(ack) = dst.handle_coded(&pkt, None).unwrap() {
+                src.handle_ack(&ack).unwrap();
+                fwd.handle_ack(&ack).unwrap();
+            }
+        }
+        while dst.poll_decoded().is_some() {
+            decoded += 1;
+        }
+    }
+    let ratio = sends[1] as f64 / sends[0] as f64;
+    let z_ratio = plan.z(R) / plan.z(S);
+    assert!((ratio - z_ratio).abs() < 0.1 * z_ratio, "forwarder/source {ratio:.3}, z_R/z_S {z_ratio:.3}, {sends:?}");
+}
