@@ -145,6 +145,13 @@ impl FenderSender {
         let beta = self.cfg.beta as u64;
         let (batch, index) = ((self.next_index / beta) as u32, (self.next_index % beta) as usize);
         let payload = self.native_bytes(pkt)?;
+        // New data after the FIN closed the last batch (TCP never sends it):
+        // refuse rather than mix it into a batch announced as complete.
+        let open = self.batches.back().is_some_and(|b| !b.closed && b.batch == batch);
+        if index != 0 && !open {
+            self.c.malformed += 1;
+            return Err(FenderError::UnknownSegment { seq: seg.seq.0 });
+        }
         if index == 0 {
             let Some(mut b) = self.spare.pop() else {
                 self.c.backlogged += 1;
@@ -158,7 +165,7 @@ impl FenderSender {
             b.closed = false;
             self.batches.push_back(b);
         }
-        let b = self.batches.back_mut().expect("batch of the next native is open");
+        let Some(b) = self.batches.back_mut() else { unreachable!("opened or checked open above") };
         b.enc.push(payload.map(|n| &self.scratch[..n]))?;
         b.segs.push(*pkt);
         b.tsval.push(seg.timestamps.map(|t| t.0));

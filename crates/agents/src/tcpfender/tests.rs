@@ -340,6 +340,8 @@ fn fin_closes_the_final_partial_batch() {
     let tcp = s.on_fender_ack(&ack).unwrap().unwrap();
     assert_eq!(tcp.segment().unwrap().ack, SeqNum(ISS + 1 + 6 * MSS));
     assert_eq!(s.batches_held().count(), 0);
+    // Data after the FIN (TCP never sends it) is refused, not mixed in.
+    assert_eq!(s.on_tcp_segment(&data(6)), Err(FenderError::UnknownSegment { seq: ISS + 1 + 6 * MSS }));
 }
 
 proptest! {
@@ -359,6 +361,33 @@ proptest! {
                 last = ack.batch;
             }
             while r.poll_delivery().is_some() {}
+        }
+    }
+}
+
+proptest! {
+    /// Any interleaving of data (new, repeated, out of order), FINs,
+    /// receiver-module ACKs and TCP ACKs: the sender module never panics,
+    /// and every coded packet it sends has a vector no longer than β.
+    #[test]
+    fn sender_survives_arbitrary_input(ops in proptest::collection::vec((0u8..4, 0u32..24, 0u32..24), 0..80)) {
+        let mut s = sender(cfg(4, 3, 1.3));
+        let mut out = Symbol::new(4, 0);
+        for (op, a, b) in ops {
+            match op {
+                0 => { let _ = s.on_tcp_segment(&data(a)); }
+                1 => {
+                    let mut fin = data(a);
+                    fin.segment_mut().unwrap().flags = TcpFlags::ACK | TcpFlags::FIN;
+                    fin.segment_mut().unwrap().payload_len = b % 2 * MSS;
+                    let _ = s.on_tcp_segment(&fin);
+                }
+                2 => { let _ = s.on_fender_ack(&fender_ack(a, b)); }
+                _ => { s.on_tcp_ack(&receiver_ack(a)); }
+            }
+            while let Some(p) = s.poll_transmit(&mut out) {
+                prop_assert!(!p.code.is_empty() && p.code.len() <= 4);
+            }
         }
     }
 }
