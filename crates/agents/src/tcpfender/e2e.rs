@@ -102,6 +102,9 @@ fn run(bytes: u64, symbol_len: usize, seed: u64) -> Run {
             }
             while let Some(seg) = e.poll_transmit(now) {
                 let p = Packet::tcp(addr[i], addr[1 - i], 64, 0, seg);
+                if i == 1 {
+                    rcv.on_tcp_out(&p);
+                }
                 let to_peer = i == 1 || snd.on_tcp_segment(&p).unwrap() == Release::PassThrough;
                 if to_peer {
                     seq += 1;
@@ -123,20 +126,22 @@ fn run(bytes: u64, symbol_len: usize, seed: u64) -> Run {
                 let ack = rcv.on_coded(&c, payload.as_deref()).unwrap();
                 seq += 1;
                 back.insert((now + BACK_DELAY, seq), Back::Fender(ack));
-                // A decoded batch reaches TCP segment by segment, the
-                // receiver reading and answering as it goes (as a real
-                // stack's input path would), so its window slides.
-                while let Some(d) = rcv.poll_delivery() {
-                    let p = d.packet.or_else(|| snd.native_packet(d.batch, d.index)).expect("the sender holds every batch not yet acknowledged");
-                    ep[1].handle_segment(now, p.segment().unwrap());
-                    while let Some((_, n)) = ep[1].recv(u64::MAX) {
-                        delivered += n;
-                    }
-                    while let Some(seg) = ep[1].poll_transmit(now) {
-                        seq += 1;
-                        back.insert((now + BACK_DELAY, seq), Back::Tcp(0, Packet::tcp(addr[1], addr[0], 64, 0, seg)));
-                    }
-                }
+            }
+        }
+        // A decoded batch reaches TCP segment by segment, the receiver
+        // reading and answering as it goes (as a real stack's input path
+        // would), so its window slides; a segment beyond the window it
+        // advertised waits (`poll_segment`).
+        while let Some(p) = rcv.poll_segment(|b, i| snd.native_packet(b, i)) {
+            ep[1].handle_segment(now, p.segment().unwrap());
+            while let Some((_, n)) = ep[1].recv(u64::MAX) {
+                delivered += n;
+            }
+            while let Some(seg) = ep[1].poll_transmit(now) {
+                let p = Packet::tcp(addr[1], addr[0], 64, 0, seg);
+                rcv.on_tcp_out(&p);
+                seq += 1;
+                back.insert((now + BACK_DELAY, seq), Back::Tcp(0, p));
             }
         }
         now += SLOT;

@@ -39,6 +39,10 @@
 //!   so an ACK lost on the way back is repaired by the next packet.
 //! - **Only data segments are coded**; SYN, FIN, RST and pure ACKs pass
 //!   through as ordinary IP packets.
+//! - **Flow control.** The module's ACKs move the TCP sender's window edge
+//!   before the data reaches the TCP receiver; the receiver module therefore
+//!   hands segments up only within the window the TCP receiver last
+//!   advertised ([`FenderReceiver::poll_segment`]).
 //! - SACK should be off on the TCP: the module's ACKs carry no SACK blocks
 //!   (the paper's ns-2 TCP had none).
 

@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 
 use airtcp_coding::Insert;
-use airtcp_core::{wire, CodeVector, Coded, CodedKind, Packet};
+use airtcp_core::{wire, CodeVector, Coded, CodedKind, Packet, SeqNum};
 
 use super::{FenderConfig, FenderError};
 use crate::more::{Found, Slots};
@@ -41,6 +41,10 @@ pub struct FenderReceiver {
     /// Decoded batches not yet handed up, and the next native of the first.
     ready: VecDeque<u32>,
     cursor: usize,
+    /// Right edge of the TCP receiver's window as its last segment out
+    /// advertised it, and its window shift (from its SYN-ACK).
+    right_edge: Option<SeqNum>,
+    rcv_shift: u8,
     c: Counters,
 }
 
@@ -54,6 +58,7 @@ struct Counters {
     decoded: u64,
     delivered: u64,
     undecodable: u64,
+    held_for_window: u64,
 }
 
 impl FenderReceiver {
@@ -69,6 +74,8 @@ impl FenderReceiver {
             expect: 0,
             ready: VecDeque::new(),
             cursor: 0,
+            right_edge: None,
+            rcv_shift: 0,
             c: Counters::default(),
         })
     }
@@ -155,8 +162,60 @@ impl FenderReceiver {
     }
 
     /// The next decoded native, in order; call until `None` after each
-    /// [`FenderReceiver::on_coded`].
+    /// [`FenderReceiver::on_coded`]. Ungated: see [`FenderReceiver::poll_segment`].
     pub fn poll_delivery(&mut self) -> Option<Delivery> {
+        let d = self.peek()?;
+        self.advance_cursor();
+        self.c.delivered += 1;
+        Some(d)
+    }
+
+    /// The next decoded segment for the TCP receiver, if it fits the window
+    /// that receiver last advertised ([`FenderReceiver::on_tcp_out`]);
+    /// otherwise `None`, and it waits for the window to open. The module's
+    /// ACKs move the TCP sender's window edge before data reaches the TCP
+    /// receiver, so without this a burst of decoded batches could land
+    /// beyond the receiver's window and be dropped after being acknowledged.
+    /// `original(batch, index)` supplies the segment in a coefficient-only
+    /// run (the sender module's `native_packet`); real bytes decode it here.
+    pub fn poll_segment(&mut self, original: impl FnOnce(u32, usize) -> Option<Packet>) -> Option<Packet> {
+        let d = self.peek()?;
+        let Some(p) = d.packet.or_else(|| original(d.batch, d.index)) else {
+            self.c.undecodable += 1;
+            self.advance_cursor();
+            return None;
+        };
+        let seg = p.segment()?;
+        if let Some(edge) = self.right_edge {
+            if seg.seq + seg.payload_len > edge {
+                self.c.held_for_window += 1;
+                return None;
+            }
+        }
+        self.advance_cursor();
+        self.c.delivered += 1;
+        Some(p)
+    }
+
+    /// A segment the TCP receiver sends (its ACKs, passing down through
+    /// this module): learn the right edge of its window.
+    pub fn on_tcp_out(&mut self, pkt: &Packet) {
+        let Some(seg) = pkt.segment() else { return };
+        if !seg.flags.ack() {
+            return;
+        }
+        let window = if seg.flags.syn() {
+            // RFC 7323 §2.2: a SYN's window is never scaled; it carries the shift.
+            self.rcv_shift = seg.wscale.unwrap_or(0);
+            seg.window as u32
+        } else {
+            (seg.window as u32) << self.rcv_shift
+        };
+        self.right_edge = Some(seg.ack + window);
+    }
+
+    /// The next decoded native without taking it (undecodable ones skipped).
+    fn peek(&mut self) -> Option<Delivery> {
         loop {
             let batch = *self.ready.front()?;
             let i = self.slots.position(batch).expect("ready batches stay held");
@@ -167,26 +226,26 @@ impl FenderReceiver {
                 continue;
             }
             let index = self.cursor;
-            self.cursor += 1;
-            let packet = if self.cfg.symbol_len == 0 {
-                None
-            } else {
-                let bytes = self.slots.get(i).basis.native(index).expect("decoded");
-                match wire::decode(bytes) {
-                    Ok(p) => Some(p),
-                    Err(_) => {
-                        self.c.undecodable += 1;
-                        continue;
-                    }
+            if self.cfg.symbol_len == 0 {
+                return Some(Delivery { batch, index, packet: None });
+            }
+            let bytes = self.slots.get(i).basis.native(index).expect("decoded");
+            match wire::decode(bytes) {
+                Ok(p) => return Some(Delivery { batch, index, packet: Some(p) }),
+                Err(_) => {
+                    self.c.undecodable += 1;
+                    self.cursor += 1;
                 }
-            };
-            self.c.delivered += 1;
-            return Some(Delivery { batch, index, packet });
+            }
         }
     }
 
+    fn advance_cursor(&mut self) {
+        self.cursor += 1;
+    }
+
     /// End-of-run counters, in a fixed order.
-    pub fn counters(&self) -> [(&'static str, u64); 8] {
+    pub fn counters(&self) -> [(&'static str, u64); 9] {
         let c = &self.c;
         [
             ("innovative", c.innovative),
@@ -197,6 +256,7 @@ impl FenderReceiver {
             ("batches_decoded", c.decoded),
             ("delivered", c.delivered),
             ("undecodable", c.undecodable),
+            ("held_for_window", c.held_for_window),
         ]
     }
 }

@@ -310,6 +310,48 @@ fn malformed_packets_are_refused_and_counted() {
 }
 
 #[test]
+fn decoded_segments_wait_for_the_tcp_receivers_window() {
+    let c = FenderConfig { beta: 4, symbol_len: 0, max_batches: 2, z_src: 1.0 };
+    let mut s = FenderSender::new(1, c, RngStream::new(5, "src")).unwrap();
+    let mut r = FenderReceiver::new(1, c).unwrap();
+    let mut out = Symbol::new(4, 0);
+    // The TCP receiver's SYN-ACK: window 2 segments, unscaled, shift 1 for later ones.
+    let mut syn_ack = receiver_ack(0);
+    {
+        let seg = syn_ack.segment_mut().unwrap();
+        seg.flags = TcpFlags::SYN | TcpFlags::ACK;
+        seg.window = (2 * MSS) as u16;
+        seg.wscale = Some(1);
+    }
+    r.on_tcp_out(&syn_ack);
+    for n in 0..4 {
+        s.on_tcp_segment(&data(n)).unwrap();
+    }
+    while r.expecting().0 == 0 {
+        let p = s.poll_transmit(&mut out).or_else(|| {
+            s.on_tcp_segment(&data(0)).unwrap();
+            s.poll_transmit(&mut out)
+        });
+        r.on_coded(&p.unwrap(), None).unwrap();
+    }
+    let got = |r: &mut FenderReceiver, s: &FenderSender| {
+        std::iter::from_fn(|| r.poll_segment(|b, i| s.native_packet(b, i))).map(|p| p.segment().unwrap().seq).collect::<Vec<_>>()
+    };
+    assert_eq!(got(&mut r, &s), vec![SeqNum(ISS + 1), SeqNum(ISS + 1 + MSS)], "two segments fit");
+    // The receiver ACKs them with window field 500: 500 << 1 = one segment.
+    let mut ack = receiver_ack(2);
+    ack.segment_mut().unwrap().window = (MSS / 2) as u16;
+    r.on_tcp_out(&ack);
+    assert_eq!(got(&mut r, &s), vec![SeqNum(ISS + 1 + 2 * MSS)]);
+    ack.segment_mut().unwrap().window = MSS as u16;
+    r.on_tcp_out(&ack);
+    assert_eq!(got(&mut r, &s), vec![SeqNum(ISS + 1 + 3 * MSS)]);
+    assert_eq!(r.counters()[8].0, "held_for_window");
+    assert!(r.counters()[8].1 >= 1);
+    assert_eq!(r.counters()[6], ("delivered", 4));
+}
+
+#[test]
 fn fin_closes_the_final_partial_batch() {
     let c = FenderConfig { beta: 4, symbol_len: 1100, max_batches: 3, z_src: 1.0 };
     let mut s = FenderSender::new(1, c, RngStream::new(4, "src")).unwrap();
