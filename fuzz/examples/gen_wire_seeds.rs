@@ -7,7 +7,7 @@ use airtcp_core::mobileip::{
     adv_flags, AgentAdvert, BindingUpdate, BindingWarning, Ident, MipMsg, RegReply, RegRequest, ReplyCode,
 };
 use airtcp_core::packet::{Icmp, IpPayload, Ipv4Header, Udp, UdpMsg};
-use airtcp_core::{wire, Frame, L2Header, MacAddr, Packet, Segment, SeqNum, TcpFlags, WiTcp};
+use airtcp_core::{wire, CodeVector, Coded, CodedKind, Frame, L2Header, MacAddr, Packet, Segment, SeqNum, TcpFlags, WiTcp};
 
 fn main() {
     let dir = std::env::args().nth(1).expect("usage: gen_wire_seeds DIR");
@@ -88,6 +88,20 @@ fn main() {
     let advert = Packet { payload: IpPayload::Icmp(Icmp::AgentAdvert(adv)), ..tcp };
     let mut eho = tcp;
     eho.segment_mut().unwrap().witcp = Some(WiTcp::Eho);
+    let coded = |kind, code: &[u8], payload_len| Packet {
+        payload: IpPayload::Coded(Coded {
+            kind,
+            flow: 3,
+            batch: 7,
+            tag: 1000,
+            code: CodeVector::from_slice(code).unwrap(),
+            payload_len,
+        }),
+        ..tcp
+    };
+    let coded_data = coded(CodedKind::Data, &[1, 2, 3, 4, 5, 6, 7, 8], 40);
+    let batch_ack = coded(CodedKind::BatchAck, &[], 0);
+    let fender_ack = coded(CodedKind::FenderAck, &[], 0);
     let outer = Ipv4Header {
         src: [192, 168, 0, 1],
         dst: [192, 168, 9, 9],
@@ -110,6 +124,9 @@ fn main() {
         ("mip_binding_warning", bw),
         ("icmp_agent_advert", advert),
         ("tcp_witcp_eho", eho),
+        ("coded_data", coded_data),
+        ("coded_batch_ack", batch_ack),
+        ("coded_fender_ack", fender_ack),
     ] {
         let mut t = p;
         t.encapsulate(outer).unwrap();
