@@ -91,7 +91,7 @@ impl Network {
             }
             Box::new(super::sdn::SdnPlane::build(sc, spec))
         });
-        Network {
+        let mut net = Network {
             sdn,
             wlan,
             wlan_timer: Instant::MAX,
@@ -119,7 +119,11 @@ impl Network {
             stats: NetStats::default(),
             local: VecDeque::with_capacity(16),
             end,
+        };
+        if let Some(m) = &sc.mesh {
+            net.install_mesh_routes(m);
         }
+        net
     }
 
     /// Arm every agent's first timer and start the wireless medium.

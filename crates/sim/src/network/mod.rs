@@ -12,6 +12,7 @@ mod build;
 pub mod channel;
 mod fast;
 pub mod fib;
+mod mesh;
 pub mod node;
 mod path;
 pub mod sdn;

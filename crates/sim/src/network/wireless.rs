@@ -33,13 +33,12 @@ impl Network {
         let da = if dst == u32::MAX || dst == (subnet.addr | !mask(subnet.len)) {
             Some(BROADCAST)
         } else {
-            let hop = if subnet.contains(dst) {
-                dst
-            } else {
-                match self.resolve(node, dst) {
-                    Some(r) if r.iface == iface && r.via != 0 => r.via,
-                    _ => dst,
-                }
+            // The route's next hop when it names one on this interface: a
+            // remote subnet's router, or a mesh neighbour toward an on-link
+            // radio several hops away (`network::mesh`).
+            let hop = match self.resolve(node, dst) {
+                Some(r) if r.iface == iface && r.via != 0 => r.via,
+                _ => dst,
             };
             match self.iface_of(hop).map(|j| self.ifaces[j as usize].radio) {
                 Some(r) if r != NO_RADIO && r != radio => Some(r),

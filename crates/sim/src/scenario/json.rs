@@ -138,5 +138,8 @@ pub fn scenario_json(s: &Scenario) -> Value {
     if let Some(w) = &s.wifi {
         super::wifi::wifi_json(w, &mut out);
     }
+    if let Some(m) = &s.mesh {
+        out["mesh"] = super::mesh::mesh_json(m);
+    }
     out
 }

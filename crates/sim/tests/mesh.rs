@@ -1,0 +1,130 @@
+//! The ad hoc radios of a scenario as a multi-hop mesh (seed 002's
+//! baseline): ETX / hop-count shortest paths installed as next hops on the
+//! shared channel, TCP end to end over 802.11 unicast with ARQ, and the
+//! errors of the `[mesh]` keys.
+
+use airtcp_sim::network::Network;
+use airtcp_sim::{run, RunOptions, RunOutput, Scenario};
+
+fn scenario_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/mesh-tcpfender.toml")
+}
+
+fn ladder(over: &[(&str, &str)]) -> Scenario {
+    let over: Vec<(String, String)> = over.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Scenario::from_path(&scenario_path(), &over).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Node names along the path IP takes from `from` to `to`.
+fn path(sc: &Scenario, from: &str, to: &str) -> Vec<String> {
+    let mut net = Network::from_scenario(sc, 1);
+    let (f, t) = (sc.node_index(from).unwrap(), sc.node_index(to).unwrap());
+    let dst = net.primary_addr(t).unwrap();
+    net.path(f, dst).expect("a route").into_iter().map(|n| sc.nodes[n].name.clone()).collect()
+}
+
+fn counter(o: &RunOutput, node: &str, key: &str) -> u64 {
+    let radios = o.summary["radios"].as_array().unwrap();
+    let r = radios.iter().find(|r| r["node"] == node).unwrap_or_else(|| panic!("no radio on {node}"));
+    r["counters"][key].as_u64().unwrap_or_else(|| panic!("{node} has no {key}"))
+}
+
+#[test]
+fn etx_routes_take_the_most_reliable_side_of_the_ladder() {
+    let sc = ladder(&[]);
+    // Top: S-A 0.2, A-C 0.3, C-F 0.4, F-D 0.3 (ETX 8.4, loss hits data and
+    // ACKs); bottom S-B 0.4, B-E 0.5, E-G 0.2, G-D 0.6 (ETX 14.6).
+    assert_eq!(path(&sc, "S", "D"), ["S", "A", "C", "F", "D"]);
+    assert_eq!(path(&sc, "D", "S"), ["D", "F", "C", "A", "S"]);
+}
+
+#[test]
+fn etx_detours_around_a_bad_link_that_hop_count_takes() {
+    // C-F at 90 % loss: ETX 100 for one hop; the detour C-E-G-F costs 4.0.
+    let etx = ladder(&[("wifi_errors.6.fer", "0.9")]);
+    assert_eq!(path(&etx, "S", "D"), ["S", "A", "C", "E", "G", "F", "D"]);
+    let hops = ladder(&[("wifi_errors.6.fer", "0.9"), ("mesh.routing", "hops")]);
+    // Four hops either way; ties go to the lower radio index (A before B, F before G... C-F-D is 2 hops from C).
+    assert_eq!(path(&hops, "S", "D"), ["S", "A", "C", "F", "D"]);
+}
+
+#[test]
+fn summary_reports_links_and_routes_of_the_mesh() {
+    let o = run(&ladder(&[("sim.duration", "1s")]), RunOptions::default()).unwrap();
+    let m = &o.summary["mesh"];
+    assert_eq!(m["routing"], "etx");
+    let link = m["links"].as_array().unwrap().iter().find(|l| l["from"] == "S" && l["to"] == "A").unwrap().clone();
+    // ns-2's radio decodes 224 m error-free: only the fixed 20 % loss.
+    assert!((link["data_delivery"].as_f64().unwrap() - 0.8).abs() < 1e-9, "{link}");
+    assert!((link["cost"].as_f64().unwrap() - 1.0 / 0.64).abs() < 1e-9, "{link}");
+    // 11 links drawn in the scenario, both directions; nothing else in range.
+    assert_eq!(m["links"].as_array().unwrap().len(), 22);
+    let r = m["routes"].as_array().unwrap().iter().find(|r| r["node"] == "S" && r["to"] == "D").unwrap().clone();
+    assert_eq!(r["via"], "A");
+}
+
+#[test]
+fn tcp_crosses_four_lossy_hops_with_802_11_arq() {
+    let o = run(&ladder(&[("sim.duration", "30s")]), RunOptions::default()).unwrap();
+    let f = &o.summary["flows"][0];
+    let goodput = f["goodput_bps"].as_f64().unwrap();
+    eprintln!("goodput {goodput:.0} b/s, timeouts {}, retransmissions {}", f["timeouts"], f["retransmissions"]);
+    for n in ["S", "A", "B", "C", "E", "F", "G", "D"] {
+        eprintln!("{n}: data_tx {} retries {} retry_drops {} queue_drops {} rx_data {}", counter(&o, n, "data_tx"), counter(&o, n, "retries"), counter(&o, n, "retry_drops"), counter(&o, n, "queue_drops"), counter(&o, n, "rx_data"));
+    }
+    assert!(goodput > 20_000.0, "goodput {goodput}");
+    // The relays on the ETX path forward; the other side of the ladder is silent.
+    for n in ["A", "C", "F"] {
+        assert!(counter(&o, n, "data_tx") > 100, "{n} forwards");
+    }
+    for n in ["B", "E", "G"] {
+        assert_eq!(counter(&o, n, "data_tx"), 0, "{n} is off the path");
+    }
+    // 20-40 % loss per link: the ARQ retries a good share of the frames.
+    let (tx, retries) = (counter(&o, "S", "data_tx"), counter(&o, "S", "retries"));
+    assert!(retries * 10 > tx, "S retries {retries} of {tx}");
+    assert_eq!(o.summary["run"]["no_route_drops"], 0);
+}
+
+#[test]
+fn mesh_runs_are_deterministic() {
+    let sc = ladder(&[("sim.duration", "5s")]);
+    let strip = |o: &RunOutput| {
+        let mut s = o.summary.clone();
+        s["run"]["run_wall_s"] = serde_json::json!(0);
+        s
+    };
+    let (a, b) = (run(&sc, RunOptions::default()).unwrap(), run(&sc, RunOptions::default()).unwrap());
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
+fn mesh_loads_back_from_its_json() {
+    let sc = ladder(&[("mesh.routing", "hops")]);
+    let again = Scenario::from_json_str(&sc.to_json().to_string(), "x.json", &[]).unwrap();
+    assert_eq!(again.mesh, sc.mesh);
+}
+
+fn load(text: &str) -> Result<Scenario, String> {
+    Scenario::from_toml_str(text, "m.toml", &[]).map_err(|e| e.to_string())
+}
+
+const TWO: &str = "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n";
+const RADIOS: &str = "[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[[radios]]\nnode = \"b\"\nmode = \"adhoc\"\nx = 10.0\n";
+
+#[test]
+fn bad_mesh_keys_are_reported_with_their_place() {
+    let cases = [
+        (format!("{TWO}[mesh]\nrouting = \"etx\"\n"), "m.toml:7: mesh: [mesh] needs [[radios]] with mode = \"adhoc\""),
+        (format!("{TWO}{RADIOS}[mesh]\nrouting = \"olsr\"\n"), "mesh.routing: unknown routing \"olsr\" (known: etx, hops)"),
+        (format!("{TWO}{RADIOS}[mesh]\nbatch = 32\n"), "mesh.batch: unknown key (known: routing)"),
+        (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[mesh]\n"), "[mesh] needs at least two radios with mode = \"adhoc\" (found 1)"),
+        (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[[radios]]\nnode = \"b\"\nmode = \"adhoc\"\nx = 5000.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
+        (format!("{TWO}{RADIOS}[[wifi_errors]]\nfrom = \"a\"\nto = \"b\"\nfer = 1.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
+    ];
+    for (text, want) in cases {
+        let err = load(&text).err().unwrap_or_else(|| panic!("accepted:\n{text}"));
+        assert!(err.contains(want), "error {err:?} should contain {want:?}");
+    }
+    assert!(load(&format!("{TWO}{RADIOS}[mesh]\n")).is_ok());
+}
