@@ -6,7 +6,8 @@
 use super::addr::Prefix;
 use super::fib::{Origin, Route};
 use super::Network;
-use crate::scenario::mesh::MeshSpec;
+use crate::scenario::mesh::{mesh_report, MeshSpec};
+use crate::scenario::Scenario;
 
 impl Network {
     /// Install every route of `mesh` as a /32 toward the destination radio's
@@ -20,5 +21,28 @@ impl Network {
             self.nodes[node].fib.insert(Prefix::new(dst, 32), Route { iface, origin: Origin::Static, via: hop });
         }
         self.route_epoch += 1;
+        if let Some(w) = self.wlan.as_mut() {
+            w.enable_link_stats();
+        }
+    }
+
+    /// The mesh for summary.json: the scenario's links and routes, and per
+    /// link the data frames sent and decoded during the run (`measured`:
+    /// delivery under load, collisions included).
+    pub(crate) fn mesh_report(&self, sc: &Scenario) -> Option<serde_json::Value> {
+        let (m, w, wlan) = (sc.mesh.as_ref()?, sc.wifi.as_ref()?, self.wlan.as_ref()?);
+        let mut v = mesh_report(m, w, &sc.nodes);
+        let name = |r: usize| sc.nodes[w.radios[r].node].name.clone();
+        let measured: Vec<_> = m
+            .links
+            .iter()
+            .map(|l| {
+                let (sent, decoded) = wlan.link_stats(l.from as u32, l.to as u32);
+                let delivery = if sent > 0 { Some(decoded as f64 / sent as f64) } else { None };
+                serde_json::json!({ "from": name(l.from), "to": name(l.to), "sent": sent, "decoded": decoded, "delivery": delivery })
+            })
+            .collect();
+        v["measured"] = serde_json::Value::Array(measured);
+        Some(v)
     }
 }
