@@ -1,0 +1,65 @@
+"""`airtcp reproduce tcpfender --quick` (seed 002) end to end, and its
+scenario builder and per-segment delay metric."""
+
+import csv
+
+import pandas as pd
+import pytest
+
+from airtcp.studies import runner, tcpfender_setup
+from airtcp.studies.tcpfender_metrics import segment_delays
+
+from conftest import run_cli
+
+
+def test_scenario_builder_sets_the_run_length_and_checks_the_arm():
+    sc = tcpfender_setup.scenario("tcpip", 30.0)
+    assert sc["sim"]["duration"] == "30s"
+    assert sc["mesh"]["routing"] == "etx"
+    assert sc["wifi"]["queue_packets"] == 100 and sc["wifi"]["rate"] == "1Mbps"
+    with pytest.raises(runner.StudyError, match="unknown arm 'ospf'"):
+        tcpfender_setup.scenario("ospf", 30.0)
+    pos, links = tcpfender_setup.topology()
+    assert len(pos) == 8 and len(links) == 11
+    assert all(0.1 <= p <= 0.6 for _, _, p in links)
+
+
+def test_segment_delay_is_first_send_to_in_order_read():
+    seg = pd.DataFrame({"t_s": [0.0, 0.1, 0.5, 0.2], "seq": [0, 1000, 0, 2000], "len": [1000] * 4, "retransmission": [False, False, True, False]})
+    ser = pd.DataFrame({"t_s": [0.0, 0.6, 0.7, 0.8], "bytes_delivered": [0, 0, 2000, 2000]})
+    seq, delay = segment_delays(seg, ser)
+    # 0 and 1000 read by 0.7 s; 2000 never (left out). The retransmission at
+    # 0.5 s does not restart segment 0's clock.
+    assert list(seq) == [0.0, 1.0]
+    assert list(delay.round(6)) == [0.7, 0.6]
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tcpfender") / "study"
+    proc = run_cli("reproduce", "tcpfender", "--out", out, "--quick", "--quiet")
+    with open(out / "runs.csv") as f:
+        rows = list(csv.DictReader(f))
+    return out, rows, proc
+
+
+def test_quick_study_writes_every_output(quick):
+    out, rows, _ = quick
+    for name in ("runs.csv", "table.csv", "report.md", "plots/fig1_topology.png", "plots/fig2_delivered.png", "plots/fig3_cwnd.png"):
+        assert (out / name).is_file(), name
+    report = (out / "report.md").read_text()
+    assert "The seed's claims beside the measured values" in report
+    assert {r["arm"] for r in rows} == set(tcpfender_setup.ARMS)
+
+
+def test_quick_tcpip_arm_moves_data_over_the_lossy_mesh(quick):
+    _, rows, _ = quick
+    tcp = [r for r in rows if r["arm"] == "tcpip"]
+    assert len(tcp) == 2
+    for r in tcp:
+        # Four lossy hops at 1 Mb/s: tens of kb/s at best, but data moves,
+        # through the 802.11 retries, and TCP still times out.
+        assert 1_000 < float(r["goodput_bps"]) < 200_000
+        assert int(r["src_retries"]) > 0
+        assert int(r["timeouts"]) >= 1
+        assert float(r["delay_mean_s"]) > 0
