@@ -13,9 +13,11 @@ pub mod agent;
 pub mod config;
 pub mod itcp;
 pub mod mobileip;
+pub mod more;
 pub mod peg;
 pub mod sdn;
 pub mod snoop;
+pub mod tcpfender;
 
 #[cfg(test)]
 mod testwire;

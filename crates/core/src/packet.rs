@@ -9,6 +9,7 @@
 //! Tunnelling is a second header, not a boxed inner packet, so an encapsulated
 //! packet costs no allocation either.
 
+use crate::coded::Coded;
 use crate::mobileip::{AgentAdvert, MipMsg};
 use crate::segment::Segment;
 
@@ -26,6 +27,9 @@ pub mod proto {
     pub const IPIP: u8 = 4;
     pub const TCP: u8 = 6;
     pub const UDP: u8 = 17;
+    /// Network-coded packets (MORE, TCPFender): 253, reserved for
+    /// experimentation and testing (RFC 3692 §2.1, RFC 4727 §7.1).
+    pub const CODED: u8 = 253;
 }
 
 /// The ECN field: the low two bits of the IPv4 TOS byte (RFC 3168 §5).
@@ -134,14 +138,16 @@ impl Icmp {
     }
 }
 
-/// What an IPv4 packet carries. Network-coded packets join this enum with the
-/// mesh work; matching code must therefore keep a wildcard arm.
+/// What an IPv4 packet carries. More kinds may join; matching code outside
+/// this crate must therefore keep a wildcard arm.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[non_exhaustive]
 pub enum IpPayload {
     Tcp(Segment),
     Udp(Udp),
     Icmp(Icmp),
+    /// A network-coded packet or batch ACK (MORE, TCPFender).
+    Coded(Coded),
 }
 
 impl Default for IpPayload {
@@ -158,6 +164,7 @@ impl IpPayload {
             IpPayload::Tcp(_) => proto::TCP,
             IpPayload::Udp(_) => proto::UDP,
             IpPayload::Icmp(_) => proto::ICMP,
+            IpPayload::Coded(_) => proto::CODED,
         }
     }
 
@@ -177,6 +184,7 @@ impl IpPayload {
             IpPayload::Tcp(seg) => seg.header_len() + seg.payload_len,
             IpPayload::Udp(u) => UDP_HEADER_LEN + u.msg.len(),
             IpPayload::Icmp(m) => m.len(),
+            IpPayload::Coded(c) => c.len(),
         }
     }
 
@@ -210,6 +218,14 @@ impl Packet {
     pub fn mip(&self) -> Option<&MipMsg> {
         match &self.payload {
             IpPayload::Udp(Udp { msg: UdpMsg::Mip(m), .. }) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The coded header, if this (inner) packet carries one.
+    pub fn coded(&self) -> Option<&Coded> {
+        match &self.payload {
+            IpPayload::Coded(c) => Some(c),
             _ => None,
         }
     }

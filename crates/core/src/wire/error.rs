@@ -138,7 +138,7 @@ impl fmt::Display for WireError {
             }
             UnsupportedProtocol { protocol, .. } => write!(
                 f,
-                "byte {at}: unsupported IP protocol {protocol} (decoded: ICMP 1, IP-in-IP 4, TCP 6, UDP 17)"
+                "byte {at}: unsupported IP protocol {protocol} (decoded: ICMP 1, IP-in-IP 4, TCP 6, UDP 17, coded 253)"
             ),
             NestedTunnel { .. } => write!(f, "byte {at}: IP-in-IP inside IP-in-IP not supported"),
             TunnelLengthMismatch { inner_len, outer_payload, .. } => write!(

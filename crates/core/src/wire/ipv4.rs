@@ -1,7 +1,8 @@
 //! IPv4 headers (RFC 791 §3.1) and IP-in-IP encapsulation (RFC 2003): the
 //! datagram layer that frames every payload kind.
 
-use super::{be16, checksum, icmp, need, tcp, udp, WireError};
+use super::{be16, checksum, coded, icmp, need, tcp, udp, WireError};
+use crate::coded::CODED_HEADER_LEN;
 use crate::packet::{
     proto, Ecn, IpPayload, Ipv4Header, Packet, ICMP_ECHO_HEADER_LEN, IPV4_HEADER_LEN, UDP_HEADER_LEN,
 };
@@ -47,6 +48,7 @@ pub(super) fn write_packet(pkt: &Packet, buf: &mut Vec<u8>) -> Result<(), WireEr
         IpPayload::Tcp(seg) => tcp::write(seg, &pkt.ip, buf),
         IpPayload::Udp(u) => udp::write(u, &pkt.ip, buf),
         IpPayload::Icmp(m) => icmp::write(m, buf),
+        IpPayload::Coded(c) => coded::write(c, None, buf),
     }
     Ok(())
 }
@@ -56,6 +58,7 @@ fn payload_len(payload: &IpPayload) -> Result<u64, WireError> {
         IpPayload::Tcp(seg) => tcp::wire_len(seg)?,
         IpPayload::Udp(u) => udp::wire_len(u),
         IpPayload::Icmp(m) => icmp::wire_len(m),
+        IpPayload::Coded(c) => coded::wire_len(c),
     })
 }
 
@@ -199,6 +202,7 @@ fn parse_payload(dgram: &[u8], h: &Header) -> Result<IpPayload, WireError> {
         proto::TCP => tcp::HEADER_LEN,
         proto::UDP => UDP_HEADER_LEN as usize,
         proto::ICMP => ICMP_ECHO_HEADER_LEN as usize,
+        proto::CODED => CODED_HEADER_LEN as usize,
         protocol => {
             return Err(WireError::UnsupportedProtocol {
                 offset: h.at + PROTOCOL_AT,
@@ -217,6 +221,7 @@ fn parse_payload(dgram: &[u8], h: &Header) -> Result<IpPayload, WireError> {
     Ok(match h.protocol {
         proto::TCP => IpPayload::Tcp(tcp::parse(dgram, at, &h.fields)?),
         proto::UDP => IpPayload::Udp(udp::parse(dgram, at, &h.fields)?),
+        proto::CODED => IpPayload::Coded(coded::parse(dgram, at)?.0),
         _ => IpPayload::Icmp(icmp::parse(dgram, at)?),
     })
 }
@@ -416,7 +421,7 @@ mod tests {
         );
         assert_eq!(
             decode(&v).unwrap_err().to_string(),
-            "byte 9: unsupported IP protocol 47 (decoded: ICMP 1, IP-in-IP 4, TCP 6, UDP 17)"
+            "byte 9: unsupported IP protocol 47 (decoded: ICMP 1, IP-in-IP 4, TCP 6, UDP 17, coded 253)"
         );
     }
 

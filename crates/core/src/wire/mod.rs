@@ -22,6 +22,7 @@
 
 mod advert;
 mod checksum;
+mod coded;
 mod error;
 mod ethernet;
 mod icmp;
@@ -66,6 +67,21 @@ pub fn encode_ethernet(frame: &Frame, buf: &mut Vec<u8>) -> Result<(), WireError
 /// payload length is what the datagram carries after its header.
 pub fn decode(bytes: &[u8]) -> Result<Packet, WireError> {
     ipv4::parse_packet(bytes, 0)
+}
+
+/// Serialise a coded packet's header, code vector and payload (the IPv4
+/// payload of protocol 253) into `buf` (cleared first). With `payload`
+/// `None`, `c.payload_len` zeros are written, as [`encode`] does.
+pub fn encode_coded(c: &crate::coded::Coded, payload: Option<&[u8]>, buf: &mut Vec<u8>) {
+    buf.clear();
+    coded::write(c, payload, buf)
+}
+
+/// Parse a coded packet (the IPv4 payload of protocol 253): its header and
+/// its payload bytes. Malformed input is an error naming the byte, never a panic.
+pub fn parse_coded(bytes: &[u8]) -> Result<(crate::coded::Coded, &[u8]), WireError> {
+    let (c, at) = coded::parse(bytes, 0)?;
+    Ok((c, &bytes[at..]))
 }
 
 /// Parse one Ethernet II frame carrying IPv4, as [`decode`] does the

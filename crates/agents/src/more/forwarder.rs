@@ -1,0 +1,165 @@
+//! A MORE forwarder: stores innovative packets of the batches it holds,
+//! earns TX_credit for every packet heard from an upstream node, and while
+//! its credit for a batch is at least one broadcasts a recoded packet and
+//! spends one credit (MORE §4, "the forwarder increments the credit counter
+//! by its TX_credit ... and decrements it by one for each transmission").
+//! A batch is flushed when its ACK passes or a newer batch crowds it out.
+//!
+//! With several batches held (TCPFender's pipelining) the oldest batch with
+//! credit goes first, since the destination decodes in batch order.
+
+use airtcp_coding::{Insert, Symbol};
+use airtcp_core::{Coded, CodedKind, RngStream};
+
+use super::{seq_after, Found, ForwarderPlan, MoreConfig, MoreError, Rx, Slots};
+
+pub struct MoreForwarder {
+    flow: u16,
+    cfg: MoreConfig,
+    tx_credit: f64,
+    upstream: Vec<bool>,
+    slots: Slots,
+    rng: RngStream,
+    /// Every batch below this is acknowledged.
+    acked_below: u32,
+    c: Counters,
+}
+
+#[derive(Default)]
+struct Counters {
+    innovative: u64,
+    redundant: u64,
+    stale: u64,
+    malformed: u64,
+    sent: u64,
+    flushed: u64,
+}
+
+impl MoreForwarder {
+    /// The forwarder at `node` for `plan`'s flow; `rng` is its own stream.
+    pub fn new(flow: u16, node: usize, plan: &ForwarderPlan, cfg: MoreConfig, rng: RngStream) -> Result<MoreForwarder, MoreError> {
+        let upstream = (0..plan.order().iter().copied().max().map_or(0, |m| m + 1)).map(|j| plan.is_upstream(j, node)).collect();
+        Ok(MoreForwarder {
+            flow,
+            cfg,
+            tx_credit: plan.tx_credit(node),
+            upstream,
+            slots: Slots::new(cfg.max_batches, cfg.beta, cfg.symbol_len)?,
+            rng,
+            acked_below: 0,
+            c: Counters::default(),
+        })
+    }
+
+    pub fn tx_credit(&self) -> f64 {
+        self.tx_credit
+    }
+
+    /// A coded data packet broadcast by node `from`. Malformed packets are
+    /// counted and refused; nothing panics.
+    pub fn handle_coded(&mut self, from: usize, pkt: &Coded, payload: Option<&[u8]>) -> Result<Rx, MoreError> {
+        let r = self.receive(from, pkt, payload);
+        if r.is_err() {
+            self.c.malformed += 1;
+        }
+        r
+    }
+
+    fn receive(&mut self, from: usize, pkt: &Coded, payload: Option<&[u8]>) -> Result<Rx, MoreError> {
+        if pkt.kind != CodedKind::Data {
+            return Err(MoreError::WrongKind);
+        }
+        if pkt.flow != self.flow {
+            return Err(MoreError::WrongFlow { expected: self.flow, found: pkt.flow });
+        }
+        if pkt.batch < self.acked_below {
+            self.c.stale += 1;
+            return Ok(Rx::Stale);
+        }
+        let i = match self.slots.find_or_open(pkt.batch, pkt.code.len(), &mut self.c.flushed)? {
+            Found::Held(i) => i,
+            Found::Stale => {
+                self.c.stale += 1;
+                return Ok(Rx::Stale);
+            }
+        };
+        let slot = self.slots.get_mut(i);
+        let inserted = slot.basis.insert(&pkt.code, payload)?;
+        if self.upstream.get(from).copied().unwrap_or(false) {
+            slot.credit += self.tx_credit;
+        }
+        Ok(match inserted {
+            Insert::Innovative => {
+                if slot.basis.rank() == 1 || seq_after(pkt.tag, slot.tag) {
+                    slot.tag = pkt.tag;
+                }
+                self.c.innovative += 1;
+                Rx::Innovative
+            }
+            Insert::Redundant => {
+                self.c.redundant += 1;
+                Rx::Redundant
+            }
+        })
+    }
+
+    /// The next recoded packet to broadcast, its payload in `out`; `None`
+    /// while no held batch has a whole credit and something to send.
+    pub fn poll_transmit(&mut self, out: &mut Symbol) -> Option<Coded> {
+        let i = (0..self.slots.held().len()).find(|&i| {
+            let s = self.slots.get(i);
+            s.credit >= 1.0 && s.basis.rank() > 0
+        })?;
+        let slot = self.slots.get_mut(i);
+        slot.credit -= 1.0;
+        slot.basis.recode(&mut self.rng, out);
+        self.c.sent += 1;
+        Some(Coded {
+            kind: CodedKind::Data,
+            flow: self.flow,
+            batch: slot.batch,
+            tag: slot.tag,
+            code: out.code,
+            payload_len: self.cfg.symbol_len as u16,
+        })
+    }
+
+    /// An ACK seen passing (MORE batch ACK for batch b, or a TCPFender ACK
+    /// of n packets, meaning n / β whole batches): flush what it covers.
+    pub fn handle_ack(&mut self, ack: &Coded) -> Result<(), MoreError> {
+        if ack.flow != self.flow {
+            return Err(MoreError::WrongFlow { expected: self.flow, found: ack.flow });
+        }
+        let below = match ack.kind {
+            CodedKind::BatchAck => ack.batch.saturating_add(1),
+            CodedKind::FenderAck => ack.batch / self.cfg.beta as u32,
+            CodedKind::Data => return Err(MoreError::WrongKind),
+        };
+        if below > self.acked_below {
+            self.acked_below = below;
+            self.c.flushed += self.slots.flush_below(below);
+        }
+        Ok(())
+    }
+
+    /// Credit and rank of `batch`, if held (for tests and traces).
+    pub fn batch_state(&self, batch: u32) -> Option<(f64, usize)> {
+        self.slots.position(batch).map(|i| {
+            let s = self.slots.get(i);
+            (s.credit, s.basis.rank())
+        })
+    }
+
+    /// End-of-run counters, in a fixed order.
+    pub fn counters(&self) -> [(&'static str, u64); 6] {
+        let c = &self.c;
+        [
+            ("innovative", c.innovative),
+            ("redundant", c.redundant),
+            ("stale", c.stale),
+            ("malformed", c.malformed),
+            ("coded_sent", c.sent),
+            ("batches_flushed", c.flushed),
+        ]
+    }
+}
