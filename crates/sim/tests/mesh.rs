@@ -117,7 +117,7 @@ fn bad_mesh_keys_are_reported_with_their_place() {
     let cases = [
         (format!("{TWO}[mesh]\nrouting = \"etx\"\n"), "m.toml:7: mesh: [mesh] needs [[radios]] with mode = \"adhoc\""),
         (format!("{TWO}{RADIOS}[mesh]\nrouting = \"olsr\"\n"), "mesh.routing: unknown routing \"olsr\" (known: etx, hops)"),
-        (format!("{TWO}{RADIOS}[mesh]\nbatch = 32\n"), "mesh.batch: unknown key (known: routing)"),
+        (format!("{TWO}{RADIOS}[mesh]\nbeta = 32\n"), "mesh.beta: unknown key (known: routing, protocol, flow, batch, pipeline, prune, delivery)"),
         (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[mesh]\n"), "[mesh] needs at least two radios with mode = \"adhoc\" (found 1)"),
         (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[[radios]]\nnode = \"b\"\nmode = \"adhoc\"\nx = 5000.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
         (format!("{TWO}{RADIOS}[[wifi_errors]]\nfrom = \"a\"\nto = \"b\"\nfer = 1.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
@@ -151,4 +151,34 @@ fn measured_delivery_counts_every_data_frame_a_neighbour_decodes() {
     assert!(p > 0.65 && p <= 0.72, "a->b delivery {p} of {sent}");
     // The TCP ACKs the other way cross a loss-free link.
     assert!(ba["delivery"].as_f64().unwrap() > 0.95, "{ba}");
+}
+
+#[test]
+fn bad_coding_keys_are_reported_with_their_place() {
+    let flow = "[[flows]]\nfrom = \"a\"\nto = \"b\"\n[flows.tcp]\nsack = false\n";
+    let mesh = |keys: &str| format!("{TWO}{RADIOS}{flow}[mesh]\n{keys}");
+    let cases = [
+        (mesh("protocol = \"nc\"\n"), "mesh.protocol: unknown protocol \"nc\" (known: ip, more, tcpfender)"),
+        (mesh("batch = 32\n"), "mesh.batch: batch needs protocol = \"more\" or \"tcpfender\""),
+        (mesh("protocol = \"more\"\nbatch = 53\n"), "mesh.batch: batch 53 is outside 1..=52"),
+        (mesh("protocol = \"tcpfender\"\npipeline = 0\n"), "mesh.pipeline: pipeline 0 is outside 1..=64"),
+        (mesh("protocol = \"more\"\nprune = 1.0\n"), "mesh.prune: prune must be below 1"),
+        (mesh("protocol = \"more\"\nflow = \"nope\"\n"), "mesh.flow: unknown flow \"nope\""),
+        (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"x\", 0.5]]\n"), "mesh.delivery[0][1]: unknown node \"x\""),
+        (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"b\", 0.0]]\n"), "mesh.delivery[0][2]: a delivery probability must be above 0"),
+        (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"b\"]]\n"), "mesh.delivery[0]: a delivery entry is [from, to, probability]"),
+        (format!("{TWO}{RADIOS}[mesh]\nprotocol = \"more\"\n"), "mesh: protocol \"more\" needs a flow to carry (there are no [[flows]])"),
+        (format!("{TWO}{RADIOS}[[flows]]\nfrom = \"a\"\nto = \"b\"\n[mesh]\nprotocol = \"tcpfender\"\n"), "mesh.protocol: flow \"flow0\" must have sack = false under tcpfender"),
+    ];
+    for (text, want) in cases {
+        let err = load(&text).err().unwrap_or_else(|| panic!("accepted:\n{text}"));
+        assert!(err.contains(want), "error {err:?} should contain {want:?}");
+    }
+    let sc = load(&mesh("protocol = \"tcpfender\"\nbatch = 8\npipeline = 2\ndelivery = [[\"a\", \"b\", 0.5]]\n")).unwrap();
+    let c = sc.mesh.as_ref().unwrap().coding.as_ref().unwrap();
+    assert_eq!((c.beta, c.pipeline, c.delivery.clone()), (8, 2, vec![(0, 1, 0.5)]));
+    // z of the source from the overridden delivery: 1 / 0.5.
+    assert!((c.plan.z(0) - 2.0).abs() < 1e-12);
+    let again = Scenario::from_json_str(&sc.to_json().to_string(), "x.json", &[]).unwrap();
+    assert_eq!(again.mesh, sc.mesh);
 }

@@ -92,6 +92,7 @@ impl Network {
             Box::new(super::sdn::SdnPlane::build(sc, spec))
         });
         let mut net = Network {
+            coded: None,
             sdn,
             wlan,
             wlan_timer: Instant::MAX,
@@ -122,6 +123,12 @@ impl Network {
         };
         if let Some(m) = &sc.mesh {
             net.install_mesh_routes(m);
+            if let Some(c) = &m.coding {
+                let addr: Vec<u32> = net.radio_iface.iter().map(|&i| net.ifaces[i as usize].addr).collect();
+                let mac: Vec<MacAddr> = net.radio_iface.iter().map(|&i| net.ifaces[i as usize].mac).collect();
+                let plane = super::coded::CodedPlane::build(sc, c, seed, &addr, &mac).expect("the scenario validated the coded flow's parameters");
+                net.coded = Some(Box::new(plane));
+            }
         }
         net
     }

@@ -43,6 +43,9 @@ impl Network {
             })
             .collect();
         v["measured"] = serde_json::Value::Array(measured);
+        if let (Some(p), Some(c)) = (self.coded.as_ref(), m.coding.as_ref()) {
+            v["coding"] = p.report(c, &name);
+        }
         Some(v)
     }
 }

@@ -10,6 +10,7 @@
 pub mod addr;
 mod build;
 pub mod channel;
+mod coded;
 mod fast;
 pub mod fib;
 mod mesh;
@@ -104,6 +105,8 @@ pub struct Network {
     wifi_segments: Vec<Vec<u32>>,
     /// The SDN control plane (seed 000), when the scenario has one.
     pub sdn: Option<Box<sdn::SdnPlane>>,
+    /// MORE / TCPFender carrying a flow across the mesh (seed 002), when the scenario has one.
+    coded: Option<Box<coded::CodedPlane>>,
     /// Scratch buffers of radio captures.
     cap_payload: Vec<u8>,
     cap_bytes: Vec<u8>,

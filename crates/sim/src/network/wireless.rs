@@ -86,6 +86,9 @@ impl Network {
                 WlanOutput::Delivered { handle, radio } => {
                     let copy = *self.frames.get(handle);
                     let c = self.frames.insert(copy);
+                    if self.coded.is_some() && self.coded_delivered(cx, now, radio, c) {
+                        continue;
+                    }
                     let iface = self.radio_iface[radio as usize];
                     if let Some(local) = self.receive(cx, now, iface, c) {
                         self.local.push_back(local);
@@ -100,8 +103,11 @@ impl Network {
                         self.frames.remove(c);
                     }
                 }
-                WlanOutput::Released { handle, .. } => {
+                WlanOutput::Released { handle, radio } => {
                     self.frames.remove(handle);
+                    if self.coded.is_some() {
+                        self.coded_pump(cx, now, radio);
+                    }
                 }
                 WlanOutput::RetryDrop { handle, radio, .. } => {
                     let iface = self.radio_iface[radio as usize] as usize;

@@ -31,7 +31,8 @@ use airtcp_wifi::phy::{self, Modulation};
 use super::doc::KeyPath;
 use super::value::{Table, R};
 use super::wifi::{RadioMode, WifiSpec};
-use super::NodeSpec;
+use super::mesh_coding::{coding, coding_json, CodingSpec, CODING_KEYS};
+use super::{FlowSpec, NodeSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeshRouting {
@@ -60,6 +61,8 @@ pub struct MeshSpec {
     /// `(radio, destination radio, next-hop radio)` for every ordered pair
     /// of mesh radios with a path.
     pub routes: Vec<(usize, usize, usize)>,
+    /// MORE or TCPFender carrying one flow (`scenario::mesh_coding`); `None`: plain IP.
+    pub coding: Option<CodingSpec>,
 }
 
 /// Bytes of an 802.11 ACK frame (802.11-2016 9.3.1.4).
@@ -67,12 +70,11 @@ const ACK_BYTES: u32 = 14;
 /// IP datagram of the link-quality estimate's data frame.
 const PROBE_IP_BYTES: u32 = 1500;
 
-const KEYS: &[&str] = &["routing"];
-
-pub(super) fn mesh(root: &Table, wifi: Option<&WifiSpec>, nodes: &[NodeSpec]) -> R<Option<MeshSpec>> {
+pub(super) fn mesh(root: &Table, wifi: Option<&WifiSpec>, nodes: &[NodeSpec], flows: &[FlowSpec]) -> R<Option<MeshSpec>> {
     let Some(f) = root.opt("mesh") else { return Ok(None) };
     let t = f.table()?;
-    t.known(KEYS)?;
+    let keys: Vec<&str> = std::iter::once("routing").chain(CODING_KEYS.iter().copied()).collect();
+    t.known(&keys)?;
     let routing = match t.opt("routing") {
         None => MeshRouting::Etx,
         Some(f) => match f.str()? {
@@ -102,7 +104,8 @@ pub(super) fn mesh(root: &Table, wifi: Option<&WifiSpec>, nodes: &[NodeSpec]) ->
             ));
         }
     }
-    Ok(Some(MeshSpec { routing, radios, links, routes }))
+    let coding = coding(&t, w, &radios, &links, nodes, flows)?;
+    Ok(Some(MeshSpec { routing, radios, links, routes, coding }))
 }
 
 /// The directed links among `radios`: PHY reach and success at positions of
@@ -216,8 +219,19 @@ fn routes(radios: &[usize], links: &[MeshLink], routing: MeshRouting) -> Vec<(us
 }
 
 /// The mesh as scenario JSON (it loads back to the same mesh).
-pub fn mesh_json(m: &MeshSpec) -> serde_json::Value {
-    serde_json::json!({ "routing": match m.routing { MeshRouting::Etx => "etx", MeshRouting::Hops => "hops" } })
+pub fn mesh_json(m: &MeshSpec, w: &WifiSpec, nodes: &[NodeSpec], flows: &[FlowSpec]) -> serde_json::Value {
+    let mut v = serde_json::json!({ "routing": routing_name(m.routing) });
+    if let Some(c) = &m.coding {
+        coding_json(c, w, nodes, flows, &mut v);
+    }
+    v
+}
+
+fn routing_name(r: MeshRouting) -> &'static str {
+    match r {
+        MeshRouting::Etx => "etx",
+        MeshRouting::Hops => "hops",
+    }
 }
 
 /// The mesh for summary.json: links with delivery probabilities and cost,
@@ -234,5 +248,6 @@ pub fn mesh_report(m: &MeshSpec, w: &WifiSpec, nodes: &[NodeSpec]) -> serde_json
         })
         .collect();
     let routes: Vec<_> = m.routes.iter().map(|&(u, d, h)| serde_json::json!({ "node": name(u), "to": name(d), "via": name(h) })).collect();
-    serde_json::json!({ "routing": mesh_json(m)["routing"], "links": links, "routes": routes })
+    let protocol = m.coding.as_ref().map_or("ip", |c| super::mesh_coding::name(c.protocol));
+    serde_json::json!({ "routing": routing_name(m.routing), "protocol": protocol, "links": links, "routes": routes })
 }

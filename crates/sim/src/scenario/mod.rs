@@ -109,6 +109,7 @@ mod agents;
 mod doc;
 mod json;
 pub mod mesh;
+pub mod mesh_coding;
 mod mobileip;
 mod routes;
 mod schema;

@@ -42,7 +42,7 @@ pub fn build(doc: &Doc) -> R<Scenario> {
     let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links, wifi.as_ref())?;
     let route_changes = super::routes::route_changes(list_of_tables(&root, "route_changes")?, &nodes, &index, &links, sim.duration)?;
     let sdn = super::sdn::sdn(&root, &nodes, &index)?;
-    let mesh = super::mesh::mesh(&root, wifi.as_ref(), &nodes)?;
+    let mesh = super::mesh::mesh(&root, wifi.as_ref(), &nodes, &flows)?;
     Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes, wifi, sdn, mesh })
 }
 

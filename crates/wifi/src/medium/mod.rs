@@ -421,6 +421,11 @@ impl Wlan {
         self.fixed_fer.insert((from, to), (fer, min_bytes));
     }
 
+    /// Data frames in `radio`'s MAC: queued, on the air or awaiting a retry.
+    pub fn mac_queue_len(&self, radio: u32) -> usize {
+        self.radios[radio as usize].mac.queue_len()
+    }
+
     pub fn radio_count(&self) -> usize {
         self.radios.len()
     }
