@@ -146,6 +146,25 @@ impl Basis {
         self.decoded = false;
     }
 
+    /// The batch turned out to have only `k` natives (a final, partial
+    /// batch announced after packets were already received with room for
+    /// more): keep the rows, now over `k` columns. Every row held must be
+    /// zero beyond column `k`; otherwise the announcement is malformed and
+    /// nothing changes.
+    pub fn shrink(&mut self, k: usize) -> Result<(), CodecError> {
+        let bad = CodecError::CodeLength { expected: self.beta, found: k };
+        if k == 0 || k > self.beta {
+            return Err(bad);
+        }
+        for r in 0..self.rank {
+            if self.coeffs[r * MAX_BATCH + k..r * MAX_BATCH + self.beta].iter().any(|&c| c != 0) {
+                return Err(bad);
+            }
+        }
+        self.beta = k;
+        Ok(())
+    }
+
     /// Would this packet be innovative? Reduces a copy; holds nothing.
     pub fn is_innovative(&self, code: &CodeVector) -> Result<bool, CodecError> {
         if code.len() != self.beta {

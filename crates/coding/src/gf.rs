@@ -16,11 +16,12 @@ pub fn inv(a: u8) -> Option<u8> {
 }
 
 /// `dst[i] ^= c · src[i]`: add a multiple of one row to another (addition is
-/// XOR in characteristic 2). Skips the work for c = 0.
+/// XOR in characteristic 2). Skips the work for c = 0 and for empty rows
+/// (the crate's SIMD path indexes the first byte unconditionally).
 #[inline]
 pub fn axpy(dst: &mut [u8], c: u8, src: &[u8]) {
     debug_assert_eq!(dst.len(), src.len());
-    if c != 0 {
+    if c != 0 && !src.is_empty() {
         g::mul_slice_xor(c, src, dst);
     }
 }

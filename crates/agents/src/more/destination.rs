@@ -73,16 +73,16 @@ impl MoreDestination {
             self.c.reacks += 1;
             return Ok(Some(self.ack(pkt.batch)));
         }
-        let i = match self.slots.find_or_open(pkt.batch, pkt.code.len(), &mut self.c.abandoned)? {
-            Found::Held(i) => i,
-            Found::Stale => return Ok(None),
+        let (i, code) = match self.slots.lookup(pkt.batch, &pkt.code, &mut self.c.abandoned)? {
+            (Found::Held(i), code) => (i, code),
+            (Found::Stale, _) => return Ok(None),
         };
         let slot = self.slots.get_mut(i);
         if slot.decoded {
             self.c.reacks += 1;
             return Ok(Some(self.ack(pkt.batch)));
         }
-        match slot.basis.insert(&pkt.code, payload)? {
+        match slot.basis.insert(&code, payload)? {
             Insert::Redundant => {
                 self.c.redundant += 1;
                 return Ok(None);

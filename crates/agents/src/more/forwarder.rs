@@ -11,7 +11,7 @@
 use airtcp_coding::{Insert, Symbol};
 use airtcp_core::{Coded, CodedKind, RngStream};
 
-use super::{seq_after, Found, ForwarderPlan, MoreConfig, MoreError, Rx, Slots};
+use super::{Found, ForwarderPlan, MoreConfig, MoreError, Rx, Slots};
 
 pub struct MoreForwarder {
     flow: u16,
@@ -76,23 +76,24 @@ impl MoreForwarder {
             self.c.stale += 1;
             return Ok(Rx::Stale);
         }
-        let i = match self.slots.find_or_open(pkt.batch, pkt.code.len(), &mut self.c.flushed)? {
-            Found::Held(i) => i,
-            Found::Stale => {
+        let (i, code) = match self.slots.lookup(pkt.batch, &pkt.code, &mut self.c.flushed)? {
+            (Found::Held(i), code) => (i, code),
+            (Found::Stale, _) => {
                 self.c.stale += 1;
                 return Ok(Rx::Stale);
             }
         };
         let slot = self.slots.get_mut(i);
-        let inserted = slot.basis.insert(&pkt.code, payload)?;
+        let inserted = slot.basis.insert(&code, payload)?;
         if self.upstream.get(from).copied().unwrap_or(false) {
             slot.credit += self.tx_credit;
+            // TCPFender: the packets this reception pays for carry its tag
+            // (the latest heard, by arrival: a TCP retransmission's tag is
+            // an old sequence number but fresh news).
+            slot.tag = pkt.tag;
         }
         Ok(match inserted {
             Insert::Innovative => {
-                if slot.basis.rank() == 1 || seq_after(pkt.tag, slot.tag) {
-                    slot.tag = pkt.tag;
-                }
                 self.c.innovative += 1;
                 Rx::Innovative
             }

@@ -78,9 +78,34 @@ impl LinkProbs {
     /// ETX distance of every node to `dst` (Dijkstra over link cost 1/p);
     /// `f64::INFINITY` where `dst` is unreachable.
     pub fn etx_to(&self, dst: usize) -> Vec<f64> {
+        self.dijkstra_to(dst).0
+    }
+
+    /// The minimum-ETX path from `from` to `to` (both ends included), the
+    /// route of MORE's batch ACK from the destination back to the source;
+    /// `None` if there is none.
+    pub fn shortest_path(&self, from: usize, to: usize) -> Option<Vec<usize>> {
+        if from >= self.n || to >= self.n {
+            return None;
+        }
+        let (dist, next) = self.dijkstra_to(to);
+        if !dist[from].is_finite() {
+            return None;
+        }
+        let mut path = vec![from];
+        while *path.last().expect("non-empty") != to {
+            path.push(next[*path.last().expect("non-empty")]);
+        }
+        Some(path)
+    }
+
+    /// Distances to `dst` and each node's next hop towards it.
+    fn dijkstra_to(&self, dst: usize) -> (Vec<f64>, Vec<usize>) {
         let mut dist = vec![f64::INFINITY; self.n];
+        let mut next = vec![usize::MAX; self.n];
         let mut done = vec![false; self.n];
         dist[dst] = 0.0;
+        next[dst] = dst;
         for _ in 0..self.n {
             // Lowest-index tie-break keeps the order deterministic.
             let Some(u) = (0..self.n).filter(|&v| !done[v] && dist[v].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b])) else {
@@ -91,10 +116,11 @@ impl LinkProbs {
                 let p = self.get(v, u);
                 if !done[v] && p > 0.0 && dist[u] + 1.0 / p < dist[v] {
                     dist[v] = dist[u] + 1.0 / p;
+                    next[v] = u;
                 }
             }
         }
-        dist
+        (dist, next)
     }
 }
 

@@ -5,13 +5,14 @@
 //! costs no allocation.
 
 use airtcp_coding::{Basis, CodecError};
+use airtcp_core::CodeVector;
 
 pub(crate) struct Slot {
     pub batch: u32,
     pub basis: Basis,
     /// MORE's credit counter for this batch (forwarders).
     pub credit: f64,
-    /// Highest TCPFender tag among the innovative packets held.
+    /// TCPFender tag of the latest packet heard from upstream.
     pub tag: u32,
     pub decoded: bool,
 }
@@ -88,6 +89,34 @@ impl Slots {
         let at = self.held.partition_point(|s| s.batch < batch);
         self.held.insert(at, slot);
         Ok(Found::Held(at))
+    }
+
+    /// The slot for a packet of `batch` with code vector `code`, and the
+    /// vector to insert there. A held batch whose vector length differs is a
+    /// final, partial batch (TCPFender closes the last batch at k natives):
+    /// a shorter vector shrinks the batch to k; a longer one, sent before the
+    /// batch was closed, is cut to k if it is zero beyond. Anything else is
+    /// malformed.
+    pub fn lookup(&mut self, batch: u32, code: &CodeVector, evicted: &mut u64) -> Result<(Found, CodeVector), CodecError> {
+        let Some(i) = self.position(batch) else {
+            return Ok((self.find_or_open(batch, code.len(), evicted)?, *code));
+        };
+        let basis = &mut self.held[i].basis;
+        let k = basis.beta();
+        if code.len() < k {
+            if code.is_empty() {
+                return Err(CodecError::CodeLength { expected: k, found: 0 });
+            }
+            basis.shrink(code.len())?;
+            return Ok((Found::Held(i), *code));
+        }
+        if code.len() > k {
+            if code.len() > self.beta || code.as_slice()[k..].iter().any(|&c| c != 0) {
+                return Err(CodecError::CodeLength { expected: k, found: code.len() });
+            }
+            return Ok((Found::Held(i), CodeVector::from_slice(&code.as_slice()[..k]).expect("k <= len")));
+        }
+        Ok((Found::Held(i), *code))
     }
 
     /// Drop every batch below `batch`; returns how many were dropped.

@@ -86,6 +86,18 @@ fn diamond_keeps_the_weak_forwarder_against_the_source_basis() {
 }
 
 #[test]
+fn batch_ack_route_is_the_minimum_etx_path() {
+    let l = line();
+    // D → S: via R costs 1/0.6 + 1/0.7 ≈ 3.10, direct 1/0.1 = 10.
+    assert_eq!(l.shortest_path(D, S), Some(vec![D, R, S]));
+    assert_eq!(l.shortest_path(S, S), Some(vec![S]));
+    let mut cut = LinkProbs::new(3);
+    cut.set(S, R, 1.0).unwrap();
+    assert_eq!(cut.shortest_path(R, S), None);
+    assert_eq!(cut.shortest_path(0, 7), None);
+}
+
+#[test]
 fn plan_errors_name_the_problem() {
     let mut l = LinkProbs::new(3);
     assert_eq!(l.set(0, 3, 0.5).unwrap_err().to_string(), "node 3 does not exist (the network has 3)");
@@ -231,4 +243,18 @@ fn batch_crosses_a_lossy_three_node_line() {
     assert!(per_native(sends[0]) > 1.0 && per_native(sends[0]) < 3.0, "{sends:?}");
     assert!(per_native(sends[1]) > 0.5 && per_native(sends[1]) < 3.0, "{sends:?}");
     assert_eq!(src.current_batch(), None);
+}
+
+#[test]
+fn a_final_batch_announced_shorter_shrinks_at_the_forwarder() {
+    let plan = ForwarderPlan::compute(&line(), S, D, &PlanConfig::default()).unwrap();
+    let mut f = MoreForwarder::new(1, R, &plan, cfg(4, 0), RngStream::new(1, "fwd")).unwrap();
+    f.handle_coded(S, &data(0, &[3, 1, 0, 0]), None).unwrap();
+    // The batch closes at 2 natives: later vectors have length 2, earlier
+    // ones (zero beyond 2) still fit; one using native 3 does not.
+    assert_eq!(f.handle_coded(S, &data(0, &[1, 1]), None), Ok(Rx::Innovative));
+    assert_eq!(f.handle_coded(S, &data(0, &[5, 7, 0, 0]), None), Ok(Rx::Redundant));
+    assert!(f.handle_coded(S, &data(0, &[5, 7, 0, 1]), None).is_err());
+    let mut out = Symbol::new(4, 0);
+    assert_eq!(f.poll_transmit(&mut out).unwrap().code.len(), 2);
 }

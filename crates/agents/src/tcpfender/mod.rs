@@ -46,6 +46,9 @@ mod receiver;
 mod sender;
 
 #[cfg(test)]
+mod e2e;
+
+#[cfg(test)]
 mod tests;
 
 use std::fmt;

@@ -7,6 +7,10 @@
 //! except that when batch b reaches full rank it is decoded, handed to TCP
 //! at once, and the receiver moves to the next batch that is not full (b̂,
 //! rank r̂): the ACK then says βb̂ + r̂.
+//!
+//! A packet whose code vector is shorter than β announces the flow's final
+//! batch of k = its length natives (see the sender's FIN handling): the
+//! batch's matrix shrinks to k columns and is decoded at rank k.
 
 use std::collections::VecDeque;
 
@@ -105,7 +109,7 @@ impl FenderReceiver {
         if pkt.flow != self.flow {
             return Err(FenderError::WrongFlow { expected: self.flow, found: pkt.flow });
         }
-        if pkt.code.len() != self.cfg.beta {
+        if pkt.code.is_empty() || pkt.code.len() > self.cfg.beta {
             return Err(airtcp_coding::CodecError::CodeLength { expected: self.cfg.beta, found: pkt.code.len() }.into());
         }
         if pkt.batch < self.expect {
@@ -118,16 +122,16 @@ impl FenderReceiver {
             self.c.beyond_window += 1;
             return Ok(());
         }
-        let mut evicted = 0;
-        let i = match self.slots.find_or_open(pkt.batch, pkt.code.len(), &mut evicted)? {
-            Found::Held(i) => i,
+        let (i, code) = match self.slots.lookup(pkt.batch, &pkt.code, &mut 0)? {
+            (Found::Held(i), code) => (i, code),
             // Not reached: the window check above leaves room.
-            Found::Stale => {
+            (Found::Stale, _) => {
                 self.c.beyond_window += 1;
                 return Ok(());
             }
         };
-        match self.slots.get_mut(i).basis.insert(&pkt.code, payload)? {
+        let basis = &mut self.slots.get_mut(i).basis;
+        match basis.insert(&code, payload)? {
             Insert::Innovative => self.c.innovative += 1,
             Insert::Redundant => self.c.redundant += 1,
         }
@@ -155,7 +159,8 @@ impl FenderReceiver {
     pub fn poll_delivery(&mut self) -> Option<Delivery> {
         loop {
             let batch = *self.ready.front()?;
-            if self.cursor == self.cfg.beta {
+            let i = self.slots.position(batch).expect("ready batches stay held");
+            if self.cursor == self.slots.get(i).basis.beta() {
                 self.slots.remove(batch);
                 self.ready.pop_front();
                 self.cursor = 0;
@@ -166,7 +171,6 @@ impl FenderReceiver {
             let packet = if self.cfg.symbol_len == 0 {
                 None
             } else {
-                let i = self.slots.position(batch).expect("ready batches stay held");
                 let bytes = self.slots.get(i).basis.native(index).expect("decoded");
                 match wire::decode(bytes) {
                     Ok(p) => Some(p),

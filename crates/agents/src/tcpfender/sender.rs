@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use airtcp_coding::{BatchEncoder, Symbol};
-use airtcp_core::{wire, Coded, CodedKind, Packet, RngStream, SeqNum, TcpFlags};
+use airtcp_core::{wire, CodeVector, Coded, CodedKind, Packet, RngStream, SeqNum, TcpFlags};
 
 use super::{FenderConfig, FenderError};
 use crate::more::seq_after;
@@ -29,9 +29,15 @@ struct SendBatch {
     /// TSval of the latest transmission of each native (a retransmission
     /// refreshes it; the coded content stays the original).
     tsval: Vec<Option<u32>>,
-    credit: f64,
-    /// Sequence number of the segment that last released this batch.
-    tag: u32,
+    /// Credits not yet spent, each labelled with the sequence number of
+    /// the segment that earned it: a coded packet carries the tag of the
+    /// release it spends, so every segment's information is announced under
+    /// its own tag (a per-batch tag would give a burst of packets one tag,
+    /// and the receiver's loss signals would collapse into one).
+    releases: VecDeque<(u32, f64)>,
+    /// TCP sent its FIN: this partial batch gets no more natives and is
+    /// sent with a code vector of its k natives, which tells the receiver.
+    closed: bool,
 }
 
 pub struct FenderSender {
@@ -77,8 +83,8 @@ impl FenderSender {
                     enc: BatchEncoder::new(cfg.beta, cfg.symbol_len)?,
                     segs: Vec::with_capacity(cfg.beta),
                     tsval: Vec::with_capacity(cfg.beta),
-                    credit: 0.0,
-                    tag: 0,
+                    releases: VecDeque::with_capacity(2 * cfg.beta),
+                    closed: false,
                 })
             })
             .collect::<Result<Vec<_>, FenderError>>()?;
@@ -100,14 +106,37 @@ impl FenderSender {
     }
 
     /// A packet the TCP sender pushed down.
+    ///
+    /// A FIN closes the last, partial batch (seed 002 leaves the end of a
+    /// flow open; without this its tail could never be decoded): the batch
+    /// earns `z_src` credits at each FIN (first or retransmitted) and is
+    /// coded over its k natives only.
     pub fn on_tcp_segment(&mut self, pkt: &Packet) -> Result<Release, FenderError> {
         let Some(seg) = pkt.segment() else { return Ok(Release::PassThrough) };
-        if seg.payload_len == 0 || seg.flags.syn() || seg.flags.rst() {
+        if seg.flags.syn() || seg.flags.rst() {
             return Ok(Release::PassThrough);
         }
-        match self.next_seq {
-            Some(next) if seg.seq < next => self.retransmission(pkt),
-            _ => self.new_native(pkt),
+        let release = if seg.payload_len == 0 {
+            Release::PassThrough
+        } else {
+            match self.next_seq {
+                Some(next) if seg.seq < next => self.retransmission(pkt)?,
+                _ => self.new_native(pkt)?,
+            }
+        };
+        if seg.flags.fin() {
+            self.close_last_batch();
+        }
+        Ok(release)
+    }
+
+    fn close_last_batch(&mut self) {
+        let beta = self.cfg.beta;
+        let z = self.cfg.z_src;
+        if let Some(b) = self.batches.back_mut().filter(|b| b.enc.natives() < beta) {
+            b.closed = true;
+            let tag = b.segs.last().and_then(|p| p.segment()).map_or(0, |s| s.seq.0);
+            release(b, tag, z);
         }
     }
 
@@ -125,15 +154,15 @@ impl FenderSender {
             b.segs.clear();
             b.tsval.clear();
             b.batch = batch;
-            b.credit = 0.0;
+            b.releases.clear();
+            b.closed = false;
             self.batches.push_back(b);
         }
         let b = self.batches.back_mut().expect("batch of the next native is open");
         b.enc.push(payload.map(|n| &self.scratch[..n]))?;
         b.segs.push(*pkt);
         b.tsval.push(seg.timestamps.map(|t| t.0));
-        b.credit += self.cfg.z_src;
-        b.tag = seg.seq.0;
+        release(b, seg.seq.0, self.cfg.z_src);
         self.next_index += 1;
         self.next_seq = Some(seg.seq + seg.seq_len());
         self.c.natives += 1;
@@ -161,8 +190,7 @@ impl FenderSender {
             return Err(FenderError::UnknownSegment { seq: seg.seq.0 });
         };
         let b = &mut self.batches[bi];
-        b.credit += self.cfg.z_src;
-        b.tag = seg.seq.0;
+        release(b, seg.seq.0, self.cfg.z_src);
         b.tsval[i] = seg.timestamps.map(|t| t.0).or(b.tsval[i]);
         self.c.retransmissions += 1;
         Ok(Release::Coded { batch: b.batch, index: i, retransmission: true })
@@ -178,15 +206,18 @@ impl FenderSender {
     /// The next coded packet to broadcast (oldest batch with a whole
     /// credit), its payload written into `out`.
     pub fn poll_transmit(&mut self, out: &mut Symbol) -> Option<Coded> {
-        let b = self.batches.iter_mut().find(|b| b.credit >= 1.0 && b.enc.natives() > 0)?;
-        b.credit -= 1.0;
+        let b = self.batches.iter_mut().find(|b| credit(b) >= 1.0 && b.enc.natives() > 0)?;
+        let tag = spend(b);
         b.enc.encode(&mut self.rng, out);
+        if b.closed {
+            out.code = CodeVector::from_slice(&out.code.as_slice()[..b.enc.natives()]).expect("k <= beta");
+        }
         self.c.coded_sent += 1;
         Some(Coded {
             kind: CodedKind::Data,
             flow: self.flow,
             batch: b.batch,
-            tag: b.tag,
+            tag,
             code: out.code,
             payload_len: self.cfg.symbol_len as u16,
         })
@@ -204,7 +235,16 @@ impl FenderSender {
             self.c.malformed += 1;
             return Err(FenderError::WrongFlow { expected: self.flow, found: ack.flow });
         }
-        let n = ack.batch as u64;
+        let mut n = ack.batch as u64;
+        let beta = self.cfg.beta as u64;
+        // The receiver decoded the closed final batch and moved past it.
+        let closed_done = self.batches.back().is_some_and(|b| b.closed && n == (b.batch as u64 + 1) * beta);
+        if closed_done {
+            n = self.next_index;
+            while let Some(b) = self.batches.pop_front() {
+                self.spare.push(b);
+            }
+        }
         if n > self.next_index {
             self.c.malformed += 1;
             return Err(FenderError::UnknownSegment { seq: ack.batch });
@@ -216,7 +256,7 @@ impl FenderSender {
                 false
             }
             Some(last) if n == last => {
-                let news = self.newest_tag.map_or(true, |t| seq_after(ack.tag, t));
+                let news = unset_or(self.newest_tag, |t| seq_after(ack.tag, t));
                 if news {
                     self.c.dup_passed += 1;
                 } else {
@@ -230,7 +270,7 @@ impl FenderSender {
                 true
             }
         };
-        if self.newest_tag.map_or(true, |t| seq_after(ack.tag, t)) {
+        if unset_or(self.newest_tag, |t| seq_after(ack.tag, t)) {
             self.newest_tag = Some(ack.tag);
         }
         Ok(if pass { self.tcp_ack(n, ack.tag) } else { None })
@@ -269,7 +309,7 @@ impl FenderSender {
         if let (Some(ts), Some(ecr)) = (seg.timestamps.as_mut(), tsecr) {
             ts.1 = ecr;
         }
-        if self.told_tcp.map_or(true, |t| ack > t) {
+        if unset_or(self.told_tcp, |t| ack > t) {
             self.told_tcp = Some(ack);
         }
         Some(p)
@@ -281,11 +321,11 @@ impl FenderSender {
     pub fn on_tcp_ack(&mut self, pkt: &Packet) -> bool {
         let Some(seg) = pkt.segment() else { return true };
         if seg.flags.ack() {
-            self.template = Some(*pkt);
+            self.template = Some(as_template(pkt));
         }
         let control = seg.flags.syn() || seg.flags.fin() || seg.flags.rst() || seg.payload_len > 0;
-        if control || self.told_tcp.map_or(true, |t| seg.ack > t) {
-            if seg.flags.ack() && self.told_tcp.map_or(true, |t| seg.ack > t) {
+        if control || unset_or(self.told_tcp, |t| seg.ack > t) {
+            if seg.flags.ack() && unset_or(self.told_tcp, |t| seg.ack > t) {
                 self.told_tcp = Some(seg.ack);
             }
             return true;
@@ -307,7 +347,7 @@ impl FenderSender {
 
     /// Credit left on `batch` (tests and traces).
     pub fn credit(&self, batch: u32) -> Option<f64> {
-        self.batches.iter().find(|b| b.batch == batch).map(|b| b.credit)
+        self.batches.iter().find(|b| b.batch == batch).map(credit)
     }
 
     /// End-of-run counters, in a fixed order.
@@ -326,4 +366,63 @@ impl FenderSender {
             ("receiver_acks_absorbed", c.receiver_acks_absorbed),
         ]
     }
+}
+
+/// `None`, or `Some` that passes the test (`Option::is_none_or`, newer than
+/// the workspace's minimum Rust).
+fn unset_or<T>(o: Option<T>, f: impl FnOnce(T) -> bool) -> bool {
+    match o {
+        None => true,
+        Some(t) => f(t),
+    }
+}
+
+/// Credit `z` earned by the segment at `tag`.
+fn release(b: &mut SendBatch, tag: u32, z: f64) {
+    b.releases.push_back((tag, z));
+}
+
+fn credit(b: &SendBatch) -> f64 {
+    b.releases.iter().map(|r| r.1).sum()
+}
+
+/// Spend one credit, oldest release first; returns the tag it carries. A
+/// release worth less than what is owed lends its remainder to the next.
+fn spend(b: &mut SendBatch) -> u32 {
+    let mut owed = 1.0;
+    let mut tag = 0;
+    while owed > 0.0 {
+        let Some(front) = b.releases.front_mut() else { break };
+        tag = front.0;
+        let take = front.1.min(owed);
+        front.1 -= take;
+        owed -= take;
+        if front.1 <= 1e-12 {
+            b.releases.pop_front();
+        }
+    }
+    tag
+}
+
+/// The receiver's ACK as a pattern for the ACKs this module builds: the
+/// sequence number the receiver will use next, no handshake options, and a
+/// SYN-ACK's window field brought to the scaled form every later segment
+/// uses (RFC 7323 §2.2: the window of a SYN is never scaled). Without this,
+/// a flow whose first batch is not yet decoded (so the receiver has sent
+/// nothing but its SYN-ACK) could not be acknowledged at all.
+fn as_template(pkt: &Packet) -> Packet {
+    let mut p = *pkt;
+    let seg = p.segment_mut().expect("caller checked");
+    seg.seq += seg.seq_len();
+    if seg.flags.syn() {
+        seg.window >>= seg.wscale.unwrap_or(0);
+    }
+    seg.flags = TcpFlags::ACK;
+    seg.mss = None;
+    seg.wscale = None;
+    seg.sack_permitted = false;
+    seg.sack_len = 0;
+    seg.payload_len = 0;
+    seg.witcp = None;
+    p
 }

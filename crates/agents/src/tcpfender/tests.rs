@@ -108,13 +108,17 @@ fn early_release_codes_the_segments_present() {
     assert!(s.poll_transmit(&mut out).is_none(), "z = 1.5: half a credit left");
     s.on_tcp_segment(&data(1)).unwrap();
     s.on_tcp_segment(&data(2)).unwrap();
-    // 0.5 + 1.5 + 1.5 = 3.5 credits: three packets over natives 0..3.
+    // 0.5 + 1.5 + 1.5 = 3.5 credits: three packets over natives 0..3, each
+    // tagged with the segment whose credit it spends (0.5 of segment 0 and
+    // 0.5 of segment 1 make the first).
+    let mut tags = Vec::new();
     for _ in 0..3 {
         let p = s.poll_transmit(&mut out).unwrap();
         assert!(p.code.as_slice()[..3].iter().all(|&c| c != 0));
         assert!(p.code.as_slice()[3..].iter().all(|&c| c == 0));
-        assert_eq!(p.tag, ISS + 1 + 2 * MSS, "tagged with the segment that released it");
+        tags.push((p.tag - ISS - 1) / MSS);
     }
+    assert_eq!(tags, vec![1, 1, 2]);
     assert!(s.poll_transmit(&mut out).is_none());
     assert_eq!(s.credit(0), Some(0.5));
 }
@@ -287,11 +291,15 @@ fn decoded_batches_reach_tcp_in_order_as_real_packets() {
 #[test]
 fn malformed_packets_are_refused_and_counted() {
     let mut r = receiver(4, 2);
-    assert!(r.on_coded(&coded(0, &[1, 0], 0), None).is_err(), "short code vector");
+    assert!(r.on_coded(&coded(0, &[1, 0, 0, 0, 1], 0), None).is_err(), "code vector longer than β");
+    assert!(r.on_coded(&coded(0, &[], 0), None).is_err(), "empty code vector");
     assert!(r.on_coded(&coded(0, &[1, 0, 0, 0], 0), Some(&[1, 2])).is_err(), "bytes in a coefficient-only run");
     assert!(r.on_coded(&fender_ack(1, 0), None).is_err());
     assert!(r.on_coded(&Coded { flow: 2, ..coded(0, &[1, 0, 0, 0], 0) }, None).is_err());
-    assert_eq!(r.counters()[4], ("malformed", 4));
+    // Announcing a final batch of 1 native when a held row uses native 2.
+    r.on_coded(&coded(1, &[0, 0, 1, 0], 0), None).unwrap();
+    assert!(r.on_coded(&coded(1, &[1], 0), None).is_err(), "final size below what was mixed");
+    assert_eq!(r.counters()[4], ("malformed", 6));
     assert_eq!(r.expecting(), (0, 0));
     let mut s = sender(cfg(4, 2, 1.0));
     assert_eq!(s.on_fender_ack(&coded(0, &[1, 0, 0, 0], 0)), Err(FenderError::WrongKind));
@@ -299,6 +307,39 @@ fn malformed_packets_are_refused_and_counted() {
     let mut s = FenderSender::new(1, big, RngStream::new(1, "s")).unwrap();
     assert_eq!(s.on_tcp_segment(&data(0)), Err(FenderError::TooLong { len: 1052, symbol_len: 100 }));
     assert_eq!(s.batches_held().count(), 0, "nothing half-opened");
+}
+
+#[test]
+fn fin_closes_the_final_partial_batch() {
+    let c = FenderConfig { beta: 4, symbol_len: 1100, max_batches: 3, z_src: 1.0 };
+    let mut s = FenderSender::new(1, c, RngStream::new(4, "src")).unwrap();
+    let mut r = FenderReceiver::new(1, c).unwrap();
+    let mut out = Symbol::new(4, 1100);
+    let originals: Vec<Packet> = (0..6).map(data).collect();
+    s.on_tcp_ack(&receiver_ack(0));
+    let mut acks = Vec::new();
+    for p in &originals {
+        s.on_tcp_segment(p).unwrap();
+        let coded = s.poll_transmit(&mut out).unwrap();
+        acks.push(r.on_coded(&coded, Some(&out.payload)).unwrap().batch);
+    }
+    // Batch 0 decoded at the 4th packet; batch 1 holds 2 natives, not known to be final.
+    assert_eq!(acks, vec![1, 2, 3, 4, 5, 6]);
+    assert_eq!(r.expecting(), (1, 2));
+    let mut fin = data(6);
+    fin.segment_mut().unwrap().payload_len = 0;
+    fin.segment_mut().unwrap().flags = TcpFlags::ACK | TcpFlags::FIN;
+    assert_eq!(s.on_tcp_segment(&fin).unwrap(), Release::PassThrough);
+    let closing = s.poll_transmit(&mut out).unwrap();
+    assert_eq!((closing.batch, closing.code.len()), (1, 2), "coded over the batch's 2 natives");
+    let ack = r.on_coded(&closing, Some(&out.payload)).unwrap();
+    assert_eq!(ack.batch, 8, "batch 1 decoded at rank 2: the receiver moves to batch 2");
+    let delivered: Vec<Packet> = std::iter::from_fn(|| r.poll_delivery()).map(|d| d.packet.unwrap()).collect();
+    assert_eq!(delivered, originals);
+    // The sender reads 8 as "everything", frees the batch, tells TCP all 6 segments.
+    let tcp = s.on_fender_ack(&ack).unwrap().unwrap();
+    assert_eq!(tcp.segment().unwrap().ack, SeqNum(ISS + 1 + 6 * MSS));
+    assert_eq!(s.batches_held().count(), 0);
 }
 
 proptest! {
