@@ -21,10 +21,16 @@ from pathlib import Path
 from . import runner
 from .report import summarize
 from .tcpfender_metrics import segment_delays, time_mean
-from .tcpfender_setup import ARMS, FULL_DURATION_S, MSS, QUICK_DURATION_S, scenario
+from .tcpfender_setup import ARMS, CODED_DEFAULTS, FULL_DURATION_S, MSS, QUICK_DURATION_S, measured_delivery, scenario
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
+#: Beyond the seed: TCPFender's batch size and pipelining depth (seeds 1..SWEEP_SEEDS each).
+SWEEP_BETAS = (16, 32, 50)
+SWEEP_PIPELINES = (1, 2, 4, 8)
+SWEEP_SEEDS = 3
+#: Beyond the seed: both main arms with RTS/CTS before every unicast frame (ns-2's default).
+RTS_SEEDS = 5
 
 
 def add_arguments(p) -> None:
@@ -35,6 +41,7 @@ def add_arguments(p) -> None:
         seeds=f"seeds 1..N per arm (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
     )
     p.add_argument("--arms", nargs="+", choices=list(ARMS), metavar="ARM", help=f"arms to run (default all: {' '.join(ARMS)})")
+    p.add_argument("--no-sweep", action="store_true", help="skip the β and pipelining sweeps of TCPFender (always skipped with --quick)")
 
 
 # --- one run -------------------------------------------------------------------------
@@ -71,8 +78,19 @@ def measure(task, result) -> dict:
         "mac_broadcast_tx": _radio_sum(result, "broadcast_tx"),
         "mac_retry_drops": _radio_sum(result, "retry_drops"),
         "mac_queue_drops": _radio_sum(result, "queue_drops"),
+        "delivery_steps": _steps(ts),
         "run_wall_s": result.run_wall_s,
     }
+
+
+def _steps(ts) -> str:
+    """The distinct sizes (packets) of the jumps in delivered data between
+    samples, most frequent first, e.g. "50" for TCPFender's whole batches."""
+    import collections
+
+    d = (ts["bytes_delivered"].diff().dropna() / MSS).round().astype(int)
+    c = collections.Counter(int(x) for x in d if x > 0)
+    return " ".join(str(k) for k, _ in c.most_common(3))
 
 
 # --- aggregation -------------------------------------------------------------------------
@@ -81,12 +99,13 @@ STATS = ["goodput_bps", "pkts_delivered", "cwnd_mean", "delay_mean_s", "timeouts
 
 
 def aggregate(runs: list[dict]) -> list[dict]:
+    """One row per (part, arm, β, pipeline): mean and 95 % interval of each statistic."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        groups.setdefault((r["part"], r["arm"], r["beta"], r["pipeline"]), []).append(r)
     table = []
-    for arm in ARMS:
-        rs = [r for r in runs if r["arm"] == arm]
-        if not rs:
-            continue
-        row = {"arm": arm, "n": len(rs)}
+    for (part, arm, beta, pipe), rs in groups.items():
+        row = {"part": part, "arm": arm, "beta": beta, "pipeline": pipe, "n": len(rs)}
         for k in STATS:
             st = summarize([r.get(k) for r in rs])
             row[f"{k}_mean"] = st.mean
@@ -99,31 +118,51 @@ def aggregate(runs: list[dict]) -> list[dict]:
 # --- the study ---------------------------------------------------------------------------
 
 
-def build_tasks(arms, seeds: int, duration_s: float, plots: bool) -> list:
-    return [
-        runner.Task({"arm": arm, "seed": seed}, scenario(arm, duration_s), seed, keep=plots)
-        for arm in arms
-        for seed in range(1, seeds + 1)
-    ]
+def build_tasks(arms, seeds: int, duration_s: float, plots: bool, delivery, sweep: bool) -> list:
+    """The main runs (every arm at its defaults, seeds 1..N, kept for the
+    plots) and, with `sweep`, TCPFender at every β and pipelining depth."""
+    tasks = []
+    for arm in arms:
+        beta, pipe = CODED_DEFAULTS.get(arm, (None, None))
+        for seed in range(1, seeds + 1):
+            labels = {"part": "main", "arm": arm, "beta": beta, "pipeline": pipe, "seed": seed}
+            tasks.append(runner.Task(labels, scenario(arm, duration_s, delivery=delivery), seed, keep=plots))
+    if sweep:
+        for beta in SWEEP_BETAS:
+            for pipe in SWEEP_PIPELINES:
+                for seed in range(1, SWEEP_SEEDS + 1):
+                    labels = {"part": "sweep", "arm": "tcpfender", "beta": beta, "pipeline": pipe, "seed": seed}
+                    sc = scenario("tcpfender", duration_s, delivery=delivery, beta=beta, pipeline=pipe, series=False)
+                    tasks.append(runner.Task(labels, sc, seed))
+        for arm in ("tcpip", "tcpfender"):
+            beta, pipe = CODED_DEFAULTS.get(arm, (None, None))
+            for seed in range(1, RTS_SEEDS + 1):
+                labels = {"part": "rts", "arm": arm, "beta": beta, "pipeline": pipe, "seed": seed}
+                tasks.append(runner.Task(labels, scenario(arm, duration_s, delivery=delivery, rts=True, series=False), seed))
+    return tasks
 
 
 def keep_run(task, result, _dir=None) -> dict:
     ts = result.timeseries(0)
     return {
         "labels": dict(task.labels),
+        "summary_mesh": result.summary.get("mesh", {}).get("coding") if task.labels["seed"] == 1 else None,
         "series": ts[["t_s", "cwnd", "bytes_delivered"]],
         "segments": result.segments(0) if task.labels["seed"] == 1 else None,
     }
 
 
 def describe(row: dict) -> str:
-    return f"{row['arm']} seed {row['seed']}: {row['goodput_bps'] / 1e3:.1f} kb/s"
+    extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "rts": " with RTS/CTS"}.get(row["part"], "")
+    return f"{row['arm']}{extra} seed {row['seed']}: {row['goodput_bps'] / 1e3:.1f} kb/s"
 
 
-def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = False, jobs: int = 1, plots: bool = True, quiet: bool = False) -> dict:
+def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = False, sweep: bool = True, jobs: int = 1, plots: bool = True, quiet: bool = False) -> dict:
     import json
 
-    tasks = build_tasks(list(arms), seeds, duration_s, plots)
+    coded = any(a in CODED_DEFAULTS for a in arms)
+    delivery = measured_delivery(duration_s) if coded else None
+    tasks = build_tasks(list(arms), seeds, duration_s, plots, delivery, sweep and "tcpfender" in arms)
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
@@ -131,7 +170,7 @@ def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = F
 
         (d / "scenarios").mkdir()
         for arm in arms:
-            (d / "scenarios" / f"{arm}.json").write_text(json.dumps(scenario(arm, duration_s), indent=1) + "\n")
+            (d / "scenarios" / f"{arm}.json").write_text(json.dumps(scenario(arm, duration_s, delivery=delivery), indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)
         table.extend(aggregate(sr.runs))
         runner.write_csv(d / "table.csv", table)
@@ -141,7 +180,7 @@ def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = F
 
             (d / "plots").mkdir()
             pngs = plot_all(d / "plots", sr.kept)
-        write_report(d / "report.md", sr, table, arms=list(arms), seeds=seeds, duration_s=duration_s, quick=quick, plots=[str(p.relative_to(d)) for p in pngs])
+        write_report(d / "report.md", sr, table, arms=list(arms), seeds=seeds, duration_s=duration_s, quick=quick, delivery=delivery, plots=[str(p.relative_to(d)) for p in pngs])
 
     sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
     return {"runs": len(tasks), "wall_s": sr.wall_s, "table": table}
@@ -157,7 +196,8 @@ def _cli(args) -> int:
     seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
     arms = list(args.arms) if args.arms else list(ARMS)
     duration = QUICK_DURATION_S if quick else FULL_DURATION_S
-    s = run_study(Path(args.out), arms, seeds, duration, quick=quick, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
+    sweep = not (quick or args.no_sweep)
+    s = run_study(Path(args.out), arms, seeds, duration, quick=quick, sweep=sweep, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
     return 0

@@ -47,6 +47,8 @@ def plot_all(d: Path, kept: list[dict]) -> list[Path]:
         if k is None:
             continue
         seq, delay = segment_delays(k["segments"], k["series"])
+        if not len(seq):
+            continue
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
         ax.plot(seq, delay, ".", ms=2, color=COLORS.get(arm, "k"))
         ax.set_xlabel("TCP sequence number (packets)")

@@ -7,10 +7,16 @@ Arms:
 
 - ``tcpip``: TCP over IP, ETX shortest-path routing, 802.11 unicast with
   ARQ (7 transmissions per frame): the seed's baseline.
+- ``tcpfender``: the TCPFender modules under TCP at S and D over MORE-style
+  opportunistic forwarding with network coding (802.11 broadcast), β = 50,
+  4 batches in flight, credits from measured link delivery.
+- ``more``: plain MORE (β = 32, one batch at a time) carrying the same TCP
+  without the modules: the collapse the seed describes.
 
-The network-coded arms (``tcpfender``: MORE with the TCPFender modules
-under TCP at S and D; ``more``: plain MORE carrying TCP) plug in here as
-more entries of :data:`ARMS` once the protocol cores are in the simulator.
+Credits (MORE's z and TX_credit, TCPFender's redundancy per segment) come,
+as in the seed, from link loss rates measured with the PHY and the MAC at
+work: a preliminary TCP/IP run (:func:`measured_delivery`) counts, per
+link, the data frames sent and decoded, collisions included.
 """
 
 from __future__ import annotations
@@ -24,7 +30,15 @@ SCENARIO_FILE = "scenarios/mesh-tcpfender.toml"
 #: arm -> one-line description (report and --help)
 ARMS = {
     "tcpip": "TCP/IP: ETX shortest path, 802.11 unicast with ARQ (7 transmissions)",
+    "tcpfender": "TCPFender: sender/receiver modules under TCP, MORE forwarding with coding, 802.11 broadcast",
+    "more": "plain MORE carrying TCP (no modules)",
 }
+#: (batch β, batches in flight) of each coded arm (the seed: β = 50 for TCPFender; MORE's own K = 32, one batch).
+CODED_DEFAULTS = {"tcpfender": (50, 4), "more": (32, 1)}
+#: Seed of the preliminary run that measures link delivery (not one of the study's seeds).
+MEASURE_SEED = 1001
+#: Links with fewer data frames than this in the preliminary run keep the PHY estimate.
+MEASURE_MIN_FRAMES = 50
 FULL_DURATION_S = 100.0
 QUICK_DURATION_S = 30.0
 MSS = 1000
@@ -51,8 +65,11 @@ def _base() -> dict:
     return _BASE
 
 
-def scenario(arm: str, duration_s: float, *, series: bool = True) -> dict:
-    """The scenario dict of one run of `arm`."""
+def scenario(arm: str, duration_s: float, *, delivery=None, beta=None, pipeline=None, rts: bool = False, series: bool = True) -> dict:
+    """The scenario dict of one run of `arm`; for a coded arm `delivery`
+    ([from, to, p] rows) sets the credits and `beta` / `pipeline` override
+    the arm's batch size and depth; `rts` puts RTS/CTS before every
+    unicast frame (ns-2's default RTSThreshold_ 0)."""
     if arm not in ARMS:
         raise StudyError(f"unknown arm {arm!r} (known: {', '.join(ARMS)})")
     if not duration_s > 0:
@@ -61,7 +78,29 @@ def scenario(arm: str, duration_s: float, *, series: bool = True) -> dict:
     sc["sim"]["duration"] = f"{duration_s:g}s"
     if not series:
         sc["sim"]["series_interval"] = "1s"
+    if rts:
+        sc["wifi"]["rts_threshold"] = 0
+    if arm in CODED_DEFAULTS:
+        b, p = CODED_DEFAULTS[arm]
+        sc["mesh"].update({"protocol": arm, "batch": beta or b, "pipeline": pipeline or p})
+        if delivery:
+            sc["mesh"]["delivery"] = [list(d) for d in delivery]
     return sc
+
+
+def measured_delivery(duration_s: float) -> list[list]:
+    """Per-link delivery of data frames (PHY + MAC: losses and collisions)
+    in a TCP/IP run of `duration_s` with seed :data:`MEASURE_SEED`, as
+    [from, to, p] rows for links that carried at least
+    :data:`MEASURE_MIN_FRAMES` frames (the others keep the PHY estimate)."""
+    from .. import run
+
+    r = run(scenario("tcpip", duration_s, series=False), seed=MEASURE_SEED)
+    rows = []
+    for m in r.summary["mesh"]["measured"]:
+        if m["sent"] >= MEASURE_MIN_FRAMES and m["delivery"]:
+            rows.append([m["from"], m["to"], round(float(m["delivery"]), 4)])
+    return rows
 
 
 def topology() -> tuple[dict, list[tuple[str, str, float]]]:

@@ -27,7 +27,7 @@ mod roles;
 use std::collections::VecDeque;
 
 use airtcp_coding::Symbol;
-use airtcp_core::{MacAddr, Packet};
+use airtcp_core::{MacAddr, Packet, SeqNum};
 
 use crate::scenario::mesh_coding::{CodingSpec, Protocol};
 use crate::scenario::Scenario;
@@ -53,6 +53,8 @@ pub(crate) struct CodedPlane {
     natives: VecDeque<(u32, Vec<Packet>)>,
     /// Data segments the source role could not take yet, in order.
     waiting: VecDeque<Packet>,
+    /// TCPFender: end of the highest segment the sender module took.
+    taken_end: Option<SeqNum>,
     /// Bytes a coded packet carries: the flow's largest datagram so far.
     symbol_bytes: u16,
     /// `(MAC address, radio)` sorted by address: who broadcast a frame.
@@ -91,6 +93,7 @@ impl CodedPlane {
             symbol: Symbol::new(c.beta, 0),
             natives: VecDeque::new(),
             waiting: VecDeque::new(),
+            taken_end: None,
             symbol_bytes: 0,
             mac_radio,
             c: Counters::default(),

@@ -22,7 +22,12 @@ impl Network {
             return false;
         }
         p.symbol_bytes = p.symbol_bytes.max(pkt.ip_len() as u16);
-        if p.waiting.is_empty() {
+        // A TCPFender retransmission goes to its batch at once: it needs no
+        // new batch, and queued behind new segments it could wait for ever
+        // on the very batch it completes.
+        let seg = pkt.segment().expect("flow data is TCP");
+        let retx = p.protocol == Protocol::Fender && p.taken_end.is_some_and(|e| seg.seq < e);
+        if p.waiting.is_empty() || retx {
             match p.offer(pkt) {
                 Offer::Taken => {}
                 Offer::Full => p.wait(*pkt),
@@ -237,7 +242,14 @@ impl CodedPlane {
                 Err(_) => Offer::Refused,
             },
             Role::FenderSender(s) => match s.on_tcp_segment(pkt) {
-                Ok(Release::Coded { .. }) | Ok(Release::PassThrough) => Offer::Taken,
+                Ok(Release::Coded { .. }) | Ok(Release::PassThrough) => {
+                    let seg = pkt.segment().expect("flow data is TCP");
+                    let end = seg.seq + seg.seq_len();
+                    if self.taken_end.map_or(true, |e| end > e) {
+                        self.taken_end = Some(end);
+                    }
+                    Offer::Taken
+                }
                 Err(airtcp_agents::tcpfender::FenderError::Backlogged) => Offer::Full,
                 Err(_) => Offer::Refused,
             },
