@@ -57,9 +57,29 @@ def test_quick_tcpip_arm_moves_data_over_the_lossy_mesh(quick):
     tcp = [r for r in rows if r["arm"] == "tcpip"]
     assert len(tcp) == 2
     for r in tcp:
-        # Four lossy hops at 1 Mb/s: tens of kb/s at best, but data moves,
-        # through the 802.11 retries, and TCP still times out.
-        assert 1_000 < float(r["goodput_bps"]) < 200_000
+        # Four lossy hops at 1 Mb/s: about 90 kb/s, through the 802.11 retries.
+        assert 50_000 < float(r["goodput_bps"]) < 200_000
         assert int(r["src_retries"]) > 0
-        assert int(r["timeouts"]) >= 1
-        assert float(r["delay_mean_s"]) > 0
+        assert 0 < float(r["delay_mean_s"]) < 5
+
+
+def test_quick_coded_arms_deliver_whole_batches_or_starve(quick):
+    _, rows, _ = quick
+    fender = [r for r in rows if r["arm"] == "tcpfender"]
+    more = [r for r in rows if r["arm"] == "more"]
+    for r in fender:
+        # Decoded batches reach TCP 50 segments at a time.
+        assert float(r["pkts_delivered"]) % 50 == 0
+        assert int(r["mac_broadcast_tx"]) > 100
+    assert any(float(r["pkts_delivered"]) >= 50 for r in fender)
+    # Plain MORE: a 32-segment batch never fills from a 20-packet window.
+    assert all(float(r["pkts_delivered"]) == 0 for r in more)
+    assert all(int(r["mac_broadcast_tx"]) == 0 for r in more)
+
+
+def test_measured_delivery_is_below_the_phy_estimate_on_loaded_links():
+    rows = tcpfender_setup.measured_delivery(10.0)
+    links = {(a, b): p for a, b, p in rows}
+    # S-A loses 20 % of frames by itself; collisions take more under load.
+    assert 0.4 < links[("S", "A")] < 0.8
+    assert all(0 < p <= 1 for p in links.values())
