@@ -93,6 +93,7 @@ impl Network {
         });
         let mut net = Network {
             coded: None,
+            mesh_routes: false,
             sdn,
             wlan,
             wlan_timer: Instant::MAX,

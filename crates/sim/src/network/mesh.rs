@@ -21,6 +21,7 @@ impl Network {
             self.nodes[node].fib.insert(Prefix::new(dst, 32), Route { iface, origin: Origin::Static, via: hop });
         }
         self.route_epoch += 1;
+        self.mesh_routes = true;
         if let Some(w) = self.wlan.as_mut() {
             w.enable_link_stats();
         }

@@ -107,6 +107,8 @@ pub struct Network {
     pub sdn: Option<Box<sdn::SdnPlane>>,
     /// MORE / TCPFender carrying a flow across the mesh (seed 002), when the scenario has one.
     coded: Option<Box<coded::CodedPlane>>,
+    /// Mesh host routes are installed: on-link destinations may be several hops away.
+    mesh_routes: bool,
     /// Scratch buffers of radio captures.
     cap_payload: Vec<u8>,
     cap_bytes: Vec<u8>,

@@ -34,11 +34,15 @@ impl Network {
             Some(BROADCAST)
         } else {
             // The route's next hop when it names one on this interface: a
-            // remote subnet's router, or a mesh neighbour toward an on-link
-            // radio several hops away (`network::mesh`).
-            let hop = match self.resolve(node, dst) {
-                Some(r) if r.iface == iface && r.via != 0 => r.via,
-                _ => dst,
+            // remote subnet's router, or (in a mesh) a neighbour toward an
+            // on-link radio several hops away (`network::mesh`).
+            let hop = if subnet.contains(dst) && !self.mesh_routes {
+                dst
+            } else {
+                match self.resolve(node, dst) {
+                    Some(r) if r.iface == iface && r.via != 0 => r.via,
+                    _ => dst,
+                }
             };
             match self.iface_of(hop).map(|j| self.ifaces[j as usize].radio) {
                 Some(r) if r != NO_RADIO && r != radio => Some(r),
