@@ -15,10 +15,8 @@ impl Network {
     #[inline]
     pub(crate) fn coded_from_host(&mut self, cx: &mut Cx, now: Instant, node: usize, pkt: &Packet) -> bool {
         let Some(p) = self.coded.as_mut() else { return false };
+        // Only data is coded: SYN, FIN and RST without data, and pure ACKs, go by IP.
         if node != p.src_node || !p.is_flow_data(pkt) || pkt.segment().is_some_and(|s| s.payload_len == 0) {
-            return false;
-        }
-        if p.protocol == Protocol::Fender && pkt.segment().is_some_and(|s| s.flags.syn() || s.flags.rst()) {
             return false;
         }
         p.symbol_bytes = p.symbol_bytes.max(pkt.ip_len() as u16);
