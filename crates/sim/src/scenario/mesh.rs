@@ -147,9 +147,13 @@ fn phy_success(w: &WifiSpec, a: usize, b: usize, rate: phy::Rate, bytes: u32) ->
     phy::chunk_success(modulation, snr, bytes * 8)
 }
 
-/// The `[[wifi_errors]]` rate that hits a frame of `bytes` from `a` to `b`.
+/// The `[[wifi_errors]]` rate that hits a frame of `bytes` from `a` to `b`:
+/// as in the medium, the pair's last entry, if the frame is long enough.
 fn fixed_fer(w: &WifiSpec, a: usize, b: usize, bytes: u32) -> f64 {
-    w.errors.iter().filter(|e| e.0 == a && e.1 == b && bytes >= e.3).map(|e| e.2).last().unwrap_or(0.0)
+    match w.errors.iter().rev().find(|e| e.0 == a && e.1 == b) {
+        Some(e) if bytes >= e.3 => e.2,
+        _ => 0.0,
+    }
 }
 
 /// Cost of a link for `routing`, `None` when it is not usable (no ACK
