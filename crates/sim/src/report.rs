@@ -159,6 +159,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "agents": agents_json(&fin),
         "radios": radios_json(&fin),
         "sdn": fin.sdn.clone().unwrap_or(Value::Null),
+        "mesh": fin.mesh.clone().unwrap_or(Value::Null),
         "run": {
             "events_executed": fin.events_executed,
             "events_by_kind": EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),

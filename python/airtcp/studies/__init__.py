@@ -18,6 +18,7 @@ STUDIES = {
     "drive-test": ("drive_test", "Cubic/Veno/Westwood+ (+Reno, BBR) bulk download over drive logs (seed 003)"),
     "sdn-zwa": ("sdn_zwa", "bare TCP vs SDN-assisted zero-window advertisements across Wi-Fi roams (seed 000)"),
     "snoop": ("snoop", "upload/download response time vs drop rate with and without Snoop over 802.11b (seed 004)"),
+    "tcpfender": ("tcpfender", "TCP/IP vs TCPFender (and plain MORE) over a lossy 802.11 mesh (seed 002)"),
     "wi-tcp": ("wi_tcp", "Tahoe/Reno/NewReno over Mobile IP, route-optimised MIP, Wi-TCP and EHN across handoffs, 802.11 and p2p (seed 001)"),
 }
 

@@ -97,7 +97,9 @@ impl Network {
             }
             Box::new(super::sdn::SdnPlane::build(sc, spec))
         });
-        Network {
+        let mut net = Network {
+            coded: None,
+            mesh_routes: false,
             sdn,
             wlan,
             cells,
@@ -126,7 +128,17 @@ impl Network {
             stats: NetStats::default(),
             local: VecDeque::with_capacity(16),
             end,
+        };
+        if let Some(m) = &sc.mesh {
+            net.install_mesh_routes(m);
+            if let Some(c) = &m.coding {
+                let addr: Vec<u32> = net.radio_iface.iter().map(|&i| net.ifaces[i as usize].addr).collect();
+                let mac: Vec<MacAddr> = net.radio_iface.iter().map(|&i| net.ifaces[i as usize].mac).collect();
+                let plane = super::coded::CodedPlane::build(sc, c, seed, &addr, &mac).expect("the scenario validated the coded flow's parameters");
+                net.coded = Some(Box::new(plane));
+            }
         }
+        net
     }
 
     /// Arm every agent's first timer and start the wireless medium.

@@ -14,6 +14,9 @@ impl Network {
     /// A packet generated at `node`.
     #[inline]
     pub(crate) fn send_from(&mut self, cx: &mut Cx, now: Instant, node: usize, pkt: Packet) {
+        if self.coded.is_some() && self.coded_from_host(cx, now, node, &pkt) {
+            return;
+        }
         let idx = self.frames.insert(Frame { l2: Default::default(), pkt });
         let dst = u32::from_be_bytes(pkt.net_header().dst);
         if self.nodes[node].hooks.0 != 0 || self.is_local(node, dst) {

@@ -11,8 +11,10 @@ pub mod addr;
 mod build;
 pub mod cells;
 pub mod channel;
+mod coded;
 mod fast;
 pub mod fib;
+mod mesh;
 pub mod node;
 mod path;
 pub mod sdn;
@@ -106,6 +108,10 @@ pub struct Network {
     wifi_segments: Vec<Vec<u32>>,
     /// The SDN control plane (seed 000), when the scenario has one.
     pub sdn: Option<Box<sdn::SdnPlane>>,
+    /// MORE / TCPFender carrying a flow across the mesh (seed 002), when the scenario has one.
+    coded: Option<Box<coded::CodedPlane>>,
+    /// Mesh host routes are installed: on-link destinations may be several hops away.
+    mesh_routes: bool,
     /// Scratch buffers of radio captures.
     cap_payload: Vec<u8>,
     cap_bytes: Vec<u8>,

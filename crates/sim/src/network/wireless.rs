@@ -33,7 +33,10 @@ impl Network {
         let da = if dst == u32::MAX || dst == (subnet.addr | !mask(subnet.len)) {
             Some(BROADCAST)
         } else {
-            let hop = if subnet.contains(dst) {
+            // The route's next hop when it names one on this interface: a
+            // remote subnet's router, or (in a mesh) a neighbour toward an
+            // on-link radio several hops away (`network::mesh`).
+            let hop = if subnet.contains(dst) && !self.mesh_routes {
                 dst
             } else {
                 match self.resolve(node, dst) {
@@ -100,6 +103,9 @@ impl Network {
                 WlanOutput::Delivered { handle, radio } => {
                     let copy = *self.frames.get(handle);
                     let c = self.frames.insert(copy);
+                    if self.coded.is_some() && self.coded_delivered(cx, now, radio, c) {
+                        continue;
+                    }
                     let iface = self.radio_iface[radio as usize];
                     if let Some(local) = self.receive(cx, now, iface, c) {
                         self.local.push_back(local);
@@ -114,8 +120,11 @@ impl Network {
                         self.frames.remove(c);
                     }
                 }
-                WlanOutput::Released { handle, .. } => {
+                WlanOutput::Released { handle, radio } => {
                     self.frames.remove(handle);
+                    if self.coded.is_some() {
+                        self.coded_pump(cx, now, radio);
+                    }
                 }
                 WlanOutput::RetryDrop { handle, radio, .. } => {
                     let iface = self.radio_iface[radio as usize] as usize;

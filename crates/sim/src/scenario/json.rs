@@ -138,5 +138,8 @@ pub fn scenario_json(s: &Scenario) -> Value {
     if let Some(w) = &s.wifi {
         super::wifi::wifi_json(w, &mut out);
     }
+    if let (Some(m), Some(w)) = (&s.mesh, &s.wifi) {
+        out["mesh"] = super::mesh::mesh_json(m, w, &s.nodes, &s.flows);
+    }
     out
 }

@@ -108,6 +108,8 @@
 mod agents;
 mod doc;
 mod json;
+pub mod mesh;
+pub mod mesh_coding;
 mod mobileip;
 mod routes;
 mod schema;
@@ -146,6 +148,8 @@ pub struct Scenario {
     pub wifi: Option<wifi::WifiSpec>,
     /// The SDN control plane (seed 000), if any.
     pub sdn: Option<sdn::SdnSpec>,
+    /// The ad hoc radios as a multi-hop mesh (seed 002), if any.
+    pub mesh: Option<mesh::MeshSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -25,7 +25,7 @@ pub const MAX_FLOWS: usize = 16_384;
 
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
-    root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn"])?;
+    root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
     let sim = sim_spec(&root.req("sim")?.table()?)?;
     let mut nodes = nodes(&root)?;
     let index = NodeIndex::new(&nodes);
@@ -42,7 +42,8 @@ pub fn build(doc: &Doc) -> R<Scenario> {
     let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links, wifi.as_ref())?;
     let route_changes = super::routes::route_changes(list_of_tables(&root, "route_changes")?, &nodes, &index, &links, sim.duration)?;
     let sdn = super::sdn::sdn(&root, &nodes, &index)?;
-    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes, wifi, sdn })
+    let mesh = super::mesh::mesh(&root, wifi.as_ref(), &nodes, &flows)?;
+    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes, wifi, sdn, mesh })
 }
 
 fn sim_spec(t: &Table) -> R<SimSpec> {

@@ -147,6 +147,8 @@ pub(crate) struct Finished<'s> {
     pub radio_ap: Vec<Option<u32>>,
     /// The SDN control plane's counters, when the scenario has one.
     pub sdn: Option<serde_json::Value>,
+    /// The mesh's links, routes and measured deliveries, when the scenario has one.
+    pub mesh: Option<serde_json::Value>,
 }
 
 impl<'s> Sim<'s> {
@@ -185,8 +187,10 @@ impl<'s> Sim<'s> {
             },
         };
         let sdn = self.net.sdn.as_ref().map(|s| s.report(self.sc));
+        let mesh = self.net.mesh_report(self.sc);
         Finished {
             sdn,
+            mesh,
             radios,
             radio_signal,
             radio_ap,

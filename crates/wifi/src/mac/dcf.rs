@@ -345,8 +345,9 @@ impl Wlan {
             }
             _ => {}
         }
-        if !self.air[ri].mac_busy && self.air[ri].nav_until <= now {
-            // A NAV that just expired: the medium is idle again.
+        if self.air[ri].mac_busy && self.air[ri].nav_until <= now {
+            // A NAV that just expired: the medium may be idle again (it was
+            // busy only by the NAV when nothing is on the air).
             self.mac_medium_changed(now, radio);
         }
         self.mac_arm(now, radio);
@@ -836,6 +837,11 @@ impl Wlan {
         if busy != a.mac_busy {
             a.mac_busy = busy;
             self.mac_busy_changed(now, radio, busy);
+        } else if busy && !phys {
+            // Still busy, now by the NAV alone (a frame ended while a NAV
+            // set during it runs on): wake when the NAV expires, or
+            // nothing else would ever tell the MAC that the medium is idle.
+            self.mac_arm(now, radio);
         }
     }
 

@@ -219,6 +219,10 @@ pub struct Wlan {
     pub(crate) seed: u64,
     /// Report every frame sent and received (`WlanOutput::Air`).
     capture: bool,
+    /// With link statistics on: per (transmitter, receiver) radio pair,
+    /// `n * tx + rx`, the data frames sent while the receiver was in reach
+    /// and those it decoded (see [`Wlan::enable_link_stats`]).
+    link_stats: Vec<[u64; 2]>,
 }
 
 impl Wlan {
@@ -379,6 +383,7 @@ impl Wlan {
             ssids,
             seed,
             capture: false,
+            link_stats: Vec::new(),
         };
         wlan.grid.refile_at = refile_every.map_or(Instant::MAX, |d| {
             Instant::ZERO + d.max(Duration::from_millis(1))
@@ -392,10 +397,33 @@ impl Wlan {
         self.capture = true;
     }
 
+    /// Count, per radio pair, the data frames one sends and the other
+    /// decodes: the delivery a link really has under load (the PHY's
+    /// errors, the fixed error rates, collisions, and a receiver busy
+    /// sending or locked on another frame), which MORE's credits and the
+    /// seed's "measured loss rates" need. A frame counts toward every radio
+    /// it reaches above the floor, whoever it is addressed to.
+    pub fn enable_link_stats(&mut self) {
+        let n = self.radios.len();
+        self.link_stats = vec![[0, 0]; n * n];
+    }
+
+    /// `(sent, decoded)` data frames from radio `from` at radio `to` (zeros
+    /// without [`Wlan::enable_link_stats`]).
+    pub fn link_stats(&self, from: u32, to: u32) -> (u64, u64) {
+        let n = self.radios.len();
+        self.link_stats.get(from as usize * n + to as usize).map_or((0, 0), |c| (c[0], c[1]))
+    }
+
     /// A fixed frame error rate from radio `from` to radio `to` for MPDUs of
     /// at least `min_bytes` (0: every frame), on top of the SINR model.
     pub fn set_fixed_fer(&mut self, from: u32, to: u32, fer: f64, min_bytes: u32) {
         self.fixed_fer.insert((from, to), (fer, min_bytes));
+    }
+
+    /// Data frames in `radio`'s MAC: queued, on the air or awaiting a retry.
+    pub fn mac_queue_len(&self, radio: u32) -> usize {
+        self.radios[radio as usize].mac.queue_len()
     }
 
     pub fn radio_count(&self) -> usize {
@@ -667,6 +695,11 @@ impl Wlan {
             } else {
                 (r.energy_mw - mw).max(0.0)
             };
+            if !self.link_stats.is_empty() && frame.kind == FrameKind::Data {
+                let c = &mut self.link_stats[frame.src as usize * self.radios.len() + j as usize];
+                c[0] += 1;
+                c[1] += u64::from(decoded == Some(true));
+            }
             if let Some(ok) = decoded {
                 // The signal in dBm matters to management (beacon tracking,
                 // scan candidates) and captures only.

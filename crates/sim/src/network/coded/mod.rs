@@ -1,0 +1,147 @@
+//! Network coding on the mesh (seed 002): MORE, or MORE with the TCPFender
+//! modules under TCP, carrying one TCP flow from its source to its
+//! destination radio. The protocol logic is the sans-IO cores of
+//! `airtcp_agents::{more, tcpfender}`; this plane only drives them:
+//!
+//! - at the source, the flow's data segments go to the source role instead
+//!   of IP (SYN, FIN and pure ACKs still go by IP; under TCPFender the TCP
+//!   receiver's ACKs arriving back pass through the sender module, and the
+//!   module's ACKs are handed to TCP as TCP ACKs);
+//! - every radio with a role keeps its MAC fed with coded broadcasts while
+//!   its role will send (one frame waiting behind the one on the air, so
+//!   credits and ACKs act within a frame time);
+//! - a coded broadcast a radio decodes goes to its role, with the radio it
+//!   came from (from the 802.11 source address);
+//! - batch ACKs and TCPFender ACKs travel to the source by IP unicast along
+//!   the mesh's shortest path, and forwarders they pass flush the batches
+//!   they cover;
+//! - decoded batches are handed to the destination's TCP all at once.
+//!
+//! Only coefficients travel (the roles run coefficient-only): a coded
+//! packet is sized as the flow's largest datagram, and a decoded native is
+//! the original segment the source kept.
+
+mod path;
+mod roles;
+
+use std::collections::VecDeque;
+
+use airtcp_coding::Symbol;
+use airtcp_core::{MacAddr, Packet, SeqNum};
+
+use crate::scenario::mesh_coding::{CodingSpec, Protocol};
+use crate::scenario::Scenario;
+use roles::Role;
+
+/// Segments the source waits with while its role holds all the batches it
+/// may (the interface queue the seed gives every node).
+const WAITING_LIMIT: usize = 100;
+/// Coded frames a radio keeps in its MAC queue, counting the one on the air.
+const MAC_DEPTH: usize = 2;
+
+pub(crate) struct CodedPlane {
+    protocol: Protocol,
+    src_node: usize,
+    dst_node: usize,
+    src_radio: u32,
+    dst_radio: u32,
+    src_addr: [u8; 4],
+    dst_addr: [u8; 4],
+    roles: Vec<Role>,
+    symbol: Symbol,
+    /// MORE: the source's segments by batch, until the destination decodes it.
+    natives: VecDeque<(u32, Vec<Packet>)>,
+    /// Data segments the source role could not take yet, in order.
+    waiting: VecDeque<Packet>,
+    /// TCPFender: end of the highest segment the sender module took.
+    taken_end: Option<SeqNum>,
+    /// Bytes a coded packet carries: the flow's largest datagram so far.
+    symbol_bytes: u16,
+    /// `(MAC address, radio)` sorted by address: who broadcast a frame.
+    mac_radio: Vec<(MacAddr, u32)>,
+    c: Counters,
+}
+
+#[derive(Default)]
+struct Counters {
+    waiting_drops: u64,
+    refused: u64,
+    segments_to_tcp: u64,
+    batches_to_tcp: u64,
+    acks_sent: u64,
+    tcp_acks_absorbed: u64,
+    coded_enqueued: u64,
+}
+
+impl CodedPlane {
+    /// The plane of a scenario whose mesh codes a flow; `radio_addr` and
+    /// `radio_mac` give each radio's interface address and MAC.
+    pub(crate) fn build(sc: &Scenario, c: &CodingSpec, seed: u64, radio_addr: &[u32], radio_mac: &[MacAddr]) -> Result<CodedPlane, String> {
+        let w = sc.wifi.as_ref().ok_or("a coded mesh needs radios")?;
+        let roles = Role::build_all(c, w.radios.len(), seed)?;
+        let mut mac_radio: Vec<(MacAddr, u32)> = radio_mac.iter().enumerate().map(|(r, m)| (*m, r as u32)).collect();
+        mac_radio.sort_unstable_by_key(|e| e.0 .0);
+        Ok(CodedPlane {
+            protocol: c.protocol,
+            src_node: w.radios[c.src].node,
+            dst_node: w.radios[c.dst].node,
+            src_radio: c.src as u32,
+            dst_radio: c.dst as u32,
+            src_addr: radio_addr[c.src].to_be_bytes(),
+            dst_addr: radio_addr[c.dst].to_be_bytes(),
+            roles,
+            symbol: Symbol::new(c.beta, 0),
+            natives: VecDeque::new(),
+            waiting: VecDeque::new(),
+            taken_end: None,
+            symbol_bytes: 0,
+            mac_radio,
+            c: Counters::default(),
+        })
+    }
+
+    fn radio_of_mac(&self, mac: MacAddr) -> Option<u32> {
+        self.mac_radio.binary_search_by_key(&mac.0, |e| e.0 .0).ok().map(|i| self.mac_radio[i].1)
+    }
+
+    /// Whether `pkt` is a data-direction TCP packet of the coded flow.
+    fn is_flow_data(&self, pkt: &Packet) -> bool {
+        pkt.segment().is_some() && pkt.ip.src == self.src_addr && pkt.ip.dst == self.dst_addr
+    }
+
+    /// Whether `pkt` is a TCP packet of the flow's ACK direction.
+    fn is_flow_ack(&self, pkt: &Packet) -> bool {
+        pkt.segment().is_some() && pkt.ip.src == self.dst_addr && pkt.ip.dst == self.src_addr
+    }
+
+    /// For summary.json: the plan, each role's counters and the plane's.
+    pub(crate) fn report(&self, c: &CodingSpec, name: &dyn Fn(usize) -> String) -> serde_json::Value {
+        let plan = &c.plan;
+        let nodes: Vec<_> = (0..self.roles.len())
+            .filter(|&r| !matches!(self.roles[r], Role::None) || plan.pruned().contains(&r))
+            .map(|r| {
+                let counters: serde_json::Map<String, serde_json::Value> = self.roles[r].counters().into_iter().map(|(k, v)| (k.to_string(), v.into())).collect();
+                serde_json::json!({
+                    "node": name(r), "role": self.roles[r].kind(), "etx_to_destination": finite(plan.etx(r)),
+                    "z": plan.z(r), "tx_credit": plan.tx_credit(r), "pruned": plan.pruned().contains(&r), "counters": counters,
+                })
+            })
+            .collect();
+        let k = &self.c;
+        serde_json::json!({
+            "protocol": crate::scenario::mesh_coding::name(self.protocol),
+            "batch": c.beta, "pipeline": c.pipeline,
+            "forwarders": plan.forwarders().map(name).collect::<Vec<_>>(),
+            "nodes": nodes,
+            "counters": {
+                "segments_to_tcp": k.segments_to_tcp, "batches_to_tcp": k.batches_to_tcp, "acks_sent": k.acks_sent,
+                "coded_enqueued": k.coded_enqueued, "tcp_acks_absorbed": k.tcp_acks_absorbed,
+                "waiting_drops": k.waiting_drops, "refused": k.refused,
+            },
+        })
+    }
+}
+
+fn finite(x: f64) -> serde_json::Value {
+    if x.is_finite() { x.into() } else { serde_json::Value::Null }
+}

@@ -1,0 +1,52 @@
+//! Shortest-path IP forwarding over a mesh of ad hoc radios: the routes the
+//! scenario computed (`scenario::mesh`) become host routes with a next hop
+//! on the shared channel, so a packet for a radio two hops away goes to the
+//! neighbour on its path instead of straight at the destination.
+
+use super::addr::Prefix;
+use super::fib::{Origin, Route};
+use super::Network;
+use crate::scenario::mesh::{mesh_report, MeshSpec};
+use crate::scenario::Scenario;
+
+impl Network {
+    /// Install every route of `mesh` as a /32 toward the destination radio's
+    /// address through the radio's interface, next hop the neighbour's address.
+    pub(super) fn install_mesh_routes(&mut self, mesh: &MeshSpec) {
+        for &(u, d, via) in &mesh.routes {
+            let iface = self.radio_iface[u];
+            let node = self.ifaces[iface as usize].node as usize;
+            let dst = self.ifaces[self.radio_iface[d] as usize].addr;
+            let hop = self.ifaces[self.radio_iface[via] as usize].addr;
+            self.nodes[node].fib.insert(Prefix::new(dst, 32), Route { iface, origin: Origin::Static, via: hop });
+        }
+        self.route_epoch += 1;
+        self.mesh_routes = true;
+        if let Some(w) = self.wlan.as_mut() {
+            w.enable_link_stats();
+        }
+    }
+
+    /// The mesh for summary.json: the scenario's links and routes, and per
+    /// link the data frames sent and decoded during the run (`measured`:
+    /// delivery under load, collisions included).
+    pub(crate) fn mesh_report(&self, sc: &Scenario) -> Option<serde_json::Value> {
+        let (m, w, wlan) = (sc.mesh.as_ref()?, sc.wifi.as_ref()?, self.wlan.as_ref()?);
+        let mut v = mesh_report(m, w, &sc.nodes);
+        let name = |r: usize| sc.nodes[w.radios[r].node].name.clone();
+        let measured: Vec<_> = m
+            .links
+            .iter()
+            .map(|l| {
+                let (sent, decoded) = wlan.link_stats(l.from as u32, l.to as u32);
+                let delivery = if sent > 0 { Some(decoded as f64 / sent as f64) } else { None };
+                serde_json::json!({ "from": name(l.from), "to": name(l.to), "sent": sent, "decoded": decoded, "delivery": delivery })
+            })
+            .collect();
+        v["measured"] = serde_json::Value::Array(measured);
+        if let (Some(p), Some(c)) = (self.coded.as_ref(), m.coding.as_ref()) {
+            v["coding"] = p.report(c, &name);
+        }
+        Some(v)
+    }
+}

@@ -1,0 +1,256 @@
+//! The ad hoc radios of a scenario as a multi-hop mesh (seed 002's
+//! baseline): ETX / hop-count shortest paths installed as next hops on the
+//! shared channel, TCP end to end over 802.11 unicast with ARQ, and the
+//! errors of the `[mesh]` keys.
+
+use airtcp_sim::network::Network;
+use airtcp_sim::{run, RunOptions, RunOutput, Scenario};
+
+fn scenario_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/mesh-tcpfender.toml")
+}
+
+fn ladder(over: &[(&str, &str)]) -> Scenario {
+    let over: Vec<(String, String)> = over.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Scenario::from_path(&scenario_path(), &over).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Node names along the path IP takes from `from` to `to`.
+fn path(sc: &Scenario, from: &str, to: &str) -> Vec<String> {
+    let mut net = Network::from_scenario(sc, 1);
+    let (f, t) = (sc.node_index(from).unwrap(), sc.node_index(to).unwrap());
+    let dst = net.primary_addr(t).unwrap();
+    net.path(f, dst).expect("a route").into_iter().map(|n| sc.nodes[n].name.clone()).collect()
+}
+
+fn counter(o: &RunOutput, node: &str, key: &str) -> u64 {
+    let radios = o.summary["radios"].as_array().unwrap();
+    let r = radios.iter().find(|r| r["node"] == node).unwrap_or_else(|| panic!("no radio on {node}"));
+    r["counters"][key].as_u64().unwrap_or_else(|| panic!("{node} has no {key}"))
+}
+
+#[test]
+fn etx_routes_take_the_most_reliable_side_of_the_ladder() {
+    let sc = ladder(&[]);
+    // Top: S-A 0.2, A-C 0.3, C-F 0.4, F-D 0.3 (ETX 8.4, loss hits data and
+    // ACKs); bottom S-B 0.4, B-E 0.5, E-G 0.2, G-D 0.6 (ETX 14.6).
+    assert_eq!(path(&sc, "S", "D"), ["S", "A", "C", "F", "D"]);
+    assert_eq!(path(&sc, "D", "S"), ["D", "F", "C", "A", "S"]);
+}
+
+#[test]
+fn etx_detours_around_a_bad_link_that_hop_count_takes() {
+    // C-F at 90 % loss: ETX 100 for one hop; the detour C-E-G-F costs 4.0.
+    let etx = ladder(&[("wifi_errors.6.fer", "0.9")]);
+    assert_eq!(path(&etx, "S", "D"), ["S", "A", "C", "E", "G", "F", "D"]);
+    let hops = ladder(&[("wifi_errors.6.fer", "0.9"), ("mesh.routing", "hops")]);
+    // Four hops either way; ties go to the lower radio index (A before B, F before G... C-F-D is 2 hops from C).
+    assert_eq!(path(&hops, "S", "D"), ["S", "A", "C", "F", "D"]);
+}
+
+#[test]
+fn summary_reports_links_and_routes_of_the_mesh() {
+    let o = run(&ladder(&[("sim.duration", "1s")]), RunOptions::default()).unwrap();
+    let m = &o.summary["mesh"];
+    assert_eq!(m["routing"], "etx");
+    let link = m["links"].as_array().unwrap().iter().find(|l| l["from"] == "S" && l["to"] == "A").unwrap().clone();
+    // ns-2's radio decodes 224 m error-free: only the fixed 20 % loss.
+    assert!((link["data_delivery"].as_f64().unwrap() - 0.8).abs() < 1e-9, "{link}");
+    assert!((link["cost"].as_f64().unwrap() - 1.0 / 0.64).abs() < 1e-9, "{link}");
+    // 11 links drawn in the scenario, both directions; nothing else in range.
+    assert_eq!(m["links"].as_array().unwrap().len(), 22);
+    let r = m["routes"].as_array().unwrap().iter().find(|r| r["node"] == "S" && r["to"] == "D").unwrap().clone();
+    assert_eq!(r["via"], "A");
+}
+
+#[test]
+fn tcp_crosses_four_lossy_hops_with_802_11_arq() {
+    let o = run(&ladder(&[("sim.duration", "30s")]), RunOptions::default()).unwrap();
+    let f = &o.summary["flows"][0];
+    let goodput = f["goodput_bps"].as_f64().unwrap();
+    eprintln!("goodput {goodput:.0} b/s, timeouts {}, retransmissions {}", f["timeouts"], f["retransmissions"]);
+    for n in ["S", "A", "B", "C", "E", "F", "G", "D"] {
+        eprintln!("{n}: data_tx {} retries {} retry_drops {} queue_drops {} rx_data {}", counter(&o, n, "data_tx"), counter(&o, n, "retries"), counter(&o, n, "retry_drops"), counter(&o, n, "queue_drops"), counter(&o, n, "rx_data"));
+    }
+    assert!(goodput > 20_000.0, "goodput {goodput}");
+    // The relays on the ETX path forward; the other side of the ladder is silent.
+    for n in ["A", "C", "F"] {
+        assert!(counter(&o, n, "data_tx") > 100, "{n} forwards");
+    }
+    for n in ["B", "E", "G"] {
+        assert_eq!(counter(&o, n, "data_tx"), 0, "{n} is off the path");
+    }
+    // 20-40 % loss per link: the ARQ retries a good share of the frames.
+    let (tx, retries) = (counter(&o, "S", "data_tx"), counter(&o, "S", "retries"));
+    assert!(retries * 10 > tx, "S retries {retries} of {tx}");
+    assert_eq!(o.summary["run"]["no_route_drops"], 0);
+}
+
+#[test]
+fn mesh_runs_are_deterministic() {
+    let sc = ladder(&[("sim.duration", "5s")]);
+    let strip = |o: &RunOutput| {
+        let mut s = o.summary.clone();
+        s["run"]["run_wall_s"] = serde_json::json!(0);
+        s
+    };
+    let (a, b) = (run(&sc, RunOptions::default()).unwrap(), run(&sc, RunOptions::default()).unwrap());
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
+fn mesh_loads_back_from_its_json() {
+    let sc = ladder(&[("mesh.routing", "hops")]);
+    let again = Scenario::from_json_str(&sc.to_json().to_string(), "x.json", &[]).unwrap();
+    assert_eq!(again.mesh, sc.mesh);
+}
+
+fn load(text: &str) -> Result<Scenario, String> {
+    Scenario::from_toml_str(text, "m.toml", &[]).map_err(|e| e.to_string())
+}
+
+const TWO: &str = "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n";
+const RADIOS: &str = "[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[[radios]]\nnode = \"b\"\nmode = \"adhoc\"\nx = 10.0\n";
+
+#[test]
+fn bad_mesh_keys_are_reported_with_their_place() {
+    let cases = [
+        (format!("{TWO}[mesh]\nrouting = \"etx\"\n"), "m.toml:7: mesh: [mesh] needs [[radios]] with mode = \"adhoc\""),
+        (format!("{TWO}{RADIOS}[mesh]\nrouting = \"olsr\"\n"), "mesh.routing: unknown routing \"olsr\" (known: etx, hops)"),
+        (format!("{TWO}{RADIOS}[mesh]\nbeta = 32\n"), "mesh.beta: unknown key (known: routing, protocol, flow, batch, pipeline, prune, delivery)"),
+        (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[mesh]\n"), "[mesh] needs at least two radios with mode = \"adhoc\" (found 1)"),
+        (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[[radios]]\nnode = \"b\"\nmode = \"adhoc\"\nx = 5000.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
+        (format!("{TWO}{RADIOS}[[wifi_errors]]\nfrom = \"a\"\nto = \"b\"\nfer = 1.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
+    ];
+    for (text, want) in cases {
+        let err = load(&text).err().unwrap_or_else(|| panic!("accepted:\n{text}"));
+        assert!(err.contains(want), "error {err:?} should contain {want:?}");
+    }
+    assert!(load(&format!("{TWO}{RADIOS}[mesh]\n")).is_ok());
+}
+
+#[test]
+fn measured_delivery_counts_every_data_frame_a_neighbour_decodes() {
+    let text = format!(
+        "{TWO}[wifi]\nstandard = \"b\"\nrate = \"1Mbps\"\n{RADIOS}[[wifi_errors]]\nfrom = \"a\"\nto = \"b\"\nfer = 0.3\n[mesh]\n[[flows]]\nfrom = \"a\"\nto = \"b\"\napp = \"bulk\"\n"
+    )
+    .replace("duration = \"1s\"", "duration = \"20s\"");
+    let o = run(&load(&text).unwrap(), RunOptions::default()).unwrap();
+    let measured = o.summary["mesh"]["measured"].as_array().unwrap().clone();
+    let ab = measured.iter().find(|m| m["from"] == "a").unwrap();
+    let ba = measured.iter().find(|m| m["from"] == "b").unwrap();
+    let (sent, decoded) = (ab["sent"].as_u64().unwrap(), ab["decoded"].as_u64().unwrap());
+    // Every transmission counts, retries included, once it has ended (the
+    // MAC counts one at its start: the frame on the air at the end is not in).
+    let tx = counter(&o, "a", "data_tx");
+    assert!(sent == tx || sent + 1 == tx, "sent {sent}, data_tx {tx}");
+    assert_eq!(decoded, counter(&o, "b", "rx_data") + counter(&o, "b", "rx_duplicates"));
+    // 30 % fixed loss, and two stations in carrier-sense range of each
+    // other collide only when their backoffs end in the same slot.
+    let p = decoded as f64 / sent as f64;
+    assert!(p > 0.65 && p <= 0.72, "a->b delivery {p} of {sent}");
+    // The TCP ACKs the other way cross a loss-free link.
+    assert!(ba["delivery"].as_f64().unwrap() > 0.95, "{ba}");
+}
+
+#[test]
+fn bad_coding_keys_are_reported_with_their_place() {
+    let flow = "[[flows]]\nfrom = \"a\"\nto = \"b\"\n[flows.tcp]\nsack = false\n";
+    let mesh = |keys: &str| format!("{TWO}{RADIOS}{flow}[mesh]\n{keys}");
+    let cases = [
+        (mesh("protocol = \"nc\"\n"), "mesh.protocol: unknown protocol \"nc\" (known: ip, more, tcpfender)"),
+        (mesh("batch = 32\n"), "mesh.batch: batch needs protocol = \"more\" or \"tcpfender\""),
+        (mesh("protocol = \"more\"\nbatch = 53\n"), "mesh.batch: batch 53 is outside 1..=52"),
+        (mesh("protocol = \"tcpfender\"\npipeline = 0\n"), "mesh.pipeline: pipeline 0 is outside 1..=64"),
+        (mesh("protocol = \"more\"\nprune = 1.0\n"), "mesh.prune: prune must be below 1"),
+        (mesh("protocol = \"more\"\nflow = \"nope\"\n"), "mesh.flow: unknown flow \"nope\""),
+        (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"x\", 0.5]]\n"), "mesh.delivery[0][1]: unknown node \"x\""),
+        (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"b\", 0.0]]\n"), "mesh.delivery[0][2]: a delivery probability must be above 0"),
+        (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"b\"]]\n"), "mesh.delivery[0]: a delivery entry is [from, to, probability]"),
+        (format!("{TWO}{RADIOS}[mesh]\nprotocol = \"more\"\n"), "mesh: protocol \"more\" needs a flow to carry (there are no [[flows]])"),
+        (format!("{TWO}{RADIOS}[[flows]]\nfrom = \"a\"\nto = \"b\"\n[mesh]\nprotocol = \"tcpfender\"\n"), "mesh.protocol: flow \"flow0\" must have sack = false under tcpfender"),
+    ];
+    for (text, want) in cases {
+        let err = load(&text).err().unwrap_or_else(|| panic!("accepted:\n{text}"));
+        assert!(err.contains(want), "error {err:?} should contain {want:?}");
+    }
+    let sc = load(&mesh("protocol = \"tcpfender\"\nbatch = 8\npipeline = 2\ndelivery = [[\"a\", \"b\", 0.5]]\n")).unwrap();
+    let c = sc.mesh.as_ref().unwrap().coding.as_ref().unwrap();
+    assert_eq!((c.beta, c.pipeline, c.delivery.clone()), (8, 2, vec![(0, 1, 0.5)]));
+    // z of the source from the overridden delivery: 1 / 0.5.
+    assert!((c.plan.z(0) - 2.0).abs() < 1e-12);
+    let again = Scenario::from_json_str(&sc.to_json().to_string(), "x.json", &[]).unwrap();
+    assert_eq!(again.mesh, sc.mesh);
+}
+
+/// Delivery for the credits about as a TCP/IP run measures it on the
+/// ladder's links with collisions (the study measures its own).
+const MEASURED: &str = r#"[["S","A",0.7],["S","B",0.6],["A","S",0.8],["A","B",0.9],["A","C",0.52],["C","A",0.49],["C","E",0.9],["C","F",0.55],["F","C",0.42],["F","G",0.9],["F","D",0.7],["D","F",0.58],["D","G",0.4]]"#;
+
+fn coded(over: &[(&str, &str)]) -> RunOutput {
+    let mut all = vec![("sim.duration", "60s"), ("mesh.delivery", MEASURED)];
+    all.extend_from_slice(over);
+    run(&ladder(&all), RunOptions::default()).unwrap()
+}
+
+fn coding_counter(o: &RunOutput, node: &str, key: &str) -> u64 {
+    let nodes = o.summary["mesh"]["coding"]["nodes"].as_array().unwrap();
+    let n = nodes.iter().find(|n| n["node"] == node).unwrap_or_else(|| panic!("{node} has no role"));
+    n["counters"][key].as_u64().unwrap_or_else(|| panic!("{node} has no {key}: {n}"))
+}
+
+#[test]
+fn tcpfender_hands_tcp_whole_batches_over_coded_broadcasts() {
+    let o = coded(&[("mesh.protocol", "tcpfender")]);
+    let m = &o.summary["mesh"]["coding"];
+    assert_eq!(m["protocol"], "tcpfender");
+    // MORE's plan on the ladder: the top side forwards, the bottom is pruned.
+    assert_eq!(m["forwarders"], serde_json::json!(["A", "C", "F"]));
+    let delivered = o.summary["flows"][0]["bytes_delivered"].as_u64().unwrap();
+    let batches = coding_counter(&o, "D", "batches_decoded");
+    assert!(batches >= 1, "no batch decoded");
+    // Decoded batches go up to TCP whole: 50 segments of 1000 bytes each.
+    assert_eq!(delivered % 50_000, 0, "delivered {delivered}");
+    assert!(delivered >= 50_000 * batches.saturating_sub(1), "delivered {delivered} of {batches} batches");
+    // Data crossed as coded broadcasts, not as IP unicast: S sent its
+    // segments to the sender module, and only SYN / ACKs went by unicast.
+    assert!(counter(&o, "S", "broadcast_tx") > 100);
+    assert!(counter(&o, "S", "data_tx") < 20, "S unicast {}", counter(&o, "S", "data_tx"));
+    let natives = coding_counter(&o, "S", "natives");
+    assert!(natives >= 50 && coding_counter(&o, "A", "innovative") <= natives);
+    // The receiver module answered coded packets; the sender module turned
+    // the new ones into TCP ACKs.
+    assert!(m["counters"]["acks_sent"].as_u64().unwrap() > 50);
+    assert!(coding_counter(&o, "S", "acks_new") > 40);
+}
+
+#[test]
+fn plain_more_starves_tcp_until_a_batch_fills() {
+    // β = 32 against TCP's 20-packet window: the source never holds a full
+    // batch, so nothing is sent coded and nothing is delivered.
+    let o = coded(&[("mesh.protocol", "more")]);
+    assert_eq!(o.summary["flows"][0]["bytes_delivered"], 0);
+    assert_eq!(coding_counter(&o, "S", "coded_sent"), 0);
+    assert!(o.summary["flows"][0]["timeouts"].as_u64().unwrap() >= 5);
+    // β = 8: TCP's first segments and their retransmissions (MORE cannot
+    // tell them apart: each is one more native) fill a batch; it goes
+    // coded, is decoded and handed to TCP whole, 8 segments at once.
+    let o = coded(&[("mesh.protocol", "more"), ("mesh.batch", "8")]);
+    let to_tcp = o.summary["mesh"]["coding"]["counters"]["segments_to_tcp"].as_u64().unwrap();
+    assert!(coding_counter(&o, "S", "coded_sent") > 0);
+    assert!(coding_counter(&o, "D", "batches_decoded") >= 1);
+    assert!(to_tcp >= 8 && to_tcp % 8 == 0, "{to_tcp} segments to TCP");
+    assert!(o.summary["flows"][0]["bytes_delivered"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn coded_runs_are_deterministic() {
+    let sc = ladder(&[("sim.duration", "20s"), ("mesh.protocol", "tcpfender")]);
+    let strip = |o: &RunOutput| {
+        let mut s = o.summary.clone();
+        s["run"]["run_wall_s"] = serde_json::json!(0);
+        s
+    };
+    let (a, b) = (run(&sc, RunOptions::default()).unwrap(), run(&sc, RunOptions::default()).unwrap());
+    assert_eq!(strip(&a), strip(&b));
+}

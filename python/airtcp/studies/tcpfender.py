@@ -1,0 +1,203 @@
+"""Study ``tcpfender``: seed 002 (TCPFender: TCP over MORE-style
+opportunistic forwarding with network coding, ns-2) in simulation.
+
+An 8-node 802.11 mesh at 1 Mb/s with per-link loss rates of 10-60 %
+(``tcpfender_setup``; the seed's Fig. 1 is not in its text, so the topology
+is ours and drawn in the report), source and destination at opposite ends,
+one bulk FTP-like TCP flow for 100 s, 10 seeds per arm. Reproduces Fig. 2
+(packets delivered to TCP against time, every run), Fig. 3 (congestion
+window), Figs. 4-5 (per-segment delay against sequence number) and the
+seed's headline, TCPFender's throughput gain over TCP/IP (about 80 %).
+
+Outputs in ``--out``: ``runs.csv`` (one row per run), ``table.csv`` (per
+arm: mean and 95 % interval), ``report.md``, ``scenarios/*.json`` and
+``plots/*.png``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import runner
+from .report import summarize
+from .tcpfender_metrics import segment_delays, time_mean
+from .tcpfender_setup import ARMS, CODED_DEFAULTS, FULL_DURATION_S, MSS, QUICK_DURATION_S, measured_delivery, scenario
+
+FULL_SEEDS = 10
+QUICK_SEEDS = 2
+#: Beyond the seed: TCPFender's batch size and pipelining depth (seeds 1..SWEEP_SEEDS each).
+SWEEP_BETAS = (16, 32, 50)
+SWEEP_PIPELINES = (1, 2, 4, 8)
+SWEEP_SEEDS = 3
+#: Beyond the seed: both main arms with RTS/CTS before every unicast frame (ns-2's default).
+RTS_SEEDS = 5
+
+
+def add_arguments(p) -> None:
+    """Arguments of ``airtcp reproduce tcpfender``."""
+    runner.add_common_arguments(
+        p,
+        quick=f"short version: {QUICK_DURATION_S:g}-s runs, {QUICK_SEEDS} seeds per arm",
+        seeds=f"seeds 1..N per arm (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
+    )
+    p.add_argument("--arms", nargs="+", choices=list(ARMS), metavar="ARM", help=f"arms to run (default all: {' '.join(ARMS)})")
+    p.add_argument("--no-sweep", action="store_true", help="skip the β and pipelining sweeps of TCPFender (always skipped with --quick)")
+
+
+# --- one run -------------------------------------------------------------------------
+
+
+def _radio_sum(result, key: str) -> int:
+    return sum(int(r.get("counters", {}).get(key, 0)) for r in result.summary.get("radios", []))
+
+
+def _radio(result, node: str, key: str):
+    for r in result.summary.get("radios", []):
+        if r.get("node") == node:
+            return r.get("counters", {}).get(key)
+    return None
+
+
+def measure(task, result) -> dict:
+    f = result.flows[0]
+    ts = result.timeseries(0)
+    seg = result.segments(0)
+    _, delays = segment_delays(seg, ts)
+    return {
+        "goodput_bps": f.get("goodput_bps"),
+        "pkts_delivered": (f.get("bytes_delivered") or 0) / MSS,
+        "timeouts": f.get("timeouts"),
+        "retransmissions": f.get("retransmissions"),
+        "fast_retransmits": f.get("fast_retransmits"),
+        "cwnd_mean": time_mean(ts, "cwnd", 1.0),
+        "delay_mean_s": float(delays.mean()) if len(delays) else None,
+        "delay_max_s": float(delays.max()) if len(delays) else None,
+        "src_data_tx": _radio(result, "S", "data_tx"),
+        "src_retries": _radio(result, "S", "retries"),
+        "mac_data_tx": _radio_sum(result, "data_tx"),
+        "mac_broadcast_tx": _radio_sum(result, "broadcast_tx"),
+        "mac_retry_drops": _radio_sum(result, "retry_drops"),
+        "mac_queue_drops": _radio_sum(result, "queue_drops"),
+        "delivery_steps": _steps(ts),
+        "run_wall_s": result.run_wall_s,
+    }
+
+
+def _steps(ts) -> str:
+    """The distinct sizes (packets) of the jumps in delivered data between
+    samples, most frequent first, e.g. "50" for TCPFender's whole batches."""
+    import collections
+
+    d = (ts["bytes_delivered"].diff().dropna() / MSS).round().astype(int)
+    c = collections.Counter(int(x) for x in d if x > 0)
+    return " ".join(str(k) for k, _ in c.most_common(3))
+
+
+# --- aggregation -------------------------------------------------------------------------
+
+STATS = ["goodput_bps", "pkts_delivered", "cwnd_mean", "delay_mean_s", "timeouts", "retransmissions", "mac_data_tx", "mac_retry_drops", "mac_queue_drops"]
+
+
+def aggregate(runs: list[dict]) -> list[dict]:
+    """One row per (part, arm, β, pipeline): mean and 95 % interval of each statistic."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        groups.setdefault((r["part"], r["arm"], r["beta"], r["pipeline"]), []).append(r)
+    table = []
+    for (part, arm, beta, pipe), rs in groups.items():
+        row = {"part": part, "arm": arm, "beta": beta, "pipeline": pipe, "n": len(rs)}
+        for k in STATS:
+            st = summarize([r.get(k) for r in rs])
+            row[f"{k}_mean"] = st.mean
+            row[f"{k}_lo"] = st.lo if st.n > 1 else None
+            row[f"{k}_hi"] = st.hi if st.n > 1 else None
+        table.append(row)
+    return table
+
+
+# --- the study ---------------------------------------------------------------------------
+
+
+def build_tasks(arms, seeds: int, duration_s: float, plots: bool, delivery, sweep: bool) -> list:
+    """The main runs (every arm at its defaults, seeds 1..N, kept for the
+    plots) and, with `sweep`, TCPFender at every β and pipelining depth."""
+    tasks = []
+    for arm in arms:
+        beta, pipe = CODED_DEFAULTS.get(arm, (None, None))
+        for seed in range(1, seeds + 1):
+            labels = {"part": "main", "arm": arm, "beta": beta, "pipeline": pipe, "seed": seed}
+            tasks.append(runner.Task(labels, scenario(arm, duration_s, delivery=delivery), seed, keep=plots))
+    if sweep:
+        for beta in SWEEP_BETAS:
+            for pipe in SWEEP_PIPELINES:
+                for seed in range(1, SWEEP_SEEDS + 1):
+                    labels = {"part": "sweep", "arm": "tcpfender", "beta": beta, "pipeline": pipe, "seed": seed}
+                    sc = scenario("tcpfender", duration_s, delivery=delivery, beta=beta, pipeline=pipe, series=False)
+                    tasks.append(runner.Task(labels, sc, seed))
+        for arm in ("tcpip", "tcpfender"):
+            beta, pipe = CODED_DEFAULTS.get(arm, (None, None))
+            for seed in range(1, RTS_SEEDS + 1):
+                labels = {"part": "rts", "arm": arm, "beta": beta, "pipeline": pipe, "seed": seed}
+                tasks.append(runner.Task(labels, scenario(arm, duration_s, delivery=delivery, rts=True, series=False), seed))
+    return tasks
+
+
+def keep_run(task, result, _dir=None) -> dict:
+    ts = result.timeseries(0)
+    return {
+        "labels": dict(task.labels),
+        "summary_mesh": result.summary.get("mesh", {}).get("coding") if task.labels["seed"] == 1 else None,
+        "series": ts[["t_s", "cwnd", "bytes_delivered"]],
+        "segments": result.segments(0) if task.labels["seed"] == 1 else None,
+    }
+
+
+def describe(row: dict) -> str:
+    extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "rts": " with RTS/CTS"}.get(row["part"], "")
+    return f"{row['arm']}{extra} seed {row['seed']}: {row['goodput_bps'] / 1e3:.1f} kb/s"
+
+
+def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = False, sweep: bool = True, jobs: int = 1, plots: bool = True, quiet: bool = False) -> dict:
+    import json
+
+    coded = any(a in CODED_DEFAULTS for a in arms)
+    delivery = measured_delivery(duration_s) if coded else None
+    tasks = build_tasks(list(arms), seeds, duration_s, plots, delivery, sweep and "tcpfender" in arms)
+    table: list[dict] = []
+
+    def write(d: Path, sr: runner.StudyRun) -> None:
+        from .tcpfender_report import write_report
+
+        (d / "scenarios").mkdir()
+        for arm in arms:
+            (d / "scenarios" / f"{arm}.json").write_text(json.dumps(scenario(arm, duration_s, delivery=delivery), indent=1) + "\n")
+        runner.write_csv(d / "runs.csv", sr.runs)
+        table.extend(aggregate(sr.runs))
+        runner.write_csv(d / "table.csv", table)
+        pngs = []
+        if plots:
+            from .tcpfender_plots import plot_all
+
+            (d / "plots").mkdir()
+            pngs = plot_all(d / "plots", sr.kept)
+        write_report(d / "report.md", sr, table, arms=list(arms), seeds=seeds, duration_s=duration_s, quick=quick, delivery=delivery, plots=[str(p.relative_to(d)) for p in pngs])
+
+    sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
+    return {"runs": len(tasks), "wall_s": sr.wall_s, "table": table}
+
+
+def cli(args) -> int:
+    return runner.exit_status(lambda: _cli(args))
+
+
+def _cli(args) -> int:
+    runner.check_common(args)
+    quick = bool(args.quick)
+    seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    arms = list(args.arms) if args.arms else list(ARMS)
+    duration = QUICK_DURATION_S if quick else FULL_DURATION_S
+    sweep = not (quick or args.no_sweep)
+    s = run_study(Path(args.out), arms, seeds, duration, quick=quick, sweep=sweep, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
+    if not args.quiet:
+        print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
+    return 0

@@ -1,0 +1,111 @@
+"""Scenarios of the tcpfender study (seed 002): the shipped
+``scenarios/mesh-tcpfender.toml`` (an 8-node 802.11 mesh at 1 Mb/s with
+per-link loss rates, one bulk TCP flow S -> D) with the arm and the run
+length set per run.
+
+Arms:
+
+- ``tcpip``: TCP over IP, ETX shortest-path routing, 802.11 unicast with
+  ARQ (7 transmissions per frame): the seed's baseline.
+- ``tcpfender``: the TCPFender modules under TCP at S and D over MORE-style
+  opportunistic forwarding with network coding (802.11 broadcast), β = 50,
+  4 batches in flight, credits from measured link delivery.
+- ``more``: plain MORE (β = 32, one batch at a time) carrying the same TCP
+  without the modules: the collapse the seed describes.
+
+Credits (MORE's z and TX_credit, TCPFender's redundancy per segment) come,
+as in the seed, from link loss rates measured with the PHY and the MAC at
+work: a preliminary TCP/IP run (:func:`measured_delivery`) counts, per
+link, the data frames sent and decoded, collisions included.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+
+from .runner import StudyError, repo_root
+
+SCENARIO_FILE = "scenarios/mesh-tcpfender.toml"
+#: arm -> one-line description (report and --help)
+ARMS = {
+    "tcpip": "TCP/IP: ETX shortest path, 802.11 unicast with ARQ (7 transmissions)",
+    "tcpfender": "TCPFender: sender/receiver modules under TCP, MORE forwarding with coding, 802.11 broadcast",
+    "more": "plain MORE carrying TCP (no modules)",
+}
+#: (batch β, batches in flight) of each coded arm (the seed: β = 50 for TCPFender; MORE's own K = 32, one batch).
+CODED_DEFAULTS = {"tcpfender": (50, 4), "more": (32, 1)}
+#: Seed of the preliminary run that measures link delivery (not one of the study's seeds).
+MEASURE_SEED = 1001
+#: Links with fewer data frames than this in the preliminary run keep the PHY estimate.
+MEASURE_MIN_FRAMES = 50
+FULL_DURATION_S = 100.0
+QUICK_DURATION_S = 30.0
+MSS = 1000
+#: Positions (m) and undirected links with their loss rate, read from the
+#: scenario file (for the report's drawing and table).
+NODE_ORDER = ("S", "A", "B", "C", "E", "F", "G", "D")
+
+
+def base() -> dict:
+    path = repo_root() / SCENARIO_FILE
+    if not path.is_file():
+        raise StudyError(f"{path}: the study's scenario is missing (run from the source tree)")
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+_BASE: dict | None = None
+
+
+def _base() -> dict:
+    global _BASE
+    if _BASE is None:
+        _BASE = base()
+    return _BASE
+
+
+def scenario(arm: str, duration_s: float, *, delivery=None, beta=None, pipeline=None, rts: bool = False, series: bool = True) -> dict:
+    """The scenario dict of one run of `arm`; for a coded arm `delivery`
+    ([from, to, p] rows) sets the credits and `beta` / `pipeline` override
+    the arm's batch size and depth; `rts` puts RTS/CTS before every
+    unicast frame (ns-2's default RTSThreshold_ 0)."""
+    if arm not in ARMS:
+        raise StudyError(f"unknown arm {arm!r} (known: {', '.join(ARMS)})")
+    if not duration_s > 0:
+        raise StudyError(f"run length {duration_s} s must be positive")
+    sc = copy.deepcopy(_base())
+    sc["sim"]["duration"] = f"{duration_s:g}s"
+    if not series:
+        sc["sim"]["series_interval"] = "1s"
+    if rts:
+        sc["wifi"]["rts_threshold"] = 0
+    if arm in CODED_DEFAULTS:
+        b, p = CODED_DEFAULTS[arm]
+        sc["mesh"].update({"protocol": arm, "batch": beta or b, "pipeline": pipeline or p})
+        if delivery:
+            sc["mesh"]["delivery"] = [list(d) for d in delivery]
+    return sc
+
+
+def measured_delivery(duration_s: float) -> list[list]:
+    """Per-link delivery of data frames (PHY + MAC: losses and collisions)
+    in a TCP/IP run of `duration_s` with seed :data:`MEASURE_SEED`, as
+    [from, to, p] rows for links that carried at least
+    :data:`MEASURE_MIN_FRAMES` frames (the others keep the PHY estimate)."""
+    from .. import run
+
+    r = run(scenario("tcpip", duration_s, series=False), seed=MEASURE_SEED)
+    rows = []
+    for m in r.summary["mesh"]["measured"]:
+        if m["sent"] >= MEASURE_MIN_FRAMES and m["delivery"]:
+            rows.append([m["from"], m["to"], round(float(m["delivery"]), 4)])
+    return rows
+
+
+def topology() -> tuple[dict, list[tuple[str, str, float]]]:
+    """Node positions {name: (x, y)} and links [(a, b, loss rate)] of the scenario."""
+    sc = _base()
+    pos = {r["node"]: (float(r.get("x", 0.0)), float(r.get("y", 0.0))) for r in sc["radios"]}
+    links = [(e["from"], e["to"], float(e["fer"])) for e in sc.get("wifi_errors", [])]
+    return pos, links
