@@ -447,6 +447,10 @@ pub struct TcpConfig {
     /// With `witcp`: resume on our own after this long frozen without an
     /// EHC-ACK. Default `None` (the paper waits for the EHC-ACK indefinitely).
     pub witcp_max_freeze: Option<Duration>,
+    /// Freeze-TCP receiver (Goff et al., INFOCOM 2000; `endpoint/freeze.rs`):
+    /// the driver may call `Endpoint::freeze` when its radio predicts a
+    /// handoff and `unfreeze` on reconnection. Default off.
+    pub freeze: bool,
 }
 
 impl Default for TcpConfig {
@@ -503,6 +507,7 @@ impl Default for TcpConfig {
             msl: Duration::from_secs(1),
             witcp: false,
             witcp_max_freeze: None,
+            freeze: false,
         }
     }
 }

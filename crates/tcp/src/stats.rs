@@ -89,4 +89,8 @@ pub struct TcpStats {
     pub witcp_ignored: u64,
     /// Wi-TCP: total time frozen, nanoseconds (T_IDEAL of seed 001 eq. 4, summed).
     pub witcp_frozen_ns: u64,
+    /// Freeze-TCP (receiver): handoff warnings that started a zero window.
+    pub freeze_zwas: u64,
+    /// Freeze-TCP (receiver): TR-ACKs sent on reconnection.
+    pub freeze_tr_acks: u64,
 }
