@@ -139,7 +139,9 @@ impl Network {
             MgmtEvent::Associated { ap, .. } => {
                 let ev = NodeEvent::Associated { iface: local, ap: addr_of(self, ap) };
                 self.node_event(cx, now, node, ev);
+                self.radio_notices.push_back((node as u32, false));
             }
+            MgmtEvent::HandoffWarning { .. } => self.radio_notices.push_back((node as u32, true)),
             MgmtEvent::LinkLost { .. } => self.node_event(cx, now, node, NodeEvent::LinkLost { iface: local }),
             MgmtEvent::ApAssociated { sta, .. } => {
                 let station = addr_of(self, sta);

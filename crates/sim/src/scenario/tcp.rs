@@ -60,6 +60,7 @@ pub const TCP_KEYS: &[&str] = &[
     "slow_start_after_idle",
     "witcp",
     "witcp_max_freeze",
+    "freeze",
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
@@ -159,6 +160,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "nodelay" => c.nodelay = f.bool()?,
             "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
             "witcp" => c.witcp = f.bool()?,
+            "freeze" => c.freeze = f.bool()?,
             "witcp_max_freeze" => c.witcp_max_freeze = Some(f.duration()?),
             _ => unreachable!("checked by known()"),
         }
@@ -215,6 +217,9 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     }
     // Wi-TCP (seed 001): written only when on, so other scenarios' resolved
     // JSON is unchanged.
+    if let (true, Some(map)) = (c.freeze, v.as_object_mut()) {
+        map.insert("freeze".into(), json!(true));
+    }
     if let (true, Some(map)) = (c.witcp, v.as_object_mut()) {
         map.insert("witcp".into(), json!(true));
     }

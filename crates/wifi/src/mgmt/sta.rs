@@ -64,6 +64,10 @@ pub(crate) struct StaState {
     pub want: Instant,
     /// Beacon signal samples of the current AP `(t, dBm)`.
     pub signal: Vec<(Instant, f32)>,
+    /// Scripted handoffs already announced (`handoff_warning`): indices below.
+    warned_script: usize,
+    /// The signal warning was given for the current association.
+    signal_warned: bool,
 }
 
 impl StaState {
@@ -88,6 +92,8 @@ impl StaState {
             armed: Instant::MAX,
             want: Instant::MAX,
             signal: Vec::new(),
+            warned_script: 0,
+            signal_warned: false,
         }
     }
 }
@@ -362,6 +368,14 @@ impl Wlan {
             }
             Phase::Associated => {
                 let script = s.spec.scripted.get(s.next_script).copied();
+                if let (Some((at, _)), Some(lead)) = (script, s.spec.handoff_warning) {
+                    if s.warned_script <= s.next_script && Instant(at.0.saturating_sub(lead.0)) <= now {
+                        s.warned_script = s.next_script + 1;
+                        if let Some((ap, _)) = s.ap {
+                            self.emit(radio, MgmtEvent::HandoffWarning { ap, trigger: Trigger::Scripted });
+                        }
+                    }
+                }
                 if let Some((at, target)) = script {
                     if at <= now {
                         let s = self.sta(radio);
@@ -439,6 +453,9 @@ impl Wlan {
         if s.phase == Phase::Associated {
             if let Some(&(at, _)) = s.spec.scripted.get(s.next_script) {
                 t = t.min(at.max(now));
+                if let (Some(lead), true) = (s.spec.handoff_warning, s.warned_script <= s.next_script) {
+                    t = t.min(Instant(at.0.saturating_sub(lead.0)).max(now));
+                }
             }
             if beacons_enabled {
                 let limit = interval
@@ -490,6 +507,12 @@ impl Wlan {
                 s.rssi = Some(r);
                 s.last_beacon = now;
                 s.signal.push((now, rx_dbm as f32));
+                let warn = !s.signal_warned && s.spec.warning_threshold_dbm.is_some_and(|th| r < th);
+                if warn {
+                    s.signal_warned = true;
+                    self.emit(radio, MgmtEvent::HandoffWarning { ap: f.src, trigger: Trigger::Signal });
+                }
+                let s = self.sta(radio);
                 let low =
                     s.spec.roam_threshold_dbm.is_some_and(|th| r < th) && now >= s.next_scan_ok;
                 if low {
@@ -529,6 +552,7 @@ impl Wlan {
                 s.last_beacon = now;
                 s.deadline = Instant::MAX;
                 s.next_scan_ok = now + s.spec.rescan_interval;
+                s.signal_warned = false;
                 self.radios[radio as usize].spec.ap = Some(ap);
                 self.radios[radio as usize].mac.data_allowed = true;
                 self.emit(
