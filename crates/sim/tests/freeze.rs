@@ -101,3 +101,23 @@ fn handoff_warning_is_a_station_key() {
     let e = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &over).unwrap_err().to_string();
     assert!(e.contains("handoff_warning"), "{e}");
 }
+
+#[test]
+fn oracle_warning_at_a_given_instant() {
+    let over = vec![
+        ("radios.3.roam_at.0.0".to_string(), "10.2s".to_string()),
+        ("sdn.applications".to_string(), BARE.to_string()),
+        ("radios.3.warn_at".to_string(), r#"["9.5s", "11s"]"#.to_string()),
+        ("flows.0.tcp.freeze".to_string(), "true".to_string()),
+    ];
+    let s = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &over).unwrap();
+    let o = run(&s, RunOptions::default()).unwrap();
+    // 9.5 s: associated, warned; 11 s: away, the warning is stale and dropped.
+    let warnings: Vec<f64> = o.events.iter().filter(|e| e.kind == "wifi_handoff_warning").map(|e| e.t_s).collect();
+    assert_eq!(warnings, vec![9.5]);
+    assert_eq!(first_after(&o, "freeze_zwa", 9.0), 9.5);
+    assert_eq!(flow(&o, "timeouts"), 0);
+    let bad = vec![("radios.3.warn_at".to_string(), r#"["9s", "8s"]"#.to_string())];
+    let e = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &bad).unwrap_err().to_string();
+    assert!(e.contains("increasing"), "{e}");
+}

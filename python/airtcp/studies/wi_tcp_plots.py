@@ -18,8 +18,8 @@ from .report import is_missing
 from .wi_tcp_setup import HANDOFFS, MODES, MSS
 from .plotting import pyplot as _plt, save as _save
 
-COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue"}
-LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP"}
+COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue", "freeze": "tab:green"}
+LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP", "freeze": "Freeze-TCP"}
 DASH = {"tahoe": ":", "reno": "--", "newreno": "-"}
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from .report import Claim, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
 from .wi_tcp_setup import HANDOFFS, MODES
 
-LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP"}
+LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP", "freeze": "Freeze-TCP"}
 
 
 def _goodputs(runs, mode, variant, d):
@@ -59,6 +59,10 @@ def write_report(path: Path, *, table, runs, variants, delays, seeds, wall_s, jo
     claims.append(Claim("Wi-TCP over route-optimised MIP", "+38 %", 38.0, pct(r_ro), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
     claims.append(Claim("Wi-TCP over MIP", "+44 %", 44.0, pct(r_mip), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
     claims.append(Claim("route optimisation alone (traditional TCP)", "gains little", None, pct(r_romip), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
+    if g["freeze"].n:
+        # Beyond the seed (issue 10): Freeze-TCP on the same axes.
+        claims.append(Claim("Freeze-TCP over route-optimised MIP (beyond the seed)", "-", None, pct(ratio_stats(g["freeze"], g["romip"])), f"goodput ratio − 1, {main}, {d0} ms; oracle warning 0.2 s ahead", "{:.1f}"))
+        claims.append(Claim("Wi-TCP over Freeze-TCP (beyond the seed)", "-", None, pct(ratio_stats(g["witcp"], g["freeze"])), f"goodput ratio − 1, {main}, {d0} ms", "{:.1f}"))
     ahead = summarize(_paired(runs, "pkts_fafa_window", "witcp", "romip", main, d0))
     claims.append(
         Claim(

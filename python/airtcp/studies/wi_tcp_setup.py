@@ -11,7 +11,12 @@ Mobile IP modes (agents: 0 correspondent on fh, 1 home agent, 2 fa1,
 - ``romip``: route optimisation (Binding Updates to the correspondent, which
   tunnels straight to the care-of address) and smooth handoff (the old
   foreign agent forwards what still arrives), no Wi-TCP;
-- ``witcp``: ``romip`` plus Wi-TCP at the agents and the sender.
+- ``witcp``: ``romip`` plus Wi-TCP at the agents and the sender;
+- ``freeze``: ``romip`` plus Freeze-TCP at the mobile (Goff et al., INFOCOM
+  2000): its radio warns ``FREEZE_LEAD_S`` before each handoff (an oracle:
+  the moves are scripted, and the cells' signal does not fade before them),
+  the mobile advertises a zero window until it reassociates, then sends
+  three TR-ACKs.
 
 TCP variants: the seed's ns-2 Tahoe, Reno and NewReno, i.e. Reno congestion
 control with the matching recovery, without SACK or timestamps (ns-2's
@@ -27,7 +32,10 @@ import tomllib
 from .runner import StudyError, repo_root
 
 SCENARIO_FILE = "scenarios/wi-tcp-wlan.toml"
-MODES = ("mip", "romip", "witcp")
+MODES = ("mip", "romip", "witcp", "freeze")
+#: Freeze-TCP's warning lead: about one RTT of the path (fh - R - FA -
+#: wireless with a 20-packet window queued at 2 Mb/s: ~0.1-0.2 s).
+FREEZE_LEAD_S = 0.2
 VARIANTS = ("tahoe", "reno", "newreno")
 #: Home agent - foreign agent delay (ms) = R-HA (5 ms) + R-FA.
 FULL_DELAYS = (10, 20, 30)
@@ -64,6 +72,8 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, series: bool = False) -> 
     sc = copy.deepcopy(_BASE)
     ro = mode != "mip"
     wi = mode == "witcp"
+    if mode == "freeze":
+        sc["radios"][-1]["warn_at"] = [f"{t - FREEZE_LEAD_S:g}s" for t, _, _ in HANDOFFS]
     agents = sc["agents"]
     for i in (1, 2, 3):
         agents[i]["route_optimization"] = ro
@@ -81,6 +91,7 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, series: bool = False) -> 
             "mss": MSS,
             "rcv_buf": 20 * MSS,
             "witcp": wi,
+            "freeze": mode == "freeze",
         }
     )
     tcp.pop("snd_buf", None)

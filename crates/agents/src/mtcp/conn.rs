@@ -22,6 +22,8 @@ pub(crate) struct Conn {
     /// from the mobile, its ACK number then): ACKs not beyond it acknowledge
     /// no data the agent forwarded (a handshake's) and pass unchanged.
     pub first_ack: SeqNum,
+    /// The highest ACK number forwarded to the fixed host so far.
+    pub fwd_ack: SeqNum,
     /// The fixed host sent its FIN: nothing is withheld from then on.
     pub fin_to_mobile: bool,
     /// The mobile sent its own data or a FIN: not a bulk receiver, left alone.
@@ -38,6 +40,7 @@ impl Conn {
             window: seg.window,
             ts: seg.timestamps,
             first_ack: seg.ack,
+            fwd_ack: seg.ack,
             fin_to_mobile: false,
             mobile_sends: false,
             frozen: false,
@@ -53,6 +56,7 @@ impl Conn {
             window: 0,
             ts: None,
             first_ack: seg.seq,
+            fwd_ack: seg.seq,
             fin_to_mobile: false,
             mobile_sends: false,
             frozen: false,
@@ -63,8 +67,14 @@ impl Conn {
     /// sender: once data was acknowledged, while the transfer is one way
     /// (fixed host to mobile) and until the fixed host's FIN (a withheld FIN
     /// would hold the close back).
+    ///
+    /// Liveness: the rewritten ACK must still acknowledge something new.
+    /// Where withholding would leave the sender without progress (the
+    /// mobile's ACK of a 1-byte retransmission of the withheld byte, which a
+    /// new supervisor knows nothing about; a one-segment window whose only
+    /// segment was ACKed a byte short), the ACK passes whole.
     pub(crate) fn may_withhold(&self, ack: SeqNum) -> bool {
-        !self.fin_to_mobile && !self.mobile_sends && after(ack, self.first_ack)
+        !self.fin_to_mobile && !self.mobile_sends && after(ack, self.first_ack) && after(ack - 1, self.fwd_ack)
     }
 
     /// The ACK the supervisor sends for the mobile: the full cumulative ACK

@@ -12,8 +12,9 @@
 //!   `NodeEvent::StationLeft`), it acknowledges the withheld byte with a
 //!   zero window: the sender stops, its congestion window intact, and goes
 //!   to persist once nothing else is outstanding. Data that still reaches
-//!   this AP for the absent mobile is answered with the same zero-window ACK
-//!   and dropped.
+//!   this AP for the absent mobile is not answered: a second identical
+//!   zero-window ACK is a duplicate ACK to the sender, and three of them
+//!   trigger its fast retransmit.
 //! - When the mobile is back, the supervisor reopens the window with the
 //!   mobile's last advertised window. Back on the same AP that is its own
 //!   `StationJoined`; on another M-TCP AP, that AP sends a move notice to
@@ -48,6 +49,9 @@ const TTL: u8 = 64;
 pub struct MtcpConfig {
     /// The interface toward the mobiles (the AP's radio).
     pub wireless: IfaceId,
+    /// The wired interface move notices leave on (not the radio: the peers
+    /// sit on the wired side).
+    pub uplink: IfaceId,
     /// Addresses of the other M-TCP APs a station may move to or from.
     pub peers: Vec<[u8; 4]>,
 }
@@ -56,13 +60,10 @@ pub struct MtcpConfig {
 pub struct MtcpCounters {
     /// Mobile ACKs forwarded with their last byte withheld.
     pub withheld: u64,
-    /// Zero-window ACKs sent (at disconnection, and answering data for an
-    /// absent mobile).
+    /// Zero-window ACKs sent at disconnection.
     pub zwa_sent: u64,
     /// Window-reopening ACKs sent on reconnection.
     pub reopen_sent: u64,
-    /// Data segments for an absent mobile dropped here.
-    pub dropped_absent: u64,
     pub notices_sent: u64,
     pub notices_received: u64,
 }
@@ -134,7 +135,7 @@ impl Mtcp {
                 outer: None,
                 payload: IpPayload::Udp(Udp { src_port: MOVE_NOTICE_PORT, dst_port: MOVE_NOTICE_PORT, msg: UdpMsg::Opaque { len: MOVE_NOTICE_LEN } }),
             };
-            self.out.push_back(Injection { at: InjectAt::Route, pkt });
+            self.out.push_back(Injection { at: InjectAt::Egress(self.cfg.uplink), pkt });
             self.counters.notices_sent += 1;
         }
     }
@@ -169,28 +170,24 @@ impl Mtcp {
             seg.ack = seg.ack - 1;
             self.counters.withheld += 1;
         }
+        if after(seg.ack, c.fwd_ack) {
+            c.fwd_ack = seg.ack;
+        }
     }
 
-    /// A segment for a station: note the fixed host's FIN; for an absent
-    /// mobile whose sender is frozen, answer with the zero-window ACK.
-    fn to_mobile(&mut self, pkt: &Packet) -> Verdict {
-        let (Some(seg), Some(key)) = (pkt.segment(), pkt.conn_key()) else { return Verdict::Accept };
+    /// A segment for a station: note the connection and the fixed host's FIN.
+    fn to_mobile(&mut self, pkt: &Packet) {
+        let (Some(seg), Some(key)) = (pkt.segment(), pkt.conn_key()) else { return };
         let key = key.reversed();
         if seg.flags.rst() || seg.flags.syn() {
-            return Verdict::Accept;
+            return;
         }
         if seg.payload_len > 0 && !self.conns.contains_key(&key) && self.stations.contains(&key.src) {
             self.conns.insert(key, Conn::from_first_data(seg));
         }
-        let Some(c) = self.conns.get_mut(&key) else { return Verdict::Accept };
-        c.fin_to_mobile |= seg.flags.fin();
-        if c.frozen && !self.stations.contains(&key.src) {
-            self.send_ack(key, 0);
-            self.counters.zwa_sent += 1;
-            self.counters.dropped_absent += 1;
-            return Verdict::Drop;
+        if let Some(c) = self.conns.get_mut(&key) {
+            c.fin_to_mobile |= seg.flags.fin();
         }
-        Verdict::Accept
     }
 }
 
@@ -207,16 +204,14 @@ impl Agent for Mtcp {
         match hook {
             Hook::Forward if pkt.segment().is_some() => {
                 if iface == self.cfg.wireless {
-                    self.to_mobile(pkt)
-                } else {
-                    if self.stations.contains(&pkt.ip.src) {
-                        self.from_mobile(pkt);
-                    }
-                    Verdict::Accept
+                    self.to_mobile(pkt);
+                } else if self.stations.contains(&pkt.ip.src) {
+                    self.from_mobile(pkt);
                 }
+                Verdict::Accept
             }
             Hook::LocalIn => match pkt.payload {
-                IpPayload::Udp(Udp { dst_port: MOVE_NOTICE_PORT, .. }) if self.conns.keys().any(|k| k.src == pkt.ip.src) => {
+                IpPayload::Udp(Udp { dst_port: MOVE_NOTICE_PORT, .. }) => {
                     self.counters.notices_received += 1;
                     self.release(pkt.ip.src);
                     Verdict::Stolen
@@ -262,7 +257,6 @@ impl Agent for Mtcp {
             ("withheld", c.withheld),
             ("zwa_sent", c.zwa_sent),
             ("reopen_sent", c.reopen_sent),
-            ("dropped_absent", c.dropped_absent),
             ("notices_sent", c.notices_sent),
             ("notices_received", c.notices_received),
         ]

@@ -106,6 +106,10 @@ pub struct StaSpec {
     /// the beacons' EWMA falls below this (dBm), a level above
     /// `roam_threshold_dbm` so the warning comes before the roam.
     pub warning_threshold_dbm: Option<f64>,
+    /// Handoff prediction by an oracle: warn at these instants (sorted),
+    /// when associated; the ideal predictor of a study whose handoffs are
+    /// known in advance.
+    pub warn_at: Vec<airtcp_core::Instant>,
 }
 
 impl StaSpec {
@@ -127,6 +131,7 @@ impl StaSpec {
             rescan_interval: Duration::from_secs(1),
             handoff_warning: None,
             warning_threshold_dbm: None,
+            warn_at: Vec::new(),
         }
     }
 }

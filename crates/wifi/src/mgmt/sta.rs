@@ -68,6 +68,8 @@ pub(crate) struct StaState {
     warned_script: usize,
     /// The signal warning was given for the current association.
     signal_warned: bool,
+    /// `warn_at` instants passed.
+    next_warn: usize,
 }
 
 impl StaState {
@@ -94,6 +96,7 @@ impl StaState {
             signal: Vec::new(),
             warned_script: 0,
             signal_warned: false,
+            next_warn: 0,
         }
     }
 }
@@ -376,6 +379,16 @@ impl Wlan {
                         }
                     }
                 }
+                loop {
+                    let s = self.sta(radio);
+                    if !s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
+                        break;
+                    }
+                    s.next_warn += 1;
+                    if let Some((ap, _)) = s.ap {
+                        self.emit(radio, MgmtEvent::HandoffWarning { ap, trigger: Trigger::Scripted });
+                    }
+                }
                 if let Some((at, target)) = script {
                     if at <= now {
                         let s = self.sta(radio);
@@ -451,6 +464,9 @@ impl Wlan {
         let s = self.sta(radio);
         let mut t = s.deadline;
         if s.phase == Phase::Associated {
+            if let Some(&w) = s.spec.warn_at.get(s.next_warn) {
+                t = t.min(w.max(now));
+            }
             if let Some(&(at, _)) = s.spec.scripted.get(s.next_script) {
                 t = t.min(at.max(now));
                 if let (Some(lead), true) = (s.spec.handoff_warning, s.warned_script <= s.next_script) {
@@ -553,6 +569,10 @@ impl Wlan {
                 s.deadline = Instant::MAX;
                 s.next_scan_ok = now + s.spec.rescan_interval;
                 s.signal_warned = false;
+                // Oracle warnings that fell while unassociated are stale.
+                while s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
+                    s.next_warn += 1;
+                }
                 self.radios[radio as usize].spec.ap = Some(ap);
                 self.radios[radio as usize].mac.data_allowed = true;
                 self.emit(
