@@ -46,8 +46,8 @@ def quick(tmp_path_factory):
 def test_quick_study_writes_every_output(quick):
     out, rows, runs, proc = quick
     assert proc.stdout == "" and proc.stderr == ""
-    assert [(r["mode"], r["variant"], r["hafa_ms"]) for r in rows] == [(m, "newreno", "10") for m in ("mip", "romip", "witcp")]
-    assert len(runs) == 6
+    assert [(r["mode"], r["variant"], r["hafa_ms"]) for r in rows] == [(m, "newreno", "10") for m in ("mip", "romip", "witcp", "freeze")]
+    assert len(runs) == 8
     for name in ["report.md", "scenarios/witcp_newreno_10ms.json", "plots/fig12_throughput_vs_delay.png", "plots/seq_newreno.png", "plots/cwnd_newreno.png"]:
         assert (out / name).stat().st_size > 0, name
     report = (out / "report.md").read_text()
@@ -65,3 +65,7 @@ def test_quick_study_shows_the_mechanisms(quick):
     assert float(by["witcp"]["timeouts_mean"]) == 0
     assert float(by["witcp"]["goodput_mean_bps"]) > float(by["romip"]["goodput_mean_bps"])
     assert float(by["witcp"]["goodput_mean_bps"]) > float(by["mip"]["goodput_mean_bps"])
+    # Freeze-TCP (an oracle warning before each move): fewer RTOs than
+    # route-optimised MIP, below Wi-TCP's goodput.
+    assert float(by["freeze"]["timeouts_mean"]) < float(by["romip"]["timeouts_mean"])
+    assert float(by["freeze"]["goodput_mean_bps"]) < float(by["witcp"]["goodput_mean_bps"])

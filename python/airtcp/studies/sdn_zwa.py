@@ -115,6 +115,9 @@ def measure(task, result) -> dict:
         "bytes_delivered": f["bytes_delivered"],
         "retransmissions": f["retransmissions"],
         "timeouts": f["timeouts"],
+        # RTOs of the handoff: the sender's timeouts after T0 (at 7 hops the
+        # SYN's first RTO, before any handoff, is in `timeouts` of every arm).
+        "handoff_timeouts": sum(1 for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client") and t0 is not None and e["t_s"] > t0),
         "window_probes": f["window_probes"],
         "zero_window_events": f["zero_window_events"],
         "t0_s": t0,
@@ -188,6 +191,7 @@ def aggregate(runs: list[dict]) -> list[dict]:
             ("utilisation", util),
             ("retransmissions", [r["retransmissions"] for r in rs]),
             ("timeouts", [r["timeouts"] for r in rs]),
+            ("handoff_timeouts", [r["handoff_timeouts"] for r in rs]),
             ("idle_s", [r["idle_after_reassoc_s"] for r in rs]),
             ("t0t2_s", [r.get("t0t2_s") for r in rs]),
         ):

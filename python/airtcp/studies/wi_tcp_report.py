@@ -145,7 +145,10 @@ def write_report(path: Path, *, table, runs, variants, delays, seeds, wall_s, jo
         "two signals' trips (checked in `crates/sim/tests/mobileip.rs`).",
         "- Not reproduced: the plain 2 Mb/s point-to-point wireless variant (the Mobile IP agents need a link "
         "layer that reports delivery failure and association, which only the 802.11 model does here); "
-        "Freeze-TCP and the explicit handover notification of the seed's [8]. The mobile's path differs from "
+        "the explicit handover notification of the seed's [8]. Freeze-TCP (beyond the seed) runs with an oracle "
+        "warning 0.2 s before each move, since the cells' signal does not fade before the scripted jumps; its "
+        "TR-ACKs leave at reassociation, but the mobile is reachable only once registered (up to the next agent "
+        "advertisement, 1 s), so what the sender sends on them before that is lost. The mobile's path differs from "
         "the seed's in one respect: it returns home at 15.6 s and leaves again at 30 s before the FA→FA move "
         "at 42.5 s, so all three handoff kinds occur in one run.",
         "",
