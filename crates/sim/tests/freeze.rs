@@ -121,3 +121,25 @@ fn oracle_warning_at_a_given_instant() {
     let e = Scenario::from_path(&scenario_path("sdn-zwa.toml"), &bad).unwrap_err().to_string();
     assert!(e.contains("increasing"), "{e}");
 }
+
+#[test]
+fn signal_threshold_warns_before_each_signal_roam() {
+    // scenarios/wifi-roaming.toml: the station walks past three APs and
+    // roams when the beacons' EWMA falls below -70 dBm; a warning level of
+    // -65 dBm announces each roam earlier, once per association.
+    let over = vec![("radios.3.warning_threshold_dbm".to_string(), "-65.0".to_string()), ("flows.0.tcp.freeze".to_string(), "true".to_string())];
+    let s = Scenario::from_path(&scenario_path("wifi-roaming.toml"), &over).unwrap();
+    let o = run(&s, RunOptions::default()).unwrap();
+    let warnings: Vec<f64> = o.events.iter().filter(|e| e.kind == "wifi_handoff_warning").map(|e| e.t_s).collect();
+    let roams: Vec<f64> = o.events.iter().filter(|e| e.kind == "wifi_link_lost").map(|e| e.t_s).collect();
+    eprintln!("warnings {warnings:?} roams {roams:?}");
+    assert!(!roams.is_empty());
+    assert!(warnings.len() >= roams.len(), "one warning per association before its roam");
+    for r in &roams {
+        let w = warnings.iter().rev().find(|&&w| w < *r).expect("a warning before every roam");
+        assert!(r - w > 0.5, "warned {:.2} s ahead", r - w);
+    }
+    assert!(o.events.iter().all(|e| e.kind != "wifi_handoff_warning" || e.detail.contains("trigger=signal")));
+    assert_eq!(count(&o, "freeze_zwa"), warnings.len());
+    assert_eq!(count(&o, "freeze_tr_acks"), roams.len());
+}

@@ -153,6 +153,9 @@ impl Network {
                 self.radio_notices.push_back((node as u32, false));
             }
             MgmtEvent::HandoffWarning { .. } => self.radio_notices.push_back((node as u32, true)),
+            // A signal scan found nothing better: the predicted handoff did
+            // not happen, the station is still connected.
+            MgmtEvent::Stayed { .. } => self.radio_notices.push_back((node as u32, false)),
             MgmtEvent::LinkLost { .. } => self.node_event(cx, now, node, NodeEvent::LinkLost { iface: local }),
             MgmtEvent::ApAssociated { sta, .. } => {
                 let station = addr_of(self, sta);
