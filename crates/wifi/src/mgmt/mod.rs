@@ -103,8 +103,9 @@ pub struct StaSpec {
     /// ([`MgmtEvent::HandoffWarning`]); the paper advises about one RTT.
     pub handoff_warning: Option<Duration>,
     /// Handoff prediction from the signal: warn once per association when
-    /// the beacons' EWMA falls below this (dBm), a level above
-    /// `roam_threshold_dbm` so the warning comes before the roam.
+    /// the beacons' EWMA crosses below this (dBm) after having been above
+    /// it, a level above `roam_threshold_dbm` so the warning comes before
+    /// the roam.
     pub warning_threshold_dbm: Option<f64>,
     /// Handoff prediction by an oracle: warn at these instants (sorted),
     /// when associated; the ideal predictor of a study whose handoffs are

@@ -68,6 +68,8 @@ pub(crate) struct StaState {
     warned_script: usize,
     /// The signal warning was given for the current association.
     signal_warned: bool,
+    /// The signal was at or above `warning_threshold_dbm` in this association.
+    signal_armed: bool,
     /// `warn_at` instants passed.
     next_warn: usize,
 }
@@ -96,6 +98,7 @@ impl StaState {
             signal: Vec::new(),
             warned_script: 0,
             signal_warned: false,
+            signal_armed: false,
             next_warn: 0,
         }
     }
@@ -523,7 +526,12 @@ impl Wlan {
                 s.rssi = Some(r);
                 s.last_beacon = now;
                 s.signal.push((now, rx_dbm as f32));
-                let warn = !s.signal_warned && s.spec.warning_threshold_dbm.is_some_and(|th| r < th);
+                // A crossing: the EWMA was at or above the level earlier in
+                // this association (right after a roam the new AP may still
+                // be below it: no warning for that).
+                let th = s.spec.warning_threshold_dbm.unwrap_or(f64::NEG_INFINITY);
+                s.signal_armed |= r >= th;
+                let warn = s.signal_armed && !s.signal_warned && r < th;
                 if warn {
                     s.signal_warned = true;
                     self.emit(radio, MgmtEvent::HandoffWarning { ap: f.src, trigger: Trigger::Signal });
@@ -569,6 +577,7 @@ impl Wlan {
                 s.deadline = Instant::MAX;
                 s.next_scan_ok = now + s.spec.rescan_interval;
                 s.signal_warned = false;
+                s.signal_armed = false;
                 // Oracle warnings that fell while unassociated are stale.
                 while s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
                     s.next_warn += 1;
