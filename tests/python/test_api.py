@@ -166,4 +166,4 @@ def test_unknown_agent_kind_is_a_scenario_error(small_scenario):
     with pytest.raises(airtcp.ScenarioError) as e:
         airtcp.run(sc)
     assert e.value.key == "agents[0].kind"
-    assert 'unknown agent kind "snooop" (known: peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent)' in str(e.value)
+    assert 'unknown agent kind "snooop" (known: peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent, mtcp)' in str(e.value)

@@ -22,6 +22,17 @@ def test_scenario_builder_sets_arm_hops_and_disconnection():
     assert "roam_at" not in [r for r in sdn_zwa_setup.scenario(doc, "noroam", 2, 2.0, 1)["radios"] if r["node"] == "mn"][0]
     with pytest.raises(ValueError):
         sdn_zwa_setup.scenario(doc, "zwa", 9, 1.0, 1)
+    # Baselines: Freeze-TCP warned ~1.2 RTT of the CN->AP1 path ahead; legacy
+    # and M-TCP without a controller, on learning switches.
+    fz = sdn_zwa_setup.scenario(doc, "freeze", 3, 2.0, 1)
+    assert fz["flows"][0]["tcp"]["freeze"] is True
+    assert [r for r in fz["radios"] if r["node"] == "mn"][0]["handoff_warning"] == "576ms"
+    lg = sdn_zwa_setup.scenario(doc, "legacy", 2, 2.0, 1)
+    assert "sdn" not in lg and all(n.get("learn_hosts") for n in lg["nodes"] if n["name"].startswith("s"))
+    mt = sdn_zwa_setup.scenario(doc, "mtcp", 2, 2.0, 1)
+    assert [a["node"] for a in mt["agents"]] == ["ap1", "ap2", "ap3"] and mt["agents"][0]["peers"] == ["ap2", "ap3"]
+    st = sdn_zwa_setup.scenario(doc, "zwa", 2, 2.0, 1, t0t2_ms=50.0)
+    assert {c["latency"] for c in st["sdn"]["channels"]} == {"16000us"}
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +48,7 @@ def test_quick_study_writes_every_output(quick):
     out, rows, _ = quick
     for name in ("runs.csv", "table.csv", "report.md"):
         assert (out / name).is_file()
-    assert {r["fig"] for r in rows} == {"6", "7", "8"}
+    assert {r["fig"] for r in rows} == {"6", "7", "8", "stats"}
     report = (out / "report.md").read_text()
     assert "seed's claims beside the measured values" in report
 
@@ -56,3 +67,19 @@ def test_quick_study_shows_the_seed_effects(quick):
     assert int(fig6["bare"]["bytes_after_reassoc"]) < int(fig6["zwa"]["bytes_after_reassoc"])
     assert fig6["zwa-nostats"]["stalled"] == "1"
     assert all(int(r["recv_order_errors"]) == 0 for r in rows) if "recv_order_errors" in rows[0] else True
+
+
+def test_quick_study_runs_the_baselines(quick):
+    _, rows, _ = quick
+    f7 = [r for r in rows if r["fig"] == "7"]
+    by = lambda arm: [r for r in f7 if r["arm"] == arm]
+    # Freeze-TCP warned an RTT ahead: no handoff RTO, no retransmission.
+    assert all(int(r["handoff_timeouts"]) == 0 and int(r["retransmissions"]) == 0 for r in by("freeze"))
+    assert all(int(r["freeze_zwas"]) == 1 for r in by("freeze"))
+    # Legacy L2 roaming: RTO backoff like bare TCP.
+    assert all(int(r["handoff_timeouts"]) >= 1 for r in by("legacy"))
+    # M-TCP froze and released the sender once per handoff.
+    assert all(int(r["mtcp_zwas"]) == 1 and int(r["mtcp_reopens"]) == 1 for r in by("mtcp"))
+    # The statistics sweep at 10 and 200 ms.
+    st = {r["t0t2_ms"]: r for r in rows if r["fig"] == "stats"}
+    assert set(st) == {"10", "200"}

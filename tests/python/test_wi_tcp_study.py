@@ -64,9 +64,10 @@ def quick(tmp_path_factory):
 def test_quick_study_writes_every_output(quick):
     out, rows, runs, proc = quick
     assert proc.stdout == "" and proc.stderr == ""
-    want = [(link, m, "newreno", "10") for link in ("wlan", "p2p") for m in ("mip", "romip", "witcp", "ehn")]
+    arms = {"wlan": ("mip", "romip", "witcp", "ehn", "freeze"), "p2p": ("mip", "romip", "witcp", "ehn")}
+    want = [(link, m, "newreno", "10") for link in ("wlan", "p2p") for m in arms[link]]
     assert [(r["link"], r["mode"], r["variant"], r["hafa_ms"]) for r in rows] == want
-    assert len(runs) == 16
+    assert len(runs) == 18
     for name in [
         "report.md",
         "scenarios/wlan_witcp_newreno_10ms.json",
@@ -103,5 +104,10 @@ def test_quick_study_shows_the_mechanisms(quick):
         assert 0 < float(w["t_eho_trip_s_mean"]) < 0.05 and 0 < float(w["t_ehc_trip_s_mean"]) < 0.05
         assert float(w["eq4_residual_s_mean"]) < 0.05
         assert float(w["t_ideal_fafa_s_mean"]) > float(w["t_newfa_oldfa_s_mean"]) > 0
+    # Freeze-TCP (an oracle warning before each move, 802.11 only): fewer
+    # RTOs than route-optimised MIP, below Wi-TCP's goodput.
+    wlan = {r["mode"]: r for r in rows if r["link"] == "wlan"}
+    assert float(wlan["freeze"]["timeouts_mean"]) < float(wlan["romip"]["timeouts_mean"])
+    assert float(wlan["freeze"]["goodput_mean_bps"]) < float(wlan["witcp"]["goodput_mean_bps"])
     p2p = {r["mode"]: r for r in rows if r["link"] == "p2p"}
     assert 0.02 < float(p2p["witcp"]["alpha_s_mean"]) < 0.03, "7 attempts of 4.16 ms, the first begun before"

@@ -14,6 +14,7 @@ pub mod config;
 pub mod itcp;
 pub mod mobileip;
 pub mod more;
+pub mod mtcp;
 pub mod peg;
 pub mod sdn;
 pub mod snoop;
@@ -37,6 +38,7 @@ pub enum AnyAgent {
     ForeignAgent(mobileip::ForeignAgent),
     MobileNode(mobileip::MobileNode),
     Correspondent(mobileip::Correspondent),
+    Mtcp(mtcp::Mtcp),
     Custom(Box<dyn Agent>),
 }
 
@@ -50,6 +52,7 @@ pub enum AgentSpec {
     ForeignAgent(mobileip::ForeignAgentConfig),
     MobileNode(mobileip::MobileNodeConfig),
     Correspondent(mobileip::CorrespondentConfig),
+    Mtcp(mtcp::MtcpConfig),
 }
 
 impl AnyAgent {
@@ -64,6 +67,7 @@ impl AnyAgent {
             AgentSpec::ForeignAgent(c) => AnyAgent::ForeignAgent(mobileip::ForeignAgent::new(c.clone())),
             AgentSpec::MobileNode(c) => AnyAgent::MobileNode(mobileip::MobileNode::new(c.clone())),
             AgentSpec::Correspondent(c) => AnyAgent::Correspondent(mobileip::Correspondent::new(c.clone())),
+            AgentSpec::Mtcp(c) => AnyAgent::Mtcp(mtcp::Mtcp::new(c.clone())),
         }
     }
 
@@ -76,6 +80,7 @@ impl AnyAgent {
             AnyAgent::ForeignAgent(a) => a,
             AnyAgent::MobileNode(a) => a,
             AnyAgent::Correspondent(a) => a,
+            AnyAgent::Mtcp(a) => a,
             AnyAgent::Custom(a) => a.as_ref(),
         }
     }
@@ -89,6 +94,7 @@ impl AnyAgent {
             AnyAgent::ForeignAgent(a) => a,
             AnyAgent::MobileNode(a) => a,
             AnyAgent::Correspondent(a) => a,
+            AnyAgent::Mtcp(a) => a,
             AnyAgent::Custom(a) => a.as_mut(),
         }
     }
@@ -111,6 +117,7 @@ impl Agent for AnyAgent {
             AnyAgent::ForeignAgent(a) => a.on_packet(now, hook, iface, pkt),
             AnyAgent::MobileNode(a) => a.on_packet(now, hook, iface, pkt),
             AnyAgent::Correspondent(a) => a.on_packet(now, hook, iface, pkt),
+            AnyAgent::Mtcp(a) => a.on_packet(now, hook, iface, pkt),
             AnyAgent::Custom(a) => a.on_packet(now, hook, iface, pkt),
         }
     }

@@ -356,6 +356,11 @@ pub struct L2Header {
     pub src: MacAddr,
     pub dst: MacAddr,
     pub kind: L2Kind,
+    /// Sent by an agent in another host's name (M-TCP's ACKs carry the
+    /// mobile's IP address): on a real LAN its link-layer source is the
+    /// agent's node, so bridges must not learn the IP source's location from
+    /// it. Not on the wire (Ethernet has no such bit).
+    pub proxied: bool,
 }
 
 /// A link-layer frame and the packet it carries.

@@ -299,6 +299,7 @@ mod tests {
                 src: MacAddr::local(1),
                 dst: MacAddr::local(2),
                 kind: L2Kind::Data,
+                proxied: false,
             },
             pkt,
         }

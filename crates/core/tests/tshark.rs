@@ -482,6 +482,7 @@ fn tshark_reads_ethernet_capture() {
                     src,
                     dst,
                     kind: L2Kind::Data,
+                    proxied: false,
                 },
                 pkt,
             }

@@ -64,6 +64,8 @@ pub(crate) enum Raw {
     RouteChange { idx: u32 },
     /// A management step of radio `radio`.
     Wifi { radio: u32, event: airtcp_wifi::mgmt::MgmtEvent },
+    /// A Freeze-TCP endpoint started (`on`) or ended its zero window.
+    Freeze { flow: u32, client: bool, on: bool },
     /// A step of the SDN control plane at datapath `dp` about `host`.
     Sdn { kind: &'static str, dp: u32, host: [u8; 4], value: u64 },
 }

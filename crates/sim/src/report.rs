@@ -108,6 +108,13 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 "rcvbuf_max": rst.rcvbuf_max,
             },
         }));
+        if spec.tcp.freeze {
+            // Freeze-TCP (either side may sit on a station): warnings that
+            // froze it and TR-ACKs sent on reconnection.
+            if let Some(m) = flows_json.last_mut().and_then(|v| v.as_object_mut()) {
+                m.insert("freeze".into(), json!({"zwas": st.freeze_zwas + rst.freeze_zwas, "tr_acks": st.freeze_tr_acks + rst.freeze_tr_acks}));
+            }
+        }
         if spec.tcp.witcp {
             // Seed 001's sender: freezes on EHO-ACK, resumptions on EHC-ACK
             // (or the witcp_max_freeze guard), and the time spent frozen.
@@ -255,6 +262,7 @@ fn wifi_event(sc: &crate::scenario::Scenario, t_s: f64, radio: u32, event: MgmtE
         MgmtEvent::Authenticated { ap } => ("wifi_authenticated", format!("sta={me} ap={}", name(ap))),
         MgmtEvent::AssocStart { ap, reassoc } => ("wifi_assoc_start", format!("sta={me} ap={} reassoc={reassoc}", name(ap))),
         MgmtEvent::Associated { ap, aid, reassoc } => ("wifi_associated", format!("sta={me} ap={} aid={aid} reassoc={reassoc}", name(ap))),
+        MgmtEvent::HandoffWarning { ap, trigger } => ("wifi_handoff_warning", format!("sta={me} ap={} trigger={}", name(ap), trig(trigger))),
         MgmtEvent::Stayed { ap } => ("wifi_stayed", format!("sta={me} ap={}", name(ap))),
         MgmtEvent::ApAssociated { sta, aid } => ("wifi_ap_station_joined", format!("ap={me} sta={} aid={aid}", name(sta))),
         MgmtEvent::ApDisassociated { sta } => ("wifi_ap_station_left", format!("ap={me} sta={}", name(sta))),
@@ -401,6 +409,13 @@ fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {
             let v = if value == u64::MAX { "none".to_string() } else { value.to_string() };
             LogEvent { t_s, kind: kind.to_string(), flow: None, link: None, detail: format!("switch={sw} host={a}.{b}.{c}.{d} value={v}") }
         }
+        Raw::Freeze { flow, client, on } => LogEvent {
+            t_s,
+            kind: if on { "freeze_zwa" } else { "freeze_tr_acks" }.to_string(),
+            flow: Some(flow),
+            link: None,
+            detail: if client { "client" } else { "server" }.to_string(),
+        },
         Raw::TransferComplete { flow, response } => LogEvent {
             t_s,
             kind: "transfer_complete".to_string(),

@@ -592,7 +592,7 @@ fn valid_agent_scenario_parses_and_round_trips() {
 
 #[test]
 fn agent_declaration_errors_name_file_line_and_key() {
-    assert_eq!(err_with("kind = \"snoop\"", "kind = \"tunnel\""), "agents.toml:37: agents[0].kind: unknown agent kind \"tunnel\" (known: peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent)");
+    assert_eq!(err_with("kind = \"snoop\"", "kind = \"tunnel\""), "agents.toml:37: agents[0].kind: unknown agent kind \"tunnel\" (known: peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent, mtcp)");
     assert_eq!(err_with("node = \"ap\"\nkind = \"peg\"", "node = \"sta\"\nkind = \"peg\""), "agents.toml:43: agents[1].node: unknown node \"sta\"");
     assert_eq!(
         err_with("wireless = \"ap-m1\"\ntimer", "wireless = \"wlan\"\ntimer"),

@@ -452,6 +452,10 @@ pub struct TcpConfig {
     /// retransmission timer and resend from its acknowledgement number at
     /// once. Default off: the signal is then an ordinary ACK.
     pub ehn: bool,
+    /// Freeze-TCP receiver (Goff et al., INFOCOM 2000; `endpoint/freeze.rs`):
+    /// the driver may call `Endpoint::freeze` when its radio predicts a
+    /// handoff and `unfreeze` on reconnection. Default off.
+    pub freeze: bool,
 }
 
 impl Default for TcpConfig {
@@ -509,6 +513,7 @@ impl Default for TcpConfig {
             witcp: false,
             witcp_max_freeze: None,
             ehn: false,
+            freeze: false,
         }
     }
 }

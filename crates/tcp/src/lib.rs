@@ -13,6 +13,6 @@ pub mod stats;
 
 pub use cc::{CaState, CongestionControl, CongestionOps, TcpSock};
 pub use config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, TcpConfig};
-pub use endpoint::{Endpoint, Probe, State};
+pub use endpoint::{Endpoint, Probe, State, TR_ACKS};
 pub use event::Event;
 pub use stats::TcpStats;

@@ -91,4 +91,8 @@ pub struct TcpStats {
     pub witcp_frozen_ns: u64,
     /// Explicit handover notifications obeyed (`TcpConfig::ehn`).
     pub ehn_received: u64,
+    /// Freeze-TCP (receiver): handoff warnings that started a zero window.
+    pub freeze_zwas: u64,
+    /// Freeze-TCP (receiver): TR-ACKs sent on reconnection.
+    pub freeze_tr_acks: u64,
 }

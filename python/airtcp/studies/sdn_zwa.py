@@ -36,9 +36,17 @@ from .sdn_zwa_setup import (
     FIG8_HOPS,
     QUICK_DISCONNECT,
     QUICK_HOPS,
+    T0T2_MS,
     base,
     scenario,
 )
+
+#: Arms per experiment (Fig. 7 at 2 hops; Fig. 8 per hop count).
+FIG7_ARMS = ["bare", "zwa", "zwa-nostats", "noroam", "freeze", "legacy", "mtcp", "bare-cubic-sack", "zwa-cubic-sack"]
+FIG8_ARMS = ["bare", "zwa", "freeze", "legacy", "mtcp"]
+#: Statistics-module sweep: 2 hops, 2 s away, ZWA with statistics.
+STATS_DISCONNECT = 2.0
+QUICK_T0T2_MS = [10.0, 200.0]
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
@@ -68,14 +76,32 @@ def _first(events, kind: str, after: float) -> float | None:
     return None
 
 
+def _t0_t3(ev) -> tuple[float | None, float | None]:
+    """T0 (the old AP loses the MN) and T3 (the new AP has it): the SDN
+    timeline's events, or the APs' own for the arms without a controller
+    (the same instants: the SDN notices are made of them)."""
+    t0 = _first(ev, "sdn_t0_disassociated", 1.0)
+    if t0 is None:
+        t0 = _first(ev, "wifi_ap_station_left", 1.0)
+    if t0 is None:
+        return None, None
+    t3 = _first(ev, "sdn_t3_associated", t0)
+    if t3 is None:
+        t3 = _first(ev, "wifi_ap_station_joined", t0)
+    return t0, t3
+
+
+def _agent_sum(s: dict, kind: str, key: str) -> int:
+    return sum(a["counters"].get(key, 0) for a in s.get("agents", []) if a.get("kind") == kind)
+
+
 def measure(task, result) -> dict:
     """Metrics of one run (see the report for definitions)."""
     s = result.summary
     f = s["flows"][0]
     ctl = (s.get("sdn") or {}).get("controller", {}) or {}
     ev = result.events
-    t0 = _first(ev, "sdn_t0_disassociated", 1.0)
-    t3 = _first(ev, "sdn_t3_associated", t0) if t0 is not None else None
+    t0, t3 = _t0_t3(ev)
     idle = None
     delivered_after = None
     if t3 is not None:
@@ -89,6 +115,9 @@ def measure(task, result) -> dict:
         "bytes_delivered": f["bytes_delivered"],
         "retransmissions": f["retransmissions"],
         "timeouts": f["timeouts"],
+        # RTOs of the handoff: the sender's timeouts after T0 (at 7 hops the
+        # SYN's first RTO, before any handoff, is in `timeouts` of every arm).
+        "handoff_timeouts": sum(1 for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client") and t0 is not None and e["t_s"] > t0),
         "window_probes": f["window_probes"],
         "zero_window_events": f["zero_window_events"],
         "t0_s": t0,
@@ -99,6 +128,10 @@ def measure(task, result) -> dict:
         "zwa_acks": (s.get("sdn") or {}).get("zwa_acks", 0),
         "stats_zwa_enabled": ctl.get("stats_zwa_enabled", 0),
         "stats_zwa_disabled": ctl.get("stats_zwa_disabled", 0),
+        "freeze_zwas": (f.get("freeze") or {}).get("zwas", 0),
+        "mtcp_zwas": _agent_sum(s, "mtcp", "zwa_sent"),
+        "mtcp_reopens": _agent_sum(s, "mtcp", "reopen_sent"),
+        "t0t2_s": (_first(ev, "sdn_t2_flow_removed", t0) - t0) if t0 is not None and _first(ev, "sdn_t2_flow_removed", t0) is not None else None,
     }
 
 
@@ -106,33 +139,38 @@ def keep_run(task, result, _dir) -> dict:
     """Fig. 6 data: the sender's segments and the handoff instants."""
     seg = result.segments(0)
     ev = result.events
-    t0 = _first(ev, "sdn_t0_disassociated", 1.0)
+    t0, t3 = _t0_t3(ev)
     return {
         "label": task.labels["case"],
         "t_s": seg["t_s"].tolist(),
         "seq": seg["seq"].tolist(),
         "retx": seg["retransmission"].tolist(),
         "t0": t0,
-        "t3": _first(ev, "sdn_t3_associated", t0 or 0.0),
+        "t3": t3,
     }
 
 
 # --- tasks ---------------------------------------------------------------------------
 
 
-def build_tasks(seeds: int, disconnects: list[float], hops: list[int]) -> list[runner.Task]:
+def build_tasks(seeds: int, disconnects: list[float], hops: list[int], t0t2: list[float]) -> list[runner.Task]:
     doc = base()
     tasks = []
     for label, arm, at in FIG6:
         sc = scenario(doc, arm, 2, FIG6_DISCONNECT, 1, roam_at=at)
-        tasks.append(runner.Task({"fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "seed": 1}, sc, 1, keep=True))
-    for hop_list, fig, arms in (([2], "7", ["bare", "zwa", "zwa-nostats", "noroam"]), (hops, "8", ["bare", "zwa"])):
+        tasks.append(runner.Task({"fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "seed": 1, "t0t2_ms": None}, sc, 1, keep=True))
+    for hop_list, fig, arms in (([2], "7", FIG7_ARMS), (hops, "8", FIG8_ARMS)):
         for h in hop_list:
             for d in disconnects:
                 for arm in arms:
                     for seed in range(1, seeds + 1):
-                        labels = {"fig": fig, "case": "", "arm": arm, "hops": h, "disconnect_s": d, "seed": seed}
+                        labels = {"fig": fig, "case": "", "arm": arm, "hops": h, "disconnect_s": d, "seed": seed, "t0t2_ms": None}
                         tasks.append(runner.Task(labels, scenario(doc, arm, h, d, seed), seed))
+    # Beyond the seed: the statistics module's fallback as T0 -> T2 grows.
+    for ms in t0t2:
+        for seed in range(1, seeds + 1):
+            labels = {"fig": "stats", "case": "", "arm": "zwa", "hops": 2, "disconnect_s": STATS_DISCONNECT, "seed": seed, "t0t2_ms": ms}
+            tasks.append(runner.Task(labels, scenario(doc, "zwa", 2, STATS_DISCONNECT, seed, t0t2_ms=ms), seed))
     return tasks
 
 
@@ -141,19 +179,21 @@ def aggregate(runs: list[dict]) -> list[dict]:
     ref = {(r["hops"], r["disconnect_s"], r["seed"]): r["bytes_delivered"] for r in runs if r["fig"] == "7" and r["arm"] == "noroam"}
     keys = []
     for r in runs:
-        k = (r["fig"], r["arm"], r["hops"], r["disconnect_s"])
+        k = (r["fig"], r["arm"], r["hops"], r["disconnect_s"], r.get("t0t2_ms"))
         if r["fig"] != "6" and k not in keys:
             keys.append(k)
     table = []
-    for fig, arm, h, d in keys:
-        rs = [r for r in runs if (r["fig"], r["arm"], r["hops"], r["disconnect_s"]) == (fig, arm, h, d)]
+    for fig, arm, h, d, ms in keys:
+        rs = [r for r in runs if (r["fig"], r["arm"], r["hops"], r["disconnect_s"], r.get("t0t2_ms")) == (fig, arm, h, d, ms)]
         util = [r["bytes_delivered"] / ref[(h, d, r["seed"])] for r in rs if ref.get((h, d, r["seed"]))]
-        row = {"fig": fig, "arm": arm, "hops": h, "disconnect_s": d, "n": len(rs)}
+        row = {"fig": fig, "arm": arm, "hops": h, "disconnect_s": d, "t0t2_ms": ms, "n": len(rs)}
         for name, xs in (
             ("utilisation", util),
             ("retransmissions", [r["retransmissions"] for r in rs]),
             ("timeouts", [r["timeouts"] for r in rs]),
+            ("handoff_timeouts", [r["handoff_timeouts"] for r in rs]),
             ("idle_s", [r["idle_after_reassoc_s"] for r in rs]),
+            ("t0t2_s", [r.get("t0t2_s") for r in rs]),
         ):
             st = summarize(xs)
             row[f"{name}_mean"], row[f"{name}_lo"], row[f"{name}_hi"] = st.mean, st.lo, st.hi
@@ -171,7 +211,7 @@ def describe(row: dict) -> str:
 def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool = False, plots: bool = True):
     disconnects = QUICK_DISCONNECT if quick else FIG7_DISCONNECT
     hops = QUICK_HOPS if quick else FIG8_HOPS
-    tasks = build_tasks(seeds, disconnects, hops)
+    tasks = build_tasks(seeds, disconnects, hops, QUICK_T0T2_MS if quick else T0T2_MS)
 
     def write(d: Path, sr: runner.StudyRun) -> None:
         from .sdn_zwa_report import report_md
@@ -203,4 +243,4 @@ def _cli(args) -> int:
     return 0
 
 
-__all__ = ["ARMS", "add_arguments", "aggregate", "cli", "measure", "run_study"]
+__all__ = ["ARMS", "FIG7_ARMS", "FIG8_ARMS", "add_arguments", "aggregate", "cli", "measure", "run_study"]

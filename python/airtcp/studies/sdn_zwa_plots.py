@@ -47,7 +47,7 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
 
     # Fig. 7
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
-    for arm in ("bare", "zwa", "zwa-nostats"):
+    for arm in ("bare", "zwa", "zwa-nostats", "freeze", "legacy", "mtcp"):
         for ax, key in zip(axes, ("utilisation", "retransmissions")):
             xs, m, lo, hi = series("7", arm, 2, key)
             if xs:
@@ -65,7 +65,7 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
     hops = sorted({r["hops"] for r in table if r["fig"] == "8"})
     fig, axes = plt.subplots(1, max(1, len(hops)), figsize=(4 * max(1, len(hops)), 3.6), squeeze=False)
     for ax, h in zip(axes[0], hops):
-        for arm in ("bare", "zwa"):
+        for arm in ("bare", "zwa", "freeze", "legacy", "mtcp"):
             xs, m, lo, hi = series("8", arm, h, "idle_s")
             if xs:
                 errbar(ax, xs, m, lo, hi, ARM_LABELS[arm])

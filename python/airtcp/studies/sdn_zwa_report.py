@@ -5,7 +5,7 @@ explanations of the differences."""
 from __future__ import annotations
 
 from .report import Claim, Stats, claims_table, fmt, md_table, summarize
-from .sdn_zwa_setup import ARM_LABELS, ATTACH, DEFAULTS
+from .sdn_zwa_setup import ARM_LABELS, ATTACH, DEFAULTS, FREEZE_WARNING_RTTS, MTCP_INITIAL_CWND
 
 WIRING = """```
                  CN  (attached to S2 / S4 / S5 / S6 / S7 / S8: 2 / 3 / 4 / 5 / 6 / 7 hops to AP2)
@@ -47,7 +47,12 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
     zwa7 = [r for r in runs if r["fig"] == "7" and r["arm"] == "zwa"]
     n_dis = sum(r["stats_zwa_disabled"] for r in zwa7)
     n_stall = sum(r["stalled"] for r in ns)
-    idle8 = {arm: _pool(runs, "8", arm, "idle_after_reassoc_s") for arm in ("bare", "zwa")}
+    idle8 = {arm: _pool(runs, "8", arm, "idle_after_reassoc_s") for arm in ("bare", "zwa", "freeze", "legacy", "mtcp")}
+    idle7 = {arm: _pool(runs, "7", arm, "idle_after_reassoc_s") for arm in ("freeze", "legacy", "mtcp", "bare-cubic-sack", "zwa-cubic-sack")}
+    hto7 = {arm: _pool(runs, "7", arm, "handoff_timeouts") for arm in ("bare", "zwa", "freeze", "legacy", "mtcp")}
+    z7 = [r for r in runs if r["fig"] == "8" and r["arm"] == "zwa" and r["hops"] == 7]
+    z7_syn = sum(1 for r in z7 if r["timeouts"] > r["handoff_timeouts"])
+    z7_after = summarize([r["handoff_timeouts"] for r in z7])
     one = lambda x: Stats(1, float(x), float("nan"), float("nan"), float("nan")) if x is not None else Stats(0, float("nan"), float("nan"), float("nan"), float("nan"))
     claims = [
         Claim("Fig. 6(a) bare TCP: interruption after reassociation", "3-5 s", 4.0, one(fig6.get("bare", {}).get("idle_after_reassoc_s")), "2 hops, 1.5 s away, one run; idle = first data segment after T3 - T3"),
@@ -59,6 +64,14 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         Claim("Fig. 7(b): retransmissions, ZWA", "minimum", None, retx_zwa, "", "{:.1f}"),
         Claim("Fig. 8: idle after reassociation, bare TCP (3/5/7 hops)", "grows with the period", None, idle8["bare"]),
         Claim("Fig. 8: idle after reassociation, ZWA (3/5/7 hops)", "small at all hop counts", None, idle8["zwa"]),
+        Claim("beyond: Freeze-TCP idle after reassociation (Fig. 7, 2 hops)", "-", None, idle7["freeze"], f"MN warned {FREEZE_WARNING_RTTS:g} RTT ahead; controller routes only"),
+        Claim("beyond: Freeze-TCP handoff RTOs (Fig. 7)", "-", None, hto7["freeze"], "sender timeouts after T0", "{:.2f}"),
+        Claim("beyond: Freeze-TCP idle after reassociation (Fig. 8, 3/5/7 hops)", "-", None, idle8["freeze"]),
+        Claim("beyond: legacy L2 roaming idle after reassociation (Fig. 7)", "-", None, idle7["legacy"], "learning switches + IAPP, no controller"),
+        Claim("beyond: M-TCP idle after reassociation (Fig. 7)", "-", None, idle7["mtcp"], f"supervisor on the APs, legacy L2, sender IW {MTCP_INITIAL_CWND}"),
+        Claim("beyond: M-TCP handoff RTOs (Fig. 7)", "-", None, hto7["mtcp"], "", "{:.2f}"),
+        Claim("beyond: bare TCP, CUBIC + SACK: idle after reassociation (Fig. 7)", "-", None, idle7["bare-cubic-sack"]),
+        Claim("beyond: ZWA, CUBIC + SACK: idle after reassociation (Fig. 7)", "-", None, idle7["zwa-cubic-sack"]),
     ]
     out = [
         "# sdn-zwa: SDN-assisted TCP with zero-window advertisements (seed 000)",
@@ -90,9 +103,9 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "## Fig. 7: utilisation and retransmissions vs disconnection period (2 hops, 80 ms)",
         "",
         *md_table(
-            ["arm", "period (s)", "n", "utilisation", "retransmissions", "timeouts", "idle after reassoc. (s)", "ZWA on/off", "stalled"],
+            ["arm", "period (s)", "n", "utilisation", "retransmissions", "handoff RTOs", "idle after reassoc. (s)", "ZWA on/off", "stalled"],
             [
-                [r["arm"], f"{r['disconnect_s']:g}", r["n"], _ci(r, "utilisation", "{:.3f}"), _ci(r, "retransmissions", "{:.1f}"), _ci(r, "timeouts", "{:.1f}"), _ci(r, "idle_s"), f"{r['zwa_enabled']}/{r['zwa_disabled']}", r["stalled"]]
+                [r["arm"], f"{r['disconnect_s']:g}", r["n"], _ci(r, "utilisation", "{:.3f}"), _ci(r, "retransmissions", "{:.1f}"), _ci(r, "handoff_timeouts", "{:.1f}"), _ci(r, "idle_s"), f"{r['zwa_enabled']}/{r['zwa_disabled']}", r["stalled"]]
                 for r in _rows(table, "7")
             ],
         ),
@@ -100,8 +113,18 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "## Fig. 8: idle period after reassociation vs disconnection period",
         "",
         *md_table(
-            ["arm", "hops", "period (s)", "n", "idle after reassoc. (s)", "timeouts", "ZWA on/off"],
-            [[r["arm"], r["hops"], f"{r['disconnect_s']:g}", r["n"], _ci(r, "idle_s"), _ci(r, "timeouts", "{:.1f}"), f"{r['zwa_enabled']}/{r['zwa_disabled']}"] for r in _rows(table, "8")],
+            ["arm", "hops", "period (s)", "n", "idle after reassoc. (s)", "timeouts (all)", "handoff RTOs", "ZWA on/off"],
+            [[r["arm"], r["hops"], f"{r['disconnect_s']:g}", r["n"], _ci(r, "idle_s"), _ci(r, "timeouts", "{:.1f}"), _ci(r, "handoff_timeouts", "{:.1f}"), f"{r['zwa_enabled']}/{r['zwa_disabled']}"] for r in _rows(table, "8")],
+        ),
+        "",
+        "## Beyond the seed: the statistics module's fallback as T0 -> T2 grows (ZWA, 2 hops, 2 s away)",
+        "",
+        "Every control channel's latency set so that notice + flow delete + flow-removed take the given time "
+        "(3 latencies + 2 x 1 ms processing); *T0->T2* is measured from the event log.",
+        "",
+        *md_table(
+            ["T0->T2 set (ms)", "n", "T0->T2 measured (s)", "ZWA on/off", "handoff RTOs", "retransmissions", "idle after reassoc. (s)", "utilisation"],
+            [[f"{r['t0t2_ms']:g}", r["n"], _ci(r, "t0t2_s", "{:.3f}"), f"{r['zwa_enabled']}/{r['zwa_disabled']}", _ci(r, "handoff_timeouts", "{:.1f}"), _ci(r, "retransmissions", "{:.1f}"), _ci(r, "idle_s"), _ci(r, "utilisation", "{:.3f}")] for r in sorted((r for r in table if r["fig"] == "stats"), key=lambda r: r["t0t2_ms"])],
         ),
         "",
         "## What the numbers say, and why they differ from the seed",
@@ -135,7 +158,46 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "hole; for bare TCP (and the ZWA handoffs left to it) with long disconnections, a backed-off RTO that falls "
         "after the end of the run.",
         "- Utilisation is relative to a no-roam run of the same length rather than to a link capacity: the transfer "
-        "is window-limited (40,000 bytes per RTT of at least 0.32 s), far below 10 Mb/s.",
+        "is window-limited (40,000 bytes per RTT of at least 0.32 s), far below 10 Mb/s. The CUBIC + SACK arms are "
+        "measured against the same (Reno) no-roam runs.",
+        f"- **The 7-hop RTOs with the gate open** ({z7_syn} of {len(z7)} ZWA runs at 7 hops have an RTO before any "
+        f"handoff; RTOs after T0: {fmt(z7_after.mean, '{:.2f}')} per run). Two causes, both real behaviour rather than "
+        "a model bug: (1) the SYN's first RTO: the initial RTO is 1 s (RFC 6298) and a 7-hop path's RTT is 1.12 s "
+        "plus the reactive flow set-up, so every 7-hop run of every arm retransmits its SYN at 2.0 s (it is in "
+        "*timeouts (all)*, not in *handoff RTOs*); (2) after the window reopens, the first new segment's RTO fires "
+        "1.0 s later, before its ACK can return over the 1.12-s path: during the freeze the sender took an RTT sample "
+        "from every zero-window ACK, and those come from the datapath nearest the sender that lost the station's "
+        "flow (S8 at 7 hops, 2 x 80 ms + the control channel away, about 0.17 s), so SRTT fell and the RTO sat at "
+        "its 1-s floor. The sender restarts from cwnd 1 (Loss) and leaves Loss within about 0.4 s. Freeze-TCP, whose zero windows come from "
+        "the MN over the whole path, keeps an honest SRTT and has no such RTO; neither does ZWA at 3 or 5 hops, "
+        "where the path RTT (0.48 / 0.8 s) is below the 1-s floor.",
+        f"- **Freeze-TCP** (Goff et al. 2000; the MN's radio announces the scripted roam {FREEZE_WARNING_RTTS:g} RTT "
+        "of the pre-roam path ahead, the MN advertises a zero window from then on and sends three TR-ACKs on "
+        "reassociation): with the controller only routing, it matches ZWA's utilisation and beats its idle time "
+        "(the TR-ACK leaves the MN at T3, while ZWA's reopening waits for the replay and the station's ACK), with no "
+        "retransmission and no controller logic. It needs a warning of about an RTT: a Linux sender accepts the "
+        "zero window only from an ACK of new data and keeps its retransmission timer while data is outstanding, so "
+        "data sent after the last ACK that leaves before the MN does is lost with it "
+        "(crates/sim/tests/freeze.rs, warned 0.1 s ahead: 2 RTOs). The cost: the window closes a warning period "
+        "early. The TR-ACKs reopen the window, but only the first counts as a window update; the other two are "
+        "duplicate ACKs, not enough for a fast retransmit.",
+        f"- **Legacy L2 roaming** (no controller: the switches learn where the MN is from the new AP's IAPP "
+        "ADD-notify, which floods across them) behaves as bare TCP: the handoff's cost is the sender's RTO backoff, "
+        "not the routing, which is fixed as soon as the MN reassociates.",
+        f"- **M-TCP** (Brown and Singh 1997; a supervisor on each AP withholds the last byte of the MN's ACKs, "
+        "acknowledges it with a zero window when the AP loses the MN, reopens on the new AP's move notice) does "
+        "*not* freeze a Linux sender: with data outstanding under a zero window Linux keeps retransmitting on its "
+        "timer (tcp_retransmit_timer: \"receiver dastardly shrinks window\"), so the RTO backoff happens anyway, "
+        "and byte withholding costs throughput before the roam: a partial ACK delivers one whole packet fewer, so "
+        "cwnd grows more slowly, and with the seed's initial window of 1 the first segment's ACK, a byte short, "
+        f"leaves the sender waiting for an RTO (hence IW {MTCP_INITIAL_CWND} for this arm). M-TCP was designed "
+        "against BSD senders that enter persist on a zero window whatever is outstanding "
+        "(`ShrinkPolicy::Rfc` here); its utilisation below bare TCP is the Linux sender's, not a model fault.",
+        "- **CUBIC with SACK** (Linux's defaults, which the seed turned off): bare TCP loses less (fewer handoff "
+        "RTOs at short disconnections: the tail loss probe and RACK repair part of the window lost with the MN, and "
+        "CUBIC's window after the loss is larger than Reno's), so its utilisation is higher than with Reno, but it "
+        "still waits for backed-off RTOs at long disconnections; with ZWA the handoff is the same as with Reno "
+        "(nothing is lost while the gate is open) and ZWA stays ahead.",
         "",
     ]
     if plots:

@@ -19,18 +19,41 @@ import tomllib
 
 from .runner import repo_root
 
-#: Arms: controller applications (None: no SDN, legacy L2 roaming).
+#: Arms: controller applications (None: no SDN, legacy L2 roaming:
+#: learning switches and the APs' IAPP ADD-notify).
 ARMS = {
     "bare": ["mobility", "forwarding"],
     "zwa": ["mobility", "statistics", "zwa", "forwarding"],
     "zwa-nostats": ["mobility", "zwa", "forwarding"],
+    "freeze": ["mobility", "forwarding"],
+    "legacy": None,
+    "mtcp": None,
+    "bare-cubic-sack": ["mobility", "forwarding"],
+    "zwa-cubic-sack": ["mobility", "statistics", "zwa", "forwarding"],
 }
 ARM_LABELS = {
     "bare": "bare TCP (controller routes only)",
     "zwa": "SDN-assisted ZWA (statistics module on)",
     "zwa-nostats": "ZWA without the statistics module",
+    "freeze": "Freeze-TCP at the MN (controller routes only)",
+    "legacy": "legacy L2 roaming (learning switches, no SDN)",
+    "mtcp": "M-TCP supervisor at the APs (legacy L2, sender IW 2)",
+    "bare-cubic-sack": "bare TCP, CUBIC with SACK",
+    "zwa-cubic-sack": "ZWA, CUBIC with SACK",
     "noroam": "no roam (reference)",
 }
+#: Freeze-TCP's warning period in RTTs of the MN's path before the roam
+#: (Goff et al. advise about one RTT; a little more lets the ACKs of the
+#: data in flight return with the zero window before the MN leaves).
+FREEZE_WARNING_RTTS = 1.2
+#: M-TCP's sender starts with 2 segments: with 1, a Linux sender deadlocks
+#: on the first ACK withheld a byte short (crates/sim/tests/mtcp.rs).
+MTCP_INITIAL_CWND = 2
+#: T0 -> T2 (disassociation at the old AP -> its flow-removed at the
+#: controller: notice, flow delete, flow-removed = 3 control latencies and 2
+#: processing times) swept for the statistics module's fallback rate.
+T0T2_MS = [10.0, 25.0, 50.0, 100.0, 200.0]
+PROCESSING_MS = 1.0
 #: CN attachment switch per hop count (links CN -> AP2).
 ATTACH = {2: "s2", 3: "s4", 4: "s5", 5: "s6", 6: "s7", 7: "s8"}
 #: Index of the CN's link and of the MN's radio in the shipped file.
@@ -59,8 +82,34 @@ def roam_instant(seed: int) -> float:
     return DEFAULTS["roam_base_s"] + random.Random(seed).random()
 
 
-def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int, roam_at: float | None = None) -> dict:
-    """One run's scenario. `arm` is a key of ARMS or "noroam"."""
+def links_to_ap1(hops: int) -> int:
+    """Links from the CN to AP1 (the MN's AP before the roam)."""
+    return 4 if hops == 2 else hops
+
+
+def freeze_warning_s(hops: int) -> float:
+    """Freeze-TCP's warning period: FREEZE_WARNING_RTTS round trips of the
+    wired path CN -> AP1 (the radio hop adds well under a millisecond)."""
+    return FREEZE_WARNING_RTTS * 2 * links_to_ap1(hops) * DEFAULTS["delay_ms"] / 1000.0
+
+
+def _legacy(sc: dict, mtcp: bool) -> None:
+    """No controller: switches learn where stations are; APs announce
+    (re)associations with IAPP ADD-notify. With `mtcp`, an M-TCP supervisor
+    on every AP, each naming the others as peers."""
+    sc.pop("sdn", None)
+    for n in sc["nodes"]:
+        if n["name"].startswith("s"):
+            n["learn_hosts"] = True
+    if mtcp:
+        aps = [r["node"] for r in sc["radios"] if r.get("mode") == "ap"]
+        sc["agents"] = [{"node": ap, "kind": "mtcp", "peers": [p for p in aps if p != ap]} for ap in aps]
+        sc["flows"][0]["tcp"]["initial_cwnd"] = MTCP_INITIAL_CWND
+
+
+def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int, roam_at: float | None = None, t0t2_ms: float | None = None) -> dict:
+    """One run's scenario. `arm` is a key of ARMS or "noroam"; `t0t2_ms`
+    sets every control channel's latency so that T0 -> T2 takes that long."""
     if hops not in ATTACH:
         raise ValueError(f"hop count {hops} not in {sorted(ATTACH)}")
     sc = copy.deepcopy(base_doc)
@@ -77,7 +126,26 @@ def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int
                 r["ap"] = "ap2"
             else:
                 r["roam_at"] = [[f"{t:.6f}s", "ap2", f"{disconnect_s:g}s"]]
-    sc["sdn"]["applications"] = list(ARMS.get(arm, ARMS["bare"]))
+    apps = ARMS.get(arm, ARMS["bare"])
+    if apps is None:
+        _legacy(sc, mtcp=arm == "mtcp")
+    else:
+        sc["sdn"]["applications"] = list(apps)
+    if t0t2_ms is not None:
+        lat = (t0t2_ms - 2 * PROCESSING_MS) / 3.0
+        if lat < 0:
+            raise ValueError(f"T0->T2 of {t0t2_ms} ms is below two processing times")
+        for ch in sc["sdn"]["channels"]:
+            ch["latency"] = f"{lat * 1000:.0f}us"
+            ch["processing"] = f"{PROCESSING_MS:g}ms"
+    if arm == "freeze":
+        for r in sc["radios"]:
+            if r["node"] == MN_RADIO:
+                r["handoff_warning"] = f"{freeze_warning_s(hops) * 1000:.0f}ms"
+        sc["flows"][0]["tcp"]["freeze"] = True
+    if arm.endswith("-cubic-sack"):
+        sc["flows"][0]["tcp"]["cc"] = "cubic"
+        sc["flows"][0]["tcp"]["sack"] = True
     sc["sim"]["duration"] = f"{t + disconnect_s + DEFAULTS['after_s']:.6f}s"
     sc["sim"]["seed"] = seed
     return sc

@@ -29,7 +29,7 @@ from pathlib import Path
 from . import runner
 from .report import present, summarize
 from .wi_tcp_delays import DELAY_COLUMNS, delay_analysis
-from .wi_tcp_setup import FAFA_S, FULL_DELAYS, HANDOFFS, LINKS, MODES, MAX_AWAY_S, MSS, P2P_AWAY_S, QUICK_DELAYS, VARIANTS, scenario
+from .wi_tcp_setup import FAFA_S, FULL_DELAYS, HANDOFFS, LINKS, MAX_AWAY_S, MSS, P2P_AWAY_S, QUICK_DELAYS, VARIANTS, modes_for, scenario
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
@@ -175,7 +175,7 @@ def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float 
     for link in links:
         for variant in variants:
             for d in delays:
-                for mode in MODES:
+                for mode in modes_for(link):
                     for seed in range(1, seeds + 1):
                         keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
                         sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep)
@@ -214,7 +214,7 @@ def run_study(
 
         (d / "scenarios").mkdir()
         for link in links:
-            for mode in MODES:
+            for mode in modes_for(link):
                 sc = scenario(mode, variants[-1], delays[0], link=link, away_s=away_s)
                 (d / "scenarios" / f"{link}_{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)

@@ -21,7 +21,7 @@ from .report import is_missing
 from .wi_tcp_setup import ARM_LABELS as LABELS, HANDOFFS, LINK_LABELS, MODES, MSS
 from .plotting import pyplot as _plt, save as _save
 
-COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue", "ehn": "tab:green"}
+COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue", "ehn": "tab:green", "freeze": "tab:purple"}
 DASH = {"tahoe": ":", "reno": "--", "newreno": "-"}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .report import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
-from .wi_tcp_setup import ARM_LABELS, HANDOFFS, LINK_LABELS, MODES
+from .wi_tcp_setup import ARM_LABELS, FREEZE_LEAD_S, HANDOFFS, LINK_LABELS, modes_for
 
 
 def _sel(runs, link, mode, variant, d, key="goodput_bps"):
@@ -55,6 +55,15 @@ def _claims(runs, link, main, d0) -> tuple[list[Claim], dict]:
         Claim("Wi-TCP over EHN [8]" + tag, "better (EHN wastes bandwidth)", None, g[("witcp", "ehn")], note, "{:.1f}"),
         Claim("EHN: segments sent into the disconnection" + tag, "in-flight packets dropped", None, rtx, "retransmissions per run, EHN − Wi-TCP, same seed", "{:.1f}"),
     ]
+    if "freeze" in modes_for(link):
+        # Beyond the seed (issue 10): Freeze-TCP on the same axes.
+        g[("freeze", "romip")] = _gain(runs, link, "freeze", "romip", main, d0)
+        g[("witcp", "freeze")] = _gain(runs, link, "witcp", "freeze", main, d0)
+        lead = f"; oracle warning {FREEZE_LEAD_S:g} s ahead"
+        claims += [
+            Claim("Freeze-TCP over route-optimised MIP (beyond the seed)" + tag, "-", None, g[("freeze", "romip")], note + lead, "{:.1f}"),
+            Claim("Wi-TCP over Freeze-TCP (beyond the seed)" + tag, "-", None, g[("witcp", "freeze")], note, "{:.1f}"),
+        ]
     return claims, {"g": g, "ahead": ahead, "rtx": rtx}
 
 
@@ -77,7 +86,7 @@ def _ehn_finding(link, f) -> str:
 def _fig12(runs, link, variants, delays) -> list[str]:
     rows = []
     for variant in variants:
-        for mode in MODES:
+        for mode in modes_for(link):
             row = [variant, ARM_LABELS[mode]]
             for d in delays:
                 st = summarize(_sel(runs, link, mode, variant, d))

@@ -16,7 +16,12 @@ node), one entry of :data:`ARMS` each, so another arm is one more entry:
 - ``witcp``: ``romip`` plus Wi-TCP at the agents and the sender;
 - ``ehn``: ``romip`` plus the explicit handover notification of the seed's
   [8]: the mobile notifies the sender when it hears its new agent, the
-  sender resets its retransmission timer and resends at once.
+  sender resets its retransmission timer and resends at once;
+- ``freeze``: ``romip`` plus Freeze-TCP at the mobile (Goff et al., INFOCOM
+  2000): its radio warns ``FREEZE_LEAD_S`` before each handoff (an oracle:
+  the moves are scripted, and the cells' signal does not fade before them),
+  the mobile advertises a zero window until it reassociates, then sends
+  three TR-ACKs. 802.11 link only: the p2p cells give no warning.
 
 TCP variants: the seed's ns-2 Tahoe, Reno and NewReno, i.e. Reno congestion
 control with the matching recovery, without SACK or timestamps (ns-2's
@@ -44,14 +49,23 @@ LINKS = tuple(SCENARIO_FILES)
 #: What each arm turns on: route optimisation with smooth handoff, Wi-TCP
 #: (agents and sender), explicit handover notification (mobile and sender).
 ARMS = {
-    "mip": {"ro": False, "witcp": False, "ehn": False},
-    "romip": {"ro": True, "witcp": False, "ehn": False},
-    "witcp": {"ro": True, "witcp": True, "ehn": False},
-    "ehn": {"ro": True, "witcp": False, "ehn": True},
+    "mip": {"ro": False, "witcp": False, "ehn": False, "freeze": False},
+    "romip": {"ro": True, "witcp": False, "ehn": False, "freeze": False},
+    "witcp": {"ro": True, "witcp": True, "ehn": False, "freeze": False},
+    "ehn": {"ro": True, "witcp": False, "ehn": True, "freeze": False},
+    "freeze": {"ro": True, "witcp": False, "ehn": False, "freeze": True},
 }
 MODES = tuple(ARMS)
 #: How reports and plots name the arms and links.
-ARM_LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP", "ehn": "EHN ([8])"}
+ARM_LABELS = {"mip": "Mobile IP", "romip": "route-optimised MIP", "witcp": "Wi-TCP", "ehn": "EHN ([8])", "freeze": "Freeze-TCP"}
+#: Freeze-TCP's warning lead: about one RTT of the path (fh - R - FA -
+#: wireless with a 20-packet window queued at 2 Mb/s: ~0.1-0.2 s).
+FREEZE_LEAD_S = 0.2
+
+
+def modes_for(link: str) -> tuple:
+    """The arms that run on `link` (Freeze-TCP needs the 802.11 radio's warning)."""
+    return tuple(m for m in MODES if link == "wlan" or not ARMS[m]["freeze"])
 LINK_LABELS = {"wlan": "802.11b", "p2p": "plain p2p"}
 VARIANTS = ("tahoe", "reno", "newreno")
 #: Time out of every cell per handoff on the p2p link (s).
@@ -108,6 +122,8 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
         _BASE[link] = base(link)
     sc = copy.deepcopy(_BASE[link])
     arm = ARMS[mode]
+    if arm["freeze"] and link != "wlan":
+        raise StudyError("the freeze arm runs on the 802.11 link only (the p2p cells give no handoff warning)")
     agents = sc["agents"]
     for i in (1, 2, 3):
         agents[i]["route_optimization"] = arm["ro"]
@@ -116,6 +132,9 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
     agents[4]["ehn"] = arm["ehn"]
     for li in (2, 3):  # r - fa1, r - fa2
         sc["links"][li]["delay"] = f"{hafa_ms - 5}ms"
+    if arm["freeze"]:
+        mh = next(r for r in sc["radios"] if r["node"] == "mh")
+        mh["warn_at"] = [f"{t - FREEZE_LEAD_S:g}s" for t, _, _ in HANDOFFS]
     if link == "p2p":
         mh = next(r for r in sc["radios"] if r["node"] == "mh")
         mh["roam_at"] = p2p_moves(seed, away_s)
@@ -130,6 +149,7 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
             "rcv_buf": 20 * MSS,
             "witcp": arm["witcp"],
             "ehn": arm["ehn"],
+            "freeze": arm["freeze"],
         }
     )
     tcp.pop("snd_buf", None)

@@ -48,6 +48,7 @@ pub(super) fn parse_frame(bytes: &[u8]) -> Result<Frame, WireError> {
             dst: mac(0),
             src: mac(6),
             kind: L2Kind::Data,
+            proxied: false,
         },
         pkt,
     })
@@ -65,6 +66,7 @@ mod tests {
                 src: MacAddr::local(1),
                 dst: MacAddr::BROADCAST,
                 kind: L2Kind::Data,
+                proxied: false,
             },
             pkt,
         }

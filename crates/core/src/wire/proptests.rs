@@ -154,6 +154,7 @@ fn arb_frame() -> impl Strategy<Value = Frame> {
             src: MacAddr(s),
             dst: MacAddr(d),
             kind: L2Kind::Data,
+            proxied: false,
         },
         pkt,
     })

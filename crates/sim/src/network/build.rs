@@ -109,6 +109,7 @@ impl Network {
             wifi_segments,
             cap_payload: Vec::new(),
             cap_bytes: Vec::new(),
+            radio_notices: VecDeque::new(),
             nodes,
             ifaces,
             channels,

@@ -115,6 +115,9 @@ pub struct Network {
     /// Scratch buffers of radio captures.
     cap_payload: Vec<u8>,
     cap_bytes: Vec<u8>,
+    /// Station handoff cues for the node's TCP endpoints (Freeze-TCP):
+    /// `(node, true)` on a handoff warning, `(node, false)` on association.
+    radio_notices: VecDeque<(u32, bool)>,
 }
 
 /// What the packet path needs from the run loop.
@@ -134,6 +137,13 @@ impl Network {
     #[inline]
     pub fn local_packet(&self, d: &LocalDelivery) -> &Packet {
         &self.frames.get(d.frame).pkt
+    }
+
+    /// Next handoff cue for a station node's endpoints: `(node, warning)`,
+    /// `warning` false meaning the station (re)associated.
+    #[inline]
+    pub fn poll_radio_notice(&mut self) -> Option<(u32, bool)> {
+        self.radio_notices.pop_front()
     }
 
     /// Release a local delivery's packet.

@@ -45,11 +45,20 @@ impl Network {
         if self.nodes[node].hooks.0 & super::sdn::DATAPATH_BIT != 0 && self.sdn_receive(cx, now, node, iface, idx) {
             return;
         }
-        if self.nodes[node].learning {
+        let mut learned = false;
+        if self.nodes[node].learning && !self.frames.get(idx).l2.proxied {
             let src = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().src);
-            self.learn(node, src, iface);
+            learned = self.learn(node, src, iface);
         }
         if u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst) == u32::MAX {
+            if learned && super::wireless::is_iapp(&self.frames.get(idx).pkt) {
+                // A bridge floods a broadcast out of its other ports, so the
+                // AP's ADD-notify teaches every learning node of the LAN
+                // where the station now is. Only a node whose route moved
+                // floods it on (a tree is covered once; the model has no
+                // spanning tree for looped bridges).
+                self.flood(cx, now, node, iface, idx);
+            }
             // A limited broadcast (RFC 1122 §3.3.6: never forwarded) is seen
             // by the ingress hooks (a Mobile IP agent advertisement), then
             // ends here unless an agent took it.
@@ -215,7 +224,10 @@ impl Network {
         let (node, pos) = self.agent_at[a];
         let (node, pos) = (node as usize, pos as usize);
         while let Some(inj) = self.agents[a].poll_injection() {
-            let idx = self.frames.insert(Frame { l2: Default::default(), pkt: inj.pkt });
+            let src = u32::from_be_bytes(inj.pkt.net_header().src);
+            let proxied = self.iface_of(src).is_none_or(|i| self.ifaces[i as usize].node as usize != node);
+            let l2 = airtcp_core::L2Header { proxied, ..Default::default() };
+            let idx = self.frames.insert(Frame { l2, pkt: inj.pkt });
             match inj.at {
                 InjectAt::Route => self.route_out(cx, now, node, idx, false, 0),
                 InjectAt::Egress(IfaceId(l)) => match self.nodes[node].ifaces.get(l as usize) {

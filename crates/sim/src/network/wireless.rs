@@ -49,11 +49,22 @@ impl Network {
                 _ => None,
             }
         };
-        let Some(da) = da else {
+        let Some(mut da) = da else {
             self.frames.remove(idx);
             self.stats.no_route += 1;
             return;
         };
+        // A station hands its frames to the AP it is associated with
+        // (To-DS, 802.11-2016 9.2.4.1.4), not to another AP of the ESS
+        // that the route computation happened to reach it through: that AP
+        // would only relay it over the air.
+        if let Some(w) = self.wlan.as_ref() {
+            if da != BROADCAST && !w.is_ap(radio) && w.is_ap(da) {
+                if let Some(ap) = w.associated_ap(radio) {
+                    da = ap;
+                }
+            }
+        }
         let dst_mac = if da == BROADCAST { airtcp_core::MacAddr::BROADCAST } else { self.ifaces[self.radio_iface[da as usize] as usize].mac };
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
@@ -178,7 +189,12 @@ impl Network {
             MgmtEvent::Associated { ap, .. } => {
                 let ev = NodeEvent::Associated { iface: local, ap: addr_of(self, ap) };
                 self.node_event(cx, now, node, ev);
+                self.radio_notices.push_back((node as u32, false));
             }
+            MgmtEvent::HandoffWarning { .. } => self.radio_notices.push_back((node as u32, true)),
+            // A signal scan found nothing better: the predicted handoff did
+            // not happen, the station is still connected.
+            MgmtEvent::Stayed { .. } => self.radio_notices.push_back((node as u32, false)),
             MgmtEvent::LinkLost { .. } => self.node_event(cx, now, node, NodeEvent::LinkLost { iface: local }),
             MgmtEvent::ApAssociated { sta, .. } => {
                 let station = addr_of(self, sta);
@@ -219,19 +235,35 @@ impl Network {
     }
 
     /// A learning node saw `src` arrive on `iface`: if `src` is a wireless
-    /// station's address, route it there from now on.
-    pub(super) fn learn(&mut self, node: usize, src: u32, iface: u32) {
-        let Some(owner) = self.iface_of(src) else { return };
+    /// station's address, route it there from now on. Returns whether the
+    /// node's route to it moved.
+    pub(super) fn learn(&mut self, node: usize, src: u32, iface: u32) -> bool {
+        let Some(owner) = self.iface_of(src) else { return false };
         if self.ifaces[owner as usize].radio == NO_RADIO || self.ifaces[owner as usize].node as usize == node {
-            return;
+            return false;
         }
         let host = Prefix::new(src, 32);
         if self.nodes[node].fib.lookup(src).is_some_and(|r| r.iface == iface && r.origin == Origin::Static) {
-            return;
+            return false;
         }
         self.nodes[node].fib.insert(host, Route { iface, origin: Origin::Static, via: 0 });
         self.route_epoch += 1;
         self.stats.hosts_learned += 1;
+        true
+    }
+
+    /// Copies of broadcast frame `idx` out of every wired interface of
+    /// `node` but the one it came in on.
+    pub(super) fn flood(&mut self, cx: &mut Cx, now: Instant, node: usize, from: u32, idx: u32) {
+        for k in 0..self.nodes[node].ifaces.len() {
+            let i = self.nodes[node].ifaces[k];
+            if i == from || self.ifaces[i as usize].radio != NO_RADIO {
+                continue;
+            }
+            let copy = *self.frames.get(idx);
+            let c = self.frames.insert(copy);
+            self.transmit(cx, now, i, c);
+        }
     }
 
     /// Queue an `Ev::Wlan` at the medium's next instant unless one is queued
@@ -329,6 +361,11 @@ impl Network {
         self.cap_payload = payload;
         self.cap_bytes = bytes;
     }
+}
+
+/// Whether `pkt` is an AP's IAPP announcement.
+pub(super) fn is_iapp(pkt: &Packet) -> bool {
+    matches!(pkt.payload, IpPayload::Udp(Udp { dst_port: IAPP_PORT, .. }))
 }
 
 /// UDP port of IAPP (IEEE 802.11F), whose ADD-notify an AP broadcasts on

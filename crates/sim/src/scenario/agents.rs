@@ -33,7 +33,7 @@ pub struct AgentDecl {
     pub spec: AgentSpec,
 }
 
-const KINDS: &str = "peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent";
+const KINDS: &str = "peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent, mtcp";
 
 /// The node-local interface number of `node` on link `li`: the node's links
 /// in scenario order (what the network builder numbers).
@@ -96,6 +96,7 @@ pub(super) fn agents(
             "foreign_agent" => super::mobileip::foreign_agent(t, &net, node)?,
             "mobile_node" => super::mobileip::mobile_node(t, &net, node)?,
             "correspondent" => super::mobileip::correspondent(t, &net, node)?,
+            "mtcp" => mtcp(t, &net, node)?,
             other => return Err(kf.err(format!("unknown agent kind \"{other}\" (known: {KINDS})"))),
         };
         let name = match t.opt("name") {
@@ -204,6 +205,45 @@ fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<Age
     Ok(AgentSpec::Itcp(ItcpConfig { wireless, relay_bytes, fixed_tcp, wireless_tcp }))
 }
 
+/// M-TCP's supervisor host at an AP: `wireless` (default "radio") and
+/// `peers`, the other M-TCP APs (nodes, reached at their first link's
+/// address, or IPv4 addresses) that get its move notices.
+fn mtcp(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
+    t.known(&["node", "kind", "name", "wireless", "uplink", "peers"])?;
+    let wireless = match t.opt("wireless") {
+        Some(f) => iface_ref(&f, net.links, net.nodes, node)?,
+        None => {
+            if !net.nodes[node].radio {
+                return Err(t.err(format!("an mtcp agent belongs on an AP: node \"{}\" has no radio", net.nodes[node].name)));
+            }
+            IfaceId(net.links.iter().filter(|l| l.a == node || l.b == node).count() as u32)
+        }
+    };
+    let uplink = match t.opt("uplink") {
+        Some(f) => iface_ref(&f, net.links, net.nodes, node)?,
+        None if net.links.iter().any(|l| l.a == node || l.b == node) => IfaceId(0),
+        None => return Err(t.err(format!("node \"{}\" has no wired link for the move notices", net.nodes[node].name))),
+    };
+    let mut peers = Vec::new();
+    if let Some(f) = t.opt("peers") {
+        let items = f.list()?;
+        for i in 0..items.len() {
+            let it = f.item(i);
+            let s = it.str()?;
+            let a = match net.index.get(s) {
+                Some(n) if n == node => return Err(it.err(format!("peers names the agent's own node \"{s}\""))),
+                Some(n) => match net.links.iter().any(|l| l.a == n || l.b == n).then(|| iface_addr(net, n, IfaceId(0))).flatten() {
+                    Some(a) => a.to_be_bytes(),
+                    None => return Err(it.err(format!("node \"{s}\" has no wired address"))),
+                },
+                None => crate::network::addr::parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| it.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
+            };
+            peers.push(a);
+        }
+    }
+    Ok(AgentSpec::Mtcp(airtcp_agents::mtcp::MtcpConfig { wireless, uplink, peers }))
+}
+
 /// The declaration as scenario JSON (it loads back to the same agent).
 pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Value {
     let mut m = Map::new();
@@ -236,6 +276,13 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
             m.insert("relay_bytes".into(), json!(c.relay_bytes));
             m.insert("tcp".into(), tcp_json(&c.fixed_tcp));
             m.insert("wireless_tcp".into(), tcp_json(&c.wireless_tcp));
+        }
+        AgentSpec::Mtcp(c) => {
+            m.insert("kind".into(), json!("mtcp"));
+            m.insert("wireless".into(), link(c.wireless));
+            m.insert("uplink".into(), link(c.uplink));
+            let peers: Vec<String> = c.peers.iter().map(|p| format!("{}.{}.{}.{}", p[0], p[1], p[2], p[3])).collect();
+            m.insert("peers".into(), json!(peers));
         }
         AgentSpec::HomeAgent(_) | AgentSpec::ForeignAgent(_) | AgentSpec::MobileNode(_) | AgentSpec::Correspondent(_) => {
             super::mobileip::agent_json(&a.spec, &mut m, &|i| iface_name(links, a.node, i).to_string());

@@ -61,6 +61,7 @@ pub const TCP_KEYS: &[&str] = &[
     "witcp",
     "witcp_max_freeze",
     "ehn",
+    "freeze",
 ];
 
 /// Keys whose default follows the profile: Linux's value normally, ns-3
@@ -160,6 +161,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "nodelay" => c.nodelay = f.bool()?,
             "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
             "witcp" => c.witcp = f.bool()?,
+            "freeze" => c.freeze = f.bool()?,
             "witcp_max_freeze" => c.witcp_max_freeze = Some(f.duration()?),
             "ehn" => c.ehn = f.bool()?,
             _ => unreachable!("checked by known()"),
@@ -217,6 +219,9 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     }
     // Wi-TCP (seed 001): written only when on, so other scenarios' resolved
     // JSON is unchanged.
+    if let (true, Some(map)) = (c.freeze, v.as_object_mut()) {
+        map.insert("freeze".into(), json!(true));
+    }
     if let (true, Some(map)) = (c.witcp, v.as_object_mut()) {
         map.insert("witcp".into(), json!(true));
     }

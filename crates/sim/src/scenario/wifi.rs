@@ -81,10 +81,12 @@ const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
     "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
     "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at", "rate_control", "trace_node",
+    "handoff_warning", "warning_threshold_dbm", "warn_at",
 ];
 /// Keys only a station may have.
 const STATION_KEYS: &[&str] =
-    &["ap", "scan", "scan_channels", "min_channel_time", "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at"];
+    &["ap", "scan", "scan_channels", "min_channel_time", "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at",
+      "handoff_warning", "warning_threshold_dbm", "warn_at"];
 /// Keys only an AP may have.
 const AP_KEYS: &[&str] = &["beacons", "beacon_interval", "subnet"];
 /// Automatic BSS subnets: 172.16.0.0/12 in /22 blocks (RFC 1918 space that
@@ -628,6 +630,22 @@ fn station_spec(t: &Table, ssid: &str) -> R<StaSpec> {
     }
     if let Some(f) = t.opt("beacon_loss") {
         s.beacon_loss = at_least_one(&f, "beacon_loss")?;
+    }
+    if let Some(f) = t.opt("handoff_warning") {
+        s.handoff_warning = Some(f.duration()?);
+    }
+    if let Some(f) = t.opt("warning_threshold_dbm") {
+        s.warning_threshold_dbm = Some(finite(&f)?);
+    }
+    if let Some(f) = t.opt("warn_at") {
+        let items = f.list()?;
+        for i in 0..items.len() {
+            let at = airtcp_core::Instant::ZERO + f.item(i).duration()?;
+            if s.warn_at.last().is_some_and(|&p| at <= p) {
+                return Err(f.item(i).err("warn_at must be increasing"));
+            }
+            s.warn_at.push(at);
+        }
     }
     Ok(s)
 }

@@ -66,6 +66,23 @@ impl Hosts {
         self.service(cx, net, ep, now);
     }
 
+    /// A handoff cue from the station radio of `node`: its Freeze-TCP
+    /// endpoints advertise a zero window (`warning`) or reopen it with the
+    /// TR-ACKs (association).
+    pub(crate) fn radio_notice(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, node: u32, warning: bool) {
+        for ep in 0..self.eps.len() {
+            if self.meta[ep].node != node || !self.eps[ep].config().freeze {
+                continue;
+            }
+            let changed = if warning { self.eps[ep].freeze(now) } else { self.eps[ep].unfreeze(now) };
+            if changed {
+                let m = self.meta[ep];
+                cx.log.push((now, Raw::Freeze { flow: m.flow, client: m.client, on: warning }));
+                self.service(cx, net, ep, now);
+            }
+        }
+    }
+
     pub(crate) fn flow_start(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, flow: u32) {
         let ep = self.flows[flow as usize].client as usize;
         self.eps[ep].connect(now);

@@ -79,6 +79,9 @@ impl<'s> Sim<'s> {
             while let Some(d) = self.net.poll_local() {
                 self.hosts.deliver(&mut cx, &mut self.net, now, d);
             }
+            while let Some((node, warning)) = self.net.poll_radio_notice() {
+                self.hosts.radio_notice(&mut cx, &mut self.net, now, node, warning);
+            }
         }
         self.rec.take(self.end.0 + 1, &mut self.hosts, &self.net);
         if let Some(cb) = progress.as_mut() {

@@ -17,6 +17,7 @@ mod ack;
 mod ecn;
 mod autotune;
 mod ehn;
+mod freeze;
 mod idle;
 mod input;
 mod nagle;
@@ -52,6 +53,7 @@ pub use ack::{
 pub use rtt::RttEstimator;
 pub use timers::TimerKind;
 pub use witcp::Frozen;
+pub use freeze::TR_ACKS;
 
 use rx::RecvBuf;
 use scoreboard::TxSeg;
@@ -260,6 +262,10 @@ pub struct Endpoint {
     quickacks: u32,
     /// Wi-TCP (`witcp.rs`): the state an EHO-ACK stored, while frozen.
     witcp_frozen: Option<witcp::Frozen>,
+    /// Freeze-TCP (`freeze.rs`): advertise a zero window.
+    freeze_zwa: bool,
+    /// Freeze-TCP: TR-ACKs still to send after reconnection.
+    tr_acks: u32,
 }
 
 impl Endpoint {
@@ -368,6 +374,8 @@ impl Endpoint {
             delack_segs: 0,
             quickacks: 0,
             witcp_frozen: None,
+            freeze_zwa: false,
+            tr_acks: 0,
             cfg,
         };
         ep.rcv_space_init();
@@ -656,6 +664,10 @@ impl Endpoint {
 
     /// Raw 16-bit window field for a non-SYN segment (and records the edge).
     fn window_field(&mut self) -> u16 {
+        if self.freeze_zwa {
+            // Freeze-TCP: window 0, the promised edge `rcv_adv` kept.
+            return 0;
+        }
         let nxt = self.rcv_nxt();
         let w = self.window_to_advertise();
         let shift = self.rcv_wscale as u32;

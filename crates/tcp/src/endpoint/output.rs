@@ -53,6 +53,14 @@ impl Endpoint {
             }
             _ => {}
         }
+        if self.tr_acks > 0 {
+            // Freeze-TCP reconnection (`freeze.rs`): the TR-ACKs first.
+            self.tr_acks -= 1;
+            self.stats.freeze_tr_acks += 1;
+            let seg = self.header(now, TcpFlags::ACK);
+            self.stats.segs_sent += 1;
+            return Some(seg);
+        }
         if self.witcp_frozen.is_some() {
             // Wi-TCP freeze (`witcp.rs`): nothing but ACKs.
             if self.ack_now {

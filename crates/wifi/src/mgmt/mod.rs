@@ -98,6 +98,19 @@ pub struct StaSpec {
     pub scripted_away: Vec<Duration>,
     /// Time between signal-triggered scans that found nothing better.
     pub rescan_interval: Duration,
+    /// Handoff prediction for Freeze-TCP (Goff et al., INFOCOM 2000):
+    /// announce a scripted handoff this long before it
+    /// ([`MgmtEvent::HandoffWarning`]); the paper advises about one RTT.
+    pub handoff_warning: Option<Duration>,
+    /// Handoff prediction from the signal: warn once per association when
+    /// the beacons' EWMA crosses below this (dBm) after having been above
+    /// it, a level above `roam_threshold_dbm` so the warning comes before
+    /// the roam.
+    pub warning_threshold_dbm: Option<f64>,
+    /// Handoff prediction by an oracle: warn at these instants (sorted),
+    /// when associated; the ideal predictor of a study whose handoffs are
+    /// known in advance.
+    pub warn_at: Vec<airtcp_core::Instant>,
 }
 
 impl StaSpec {
@@ -117,6 +130,9 @@ impl StaSpec {
             scripted: Vec::new(),
             scripted_away: Vec::new(),
             rescan_interval: Duration::from_secs(1),
+            handoff_warning: None,
+            warning_threshold_dbm: None,
+            warn_at: Vec::new(),
         }
     }
 }
@@ -167,6 +183,13 @@ pub enum MgmtEvent {
         ap: u32,
         aid: u16,
         reassoc: bool,
+    },
+    /// The station predicts it will lose `ap` soon (a scripted handoff
+    /// `handoff_warning` ahead, or the signal below `warning_threshold_dbm`):
+    /// the cue a Freeze-TCP receiver acts on.
+    HandoffWarning {
+        ap: u32,
+        trigger: Trigger,
     },
     /// A signal-triggered scan found nothing better: the station stays.
     Stayed {

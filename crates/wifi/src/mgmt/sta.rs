@@ -64,6 +64,14 @@ pub(crate) struct StaState {
     pub want: Instant,
     /// Beacon signal samples of the current AP `(t, dBm)`.
     pub signal: Vec<(Instant, f32)>,
+    /// Scripted handoffs already announced (`handoff_warning`): indices below.
+    warned_script: usize,
+    /// The signal warning was given for the current association.
+    signal_warned: bool,
+    /// The signal was at or above `warning_threshold_dbm` in this association.
+    signal_armed: bool,
+    /// `warn_at` instants passed.
+    next_warn: usize,
 }
 
 impl StaState {
@@ -88,6 +96,10 @@ impl StaState {
             armed: Instant::MAX,
             want: Instant::MAX,
             signal: Vec::new(),
+            warned_script: 0,
+            signal_warned: false,
+            signal_armed: false,
+            next_warn: 0,
         }
     }
 }
@@ -370,6 +382,24 @@ impl Wlan {
             }
             Phase::Associated => {
                 let script = s.spec.scripted.get(s.next_script).copied();
+                if let (Some((at, _)), Some(lead)) = (script, s.spec.handoff_warning) {
+                    if s.warned_script <= s.next_script && Instant(at.0.saturating_sub(lead.0)) <= now {
+                        s.warned_script = s.next_script + 1;
+                        if let Some((ap, _)) = s.ap {
+                            self.emit(radio, MgmtEvent::HandoffWarning { ap, trigger: Trigger::Scripted });
+                        }
+                    }
+                }
+                loop {
+                    let s = self.sta(radio);
+                    if !s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
+                        break;
+                    }
+                    s.next_warn += 1;
+                    if let Some((ap, _)) = s.ap {
+                        self.emit(radio, MgmtEvent::HandoffWarning { ap, trigger: Trigger::Scripted });
+                    }
+                }
                 if let Some((at, target)) = script {
                     if at <= now {
                         let s = self.sta(radio);
@@ -445,8 +475,14 @@ impl Wlan {
         let s = self.sta(radio);
         let mut t = s.deadline;
         if s.phase == Phase::Associated {
+            if let Some(&w) = s.spec.warn_at.get(s.next_warn) {
+                t = t.min(w.max(now));
+            }
             if let Some(&(at, _)) = s.spec.scripted.get(s.next_script) {
                 t = t.min(at.max(now));
+                if let (Some(lead), true) = (s.spec.handoff_warning, s.warned_script <= s.next_script) {
+                    t = t.min(Instant(at.0.saturating_sub(lead.0)).max(now));
+                }
             }
             if beacons_enabled {
                 let limit = interval
@@ -498,6 +534,17 @@ impl Wlan {
                 s.rssi = Some(r);
                 s.last_beacon = now;
                 s.signal.push((now, rx_dbm as f32));
+                // A crossing: the EWMA was at or above the level earlier in
+                // this association (right after a roam the new AP may still
+                // be below it: no warning for that).
+                let th = s.spec.warning_threshold_dbm.unwrap_or(f64::NEG_INFINITY);
+                s.signal_armed |= r >= th;
+                let warn = s.signal_armed && !s.signal_warned && r < th;
+                if warn {
+                    s.signal_warned = true;
+                    self.emit(radio, MgmtEvent::HandoffWarning { ap: f.src, trigger: Trigger::Signal });
+                }
+                let s = self.sta(radio);
                 let low =
                     s.spec.roam_threshold_dbm.is_some_and(|th| r < th) && now >= s.next_scan_ok;
                 if low {
@@ -537,6 +584,12 @@ impl Wlan {
                 s.last_beacon = now;
                 s.deadline = Instant::MAX;
                 s.next_scan_ok = now + s.spec.rescan_interval;
+                s.signal_warned = false;
+                s.signal_armed = false;
+                // Oracle warnings that fell while unassociated are stale.
+                while s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
+                    s.next_warn += 1;
+                }
                 self.radios[radio as usize].spec.ap = Some(ap);
                 self.radios[radio as usize].mac.data_allowed = true;
                 self.emit(
