@@ -9,6 +9,9 @@
 //! pipeline = 4             # batches in flight (default: more 1, tcpfender 4)
 //! prune = 0.1              # MORE's pruning: forwarders expected to make less
 //!                          # than this share of all transmissions are dropped
+//! real_bytes = false       # carry real payload bytes through the codec
+//!                          # and check every decoded datagram against the
+//!                          # original (default: coefficients only)
 //! delivery = [["S", "A", 0.62]]   # broadcast delivery probabilities the
 //!                          # credits (MORE's z and TX_credit, TCPFender's
 //!                          # redundancy) are computed from; links not listed
@@ -46,6 +49,10 @@ pub struct CodingSpec {
     pub beta: usize,
     pub pipeline: usize,
     pub prune: f64,
+    /// Carry real bytes: coded frames hold the linear combination of the
+    /// natives' datagrams, and each decoded datagram is checked against the
+    /// original (`real_bytes_mismatches` in the summary).
+    pub real_bytes: bool,
     /// Overridden delivery probabilities `(from radio, to radio, p)`, as written.
     pub delivery: Vec<(usize, usize, f64)>,
     /// MORE's forwarder list and credits over radio indices, from the
@@ -66,7 +73,7 @@ pub fn credit_delivery(delivery: &[(usize, usize, f64)], links: &[MeshLink]) -> 
     out
 }
 
-pub(super) const CODING_KEYS: &[&str] = &["protocol", "flow", "batch", "pipeline", "prune", "delivery"];
+pub(super) const CODING_KEYS: &[&str] = &["protocol", "flow", "batch", "pipeline", "prune", "real_bytes", "delivery"];
 
 /// Read the coding keys of `[mesh]`; `None` for `protocol = "ip"`.
 pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLink], nodes: &[NodeSpec], flows: &[FlowSpec]) -> R<Option<CodingSpec>> {
@@ -136,6 +143,10 @@ pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLin
             p
         }
     };
+    let real_bytes = match t.opt("real_bytes") {
+        None => false,
+        Some(f) => f.bool()?,
+    };
     let mut delivery = Vec::new();
     if let Some(f) = t.opt("delivery") {
         for k in 0..f.list()?.len() {
@@ -164,7 +175,7 @@ pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLin
     }
     let cfg = PlanConfig { prune_fraction: prune, ..PlanConfig::default() };
     let plan = ForwarderPlan::compute(&probs, src, dst, &cfg).map_err(|e| here.err(format!("no MORE forwarder plan for flow \"{}\": {e}", fl.name)))?;
-    Ok(Some(CodingSpec { protocol, flow, src, dst, beta, pipeline, prune, delivery, plan }))
+    Ok(Some(CodingSpec { protocol, flow, src, dst, beta, pipeline, prune, real_bytes, delivery, plan }))
 }
 
 pub fn name(p: Protocol) -> &'static str {
@@ -182,5 +193,6 @@ pub fn coding_json(c: &CodingSpec, w: &WifiSpec, nodes: &[NodeSpec], flows: &[Fl
     out["batch"] = c.beta.into();
     out["pipeline"] = c.pipeline.into();
     out["prune"] = c.prune.into();
+    out["real_bytes"] = c.real_bytes.into();
     out["delivery"] = c.delivery.iter().map(|&(a, b, p)| serde_json::json!([n(a), n(b), p])).collect();
 }

@@ -17,11 +17,17 @@
 //!   they cover;
 //! - decoded batches are handed to the destination's TCP all at once.
 //!
-//! Only coefficients travel (the roles run coefficient-only): a coded
-//! packet is sized as the flow's largest datagram, and a decoded native is
-//! the original segment the source kept.
+//! By default only coefficients travel (the roles run coefficient-only): a
+//! coded packet is sized as the flow's largest datagram, and a decoded
+//! native is the original segment the source kept. With `real_bytes` the
+//! roles code the datagrams' bytes: each coded frame's payload (the linear
+//! combination) waits in [`PayloadRing`] beside the frame, every receiver
+//! decodes or recodes from it, and each decoded datagram is compared with
+//! the original — a mismatch is counted, and under TCPFender the decoded
+//! datagram itself is what TCP receives. Airtime is the same in both modes.
 
 mod path;
+mod payloads;
 mod roles;
 
 use std::collections::VecDeque;
@@ -31,6 +37,7 @@ use airtcp_core::{MacAddr, Packet, SeqNum};
 
 use crate::scenario::mesh_coding::{CodingSpec, Protocol};
 use crate::scenario::Scenario;
+use payloads::PayloadRing;
 use roles::Role;
 
 /// Segments the source waits with while its role holds all the batches it
@@ -59,6 +66,12 @@ pub(crate) struct CodedPlane {
     symbol_bytes: u16,
     /// `(MAC address, radio)` sorted by address: who broadcast a frame.
     mac_radio: Vec<(MacAddr, u32)>,
+    /// Real-byte mode: the payload of each radio's recent coded frames.
+    payloads: Option<PayloadRing>,
+    /// Scratch for serialising an original datagram to compare.
+    wire_buf: Vec<u8>,
+    /// Scratch holding a received coded payload while its role runs.
+    rx_buf: Vec<u8>,
     c: Counters,
 }
 
@@ -71,6 +84,10 @@ struct Counters {
     acks_sent: u64,
     tcp_acks_absorbed: u64,
     coded_enqueued: u64,
+    /// Real-byte mode: decoded datagrams checked, and those that differed
+    /// from the original (or could not be parsed).
+    real_bytes_checked: u64,
+    real_bytes_mismatches: u64,
 }
 
 impl CodedPlane {
@@ -78,7 +95,9 @@ impl CodedPlane {
     /// `radio_mac` give each radio's interface address and MAC.
     pub(crate) fn build(sc: &Scenario, c: &CodingSpec, seed: u64, radio_addr: &[u32], radio_mac: &[MacAddr]) -> Result<CodedPlane, String> {
         let w = sc.wifi.as_ref().ok_or("a coded mesh needs radios")?;
-        let roles = Role::build_all(c, w.radios.len(), seed)?;
+        // IPv4 and TCP headers with every option Linux may send (20 + 60).
+        let symbol_len = if c.real_bytes { sc.flows[c.flow].tcp.mss as usize + 80 } else { 0 };
+        let roles = Role::build_all(c, w.radios.len(), seed, symbol_len)?;
         let mut mac_radio: Vec<(MacAddr, u32)> = radio_mac.iter().enumerate().map(|(r, m)| (*m, r as u32)).collect();
         mac_radio.sort_unstable_by_key(|e| e.0 .0);
         Ok(CodedPlane {
@@ -90,12 +109,15 @@ impl CodedPlane {
             src_addr: radio_addr[c.src].to_be_bytes(),
             dst_addr: radio_addr[c.dst].to_be_bytes(),
             roles,
-            symbol: Symbol::new(c.beta, 0),
+            symbol: Symbol::new(c.beta, symbol_len),
             natives: VecDeque::new(),
             waiting: VecDeque::new(),
             taken_end: None,
             symbol_bytes: 0,
             mac_radio,
+            payloads: c.real_bytes.then(|| PayloadRing::new(w.radios.len(), symbol_len)),
+            wire_buf: Vec::with_capacity(symbol_len),
+            rx_buf: Vec::with_capacity(symbol_len),
             c: Counters::default(),
         })
     }
@@ -130,13 +152,14 @@ impl CodedPlane {
         let k = &self.c;
         serde_json::json!({
             "protocol": crate::scenario::mesh_coding::name(self.protocol),
-            "batch": c.beta, "pipeline": c.pipeline,
+            "batch": c.beta, "pipeline": c.pipeline, "real_bytes": c.real_bytes,
             "forwarders": plan.forwarders().map(name).collect::<Vec<_>>(),
             "nodes": nodes,
             "counters": {
                 "segments_to_tcp": k.segments_to_tcp, "batches_to_tcp": k.batches_to_tcp, "acks_sent": k.acks_sent,
                 "coded_enqueued": k.coded_enqueued, "tcp_acks_absorbed": k.tcp_acks_absorbed,
                 "waiting_drops": k.waiting_drops, "refused": k.refused,
+                "real_bytes_checked": k.real_bytes_checked, "real_bytes_mismatches": k.real_bytes_mismatches,
             },
         })
     }

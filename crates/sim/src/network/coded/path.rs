@@ -49,7 +49,22 @@ impl Network {
             IpPayload::Coded(c) if c.kind == CodedKind::Data => {
                 self.frames.remove(idx);
                 if let Some(from) = p.radio_of_mac(frame.l2.src) {
-                    self.coded_data(cx, now, &mut p, radio, from, &c);
+                    let mut rx = std::mem::take(&mut p.rx_buf);
+                    let payload = match &p.payloads {
+                        None => Some(None),
+                        Some(ring) => ring.get(from, frame.pkt.ip.ip_id).map(|b| {
+                            rx.clear();
+                            rx.extend_from_slice(b);
+                            Some(&rx[..])
+                        }),
+                    };
+                    match payload {
+                        Some(payload) => self.coded_data(cx, now, &mut p, radio, from, &c, payload),
+                        // Cannot happen while the ring outlives a frame's
+                        // air time; counted rather than decoded wrongly.
+                        None => p.c.real_bytes_mismatches += 1,
+                    }
+                    p.rx_buf = rx;
                 }
                 true
             }
@@ -82,17 +97,33 @@ impl Network {
         consumed
     }
 
-    /// A coded data packet from radio `from` heard by `radio`.
-    fn coded_data(&mut self, cx: &mut Cx, now: Instant, p: &mut CodedPlane, radio: u32, from: u32, c: &Coded) {
+    /// A coded data packet from radio `from` heard by `radio`, with its
+    /// payload bytes in real-byte mode.
+    #[allow(clippy::too_many_arguments)]
+    fn coded_data(&mut self, cx: &mut Cx, now: Instant, p: &mut CodedPlane, radio: u32, from: u32, c: &Coded, payload: Option<&[u8]>) {
         match &mut p.roles[radio as usize] {
             Role::Forwarder(f) => {
-                let _ = f.handle_coded(from as usize, c, None);
+                let _ = f.handle_coded(from as usize, c, payload);
                 self.pump_with(cx, now, p, radio);
             }
             Role::MoreDestination(d) => {
-                let ack = d.handle_coded(c, None).ok().flatten();
+                let ack = d.handle_coded(c, payload).ok().flatten();
                 let mut decoded = Vec::new();
                 while let Some(b) = d.poll_decoded() {
+                    // A decoded batch's bytes live until the next poll.
+                    if p.payloads.is_some() {
+                        let originals = p.natives.iter().find(|(n, _)| *n == b.batch).map(|(_, segs)| &segs[..]).unwrap_or(&[]);
+                        for i in 0..b.natives {
+                            let same = match (d.native(b.batch, i), originals.get(i)) {
+                                (Some(got), Some(orig)) => {
+                                    airtcp_core::wire::encode(orig, &mut p.wire_buf).is_ok() && got.get(..p.wire_buf.len()) == Some(&p.wire_buf[..])
+                                }
+                                _ => false,
+                            };
+                            p.c.real_bytes_checked += 1;
+                            p.c.real_bytes_mismatches += u64::from(!same);
+                        }
+                    }
                     decoded.push(b);
                 }
                 if let Some(a) = ack {
@@ -113,7 +144,7 @@ impl Network {
                 }
             }
             Role::FenderReceiver(r) => {
-                let Ok(ack) = r.on_coded(c, None) else { return };
+                let Ok(ack) = r.on_coded(c, payload) else { return };
                 let mut got = Vec::new();
                 while let Some(d) = r.poll_delivery() {
                     got.push(d);
@@ -128,6 +159,15 @@ impl Network {
                         })
                     })
                     .collect();
+                if p.payloads.is_some() {
+                    if let Role::FenderSender(s) = &p.roles[p.src_radio as usize] {
+                        for d in &got {
+                            let same = d.packet.is_some() && d.packet == s.native_packet(d.batch, d.index);
+                            p.c.real_bytes_checked += 1;
+                            p.c.real_bytes_mismatches += u64::from(!same);
+                        }
+                    }
+                }
                 p.c.batches_to_tcp += got.iter().filter(|d| d.index == 0).count() as u64;
                 self.coded_to_tcp(p, &segs);
             }
@@ -206,6 +246,9 @@ impl Network {
             c.payload_len = p.symbol_bytes;
             p.c.coded_enqueued += 1;
             let ip_id = self.next_ip_id(node);
+            if let Some(ring) = p.payloads.as_mut() {
+                ring.put(radio, ip_id, &p.symbol.payload);
+            }
             let pkt = Packet { ip: Ipv4Header { src, dst: [255; 4], ttl: 1, ip_id, ..Default::default() }, outer: None, payload: IpPayload::Coded(c) };
             let idx = self.frames.insert(Frame { l2: Default::default(), pkt });
             self.transmit(cx, now, iface, idx);
@@ -225,7 +268,15 @@ impl CodedPlane {
     /// Give a data segment to the source role.
     pub(super) fn offer(&mut self, pkt: &Packet) -> Offer {
         match &mut self.roles[self.src_radio as usize] {
-            Role::MoreSource(s) => match s.push_native(None) {
+            Role::MoreSource(s) => match s.push_native(match &self.payloads {
+                None => None,
+                Some(_) => {
+                    if airtcp_core::wire::encode(pkt, &mut self.wire_buf).is_err() {
+                        return Offer::Refused;
+                    }
+                    Some(&self.wire_buf[..])
+                }
+            }) {
                 Ok((batch, index)) => {
                     match self.natives.back_mut() {
                         Some((b, segs)) if *b == batch => {

@@ -24,9 +24,11 @@ pub(super) enum Role {
 impl Role {
     /// Every radio's role: the plan's source, forwarders and destination;
     /// radios off the plan (pruned or farther than the source) have none.
-    pub(super) fn build_all(c: &CodingSpec, radios: usize, seed: u64) -> Result<Vec<Role>, String> {
-        let more = MoreConfig { beta: c.beta, symbol_len: 0, max_batches: c.pipeline };
-        let fender = FenderConfig { beta: c.beta, symbol_len: 0, max_batches: c.pipeline, z_src: c.plan.z(c.src) };
+    /// `symbol_len` is 0 for coefficient-only roles, else the bytes a
+    /// coded payload holds (at least the flow's largest datagram).
+    pub(super) fn build_all(c: &CodingSpec, radios: usize, seed: u64, symbol_len: usize) -> Result<Vec<Role>, String> {
+        let more = MoreConfig { beta: c.beta, symbol_len, max_batches: c.pipeline };
+        let fender = FenderConfig { beta: c.beta, symbol_len, max_batches: c.pipeline, z_src: c.plan.z(c.src) };
         let rng = |r: usize| RngStream::new(seed, &format!("mesh.coded.radio{r}"));
         (0..radios)
             .map(|r| {
