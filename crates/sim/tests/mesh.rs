@@ -284,4 +284,17 @@ fn real_bytes_decode_to_the_original_datagrams_and_change_nothing_else() {
         }
         assert_eq!(plane_counter(&real, "segments_to_tcp"), plane_counter(&plain, "segments_to_tcp"), "{protocol}");
     }
+#[test]
+fn more_batch_ack_lost_on_the_way_back_is_repeated_by_a_forwarder() {
+    // β = 8 on the ladder: the batch ACK is lost on its way back (a relay's
+    // retry limit); the forwarders it passed flushed the batch. A forwarder
+    // still hearing the batch from upstream repeats the ACK, so the source
+    // stops sending it instead of broadcasting it for the rest of the run.
+    let o = coded(&[("mesh.protocol", "more"), ("mesh.batch", "8")]);
+    let reacks: u64 = ["A", "C", "F"].iter().map(|n| coding_counter(&o, n, "reacks")).sum();
+    assert!(reacks >= 1, "no forwarder repeated an ACK");
+    assert_eq!(coding_counter(&o, "D", "batches_decoded"), 1);
+    assert_eq!(coding_counter(&o, "S", "batches_acked"), 1, "the source learnt its batch was decoded");
+    // One batch of 8 takes tens of broadcasts, not the rest of a 60 s run.
+    assert!(coding_counter(&o, "S", "coded_sent") < 200, "S sent {}", coding_counter(&o, "S", "coded_sent"));
 }

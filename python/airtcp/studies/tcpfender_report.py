@@ -155,7 +155,12 @@ def _explain(g, cw, dl, have, rts) -> list[str]:
             "short: the receiver's ACK stops at βb + r, TCP's window fills with segments the receiver cannot yet "
             "acknowledge, and only TCP's own recovery (a fast retransmit on duplicate ACKs with new tags, or a "
             "retransmission timeout) releases more coded packets of the batch. Each such wait costs seconds, and the "
-            "RTO grows with the batch-long RTT samples. Meanwhile the receiver module's one ACK per coded packet, and "
+            "RTO grows with the batch-long RTT samples. This is the design as seed 002 §III.B specifies it: after early "
+            "release the source sends only when TCP pushes a segment down (one redundancy factor's worth, a "
+            "retransmission no more than a new segment), MORE forwarders send only on credit from upstream, and "
+            "neither module has a timer or sends more of a batch the receiver's ACK shows short; with fewer than 3 "
+            "segments beyond TCP's unacknowledged point the new-tag duplicate ACKs cannot trigger a fast retransmit, "
+            "so an RTO is the only refill. Meanwhile the receiver module's one ACK per coded packet, and "
             "the TCP receiver's own ACKs for every decoded segment, go back by unicast over four lossy hops and take "
             "much of the airtime."
         )

@@ -7,6 +7,20 @@
 //!
 //! With several batches held (TCPFender's pipelining) the oldest batch with
 //! credit goes first, since the destination decodes in batch order.
+//!
+//! A forwarder that has seen batch b acknowledged and still hears packets of
+//! b from upstream re-sends the batch ACK toward the source ([`MoreForwarder::poll_ack`]).
+//! Why here and not at the destination: MORE's source stops a batch only on
+//! its ACK (§4), and every forwarder the ACK passed flushes the batch and
+//! drops its packets, so once the ACK is lost beyond such a forwarder the
+//! destination hears nothing more of b and cannot re-ACK; the node that
+//! knows b is done and still hears upstream sending it is exactly the
+//! forwarder. The upstream packets are the evidence the ACK did not get
+//! through. To keep the reverse path light it re-ACKs on the first such
+//! packet and then once per β more (about one batch's worth of upstream
+//! traffic, the least the source sends before giving up on a batch in MORE),
+//! never more often. Only MORE batch ACKs are repeated: TCPFender's ACKs are
+//! cumulative packet counts that TCP's own recovery renews.
 
 use airtcp_coding::{Insert, Symbol};
 use airtcp_core::{Coded, CodedKind, RngStream};
@@ -22,6 +36,11 @@ pub struct MoreForwarder {
     rng: RngStream,
     /// Every batch below this is acknowledged.
     acked_below: u32,
+    /// The latest MORE batch ACK seen, to repeat toward the source.
+    last_ack: Option<Coded>,
+    /// Upstream packets of acknowledged batches heard since the last repeat.
+    stale_since_reack: usize,
+    reack_due: bool,
     c: Counters,
 }
 
@@ -33,6 +52,7 @@ struct Counters {
     malformed: u64,
     sent: u64,
     flushed: u64,
+    reacks: u64,
 }
 
 impl MoreForwarder {
@@ -47,6 +67,9 @@ impl MoreForwarder {
             slots: Slots::new(cfg.max_batches, cfg.beta, cfg.symbol_len)?,
             rng,
             acked_below: 0,
+            last_ack: None,
+            stale_since_reack: 0,
+            reack_due: false,
             c: Counters::default(),
         })
     }
@@ -74,6 +97,15 @@ impl MoreForwarder {
         }
         if pkt.batch < self.acked_below {
             self.c.stale += 1;
+            if self.last_ack.is_some() && self.upstream.get(from).copied().unwrap_or(false) {
+                if self.stale_since_reack == 0 {
+                    self.reack_due = true;
+                }
+                self.stale_since_reack += 1;
+                if self.stale_since_reack >= self.cfg.beta {
+                    self.stale_since_reack = 0;
+                }
+            }
             return Ok(Rx::Stale);
         }
         let (i, code) = match self.slots.lookup(pkt.batch, &pkt.code, &mut self.c.flushed)? {
@@ -139,8 +171,23 @@ impl MoreForwarder {
         if below > self.acked_below {
             self.acked_below = below;
             self.c.flushed += self.slots.flush_below(below);
+            if ack.kind == CodedKind::BatchAck {
+                self.last_ack = Some(*ack);
+                self.stale_since_reack = 0;
+                self.reack_due = false;
+            }
         }
         Ok(())
+    }
+
+    /// A batch ACK to unicast to the source again: upstream still sends a
+    /// batch this forwarder saw acknowledged, so the ACK was lost on its way.
+    pub fn poll_ack(&mut self) -> Option<Coded> {
+        if !std::mem::take(&mut self.reack_due) {
+            return None;
+        }
+        self.c.reacks += 1;
+        self.last_ack
     }
 
     /// Credit and rank of `batch`, if held (for tests and traces).
@@ -152,7 +199,7 @@ impl MoreForwarder {
     }
 
     /// End-of-run counters, in a fixed order.
-    pub fn counters(&self) -> [(&'static str, u64); 6] {
+    pub fn counters(&self) -> [(&'static str, u64); 7] {
         let c = &self.c;
         [
             ("innovative", c.innovative),
@@ -161,6 +208,7 @@ impl MoreForwarder {
             ("malformed", c.malformed),
             ("coded_sent", c.sent),
             ("batches_flushed", c.flushed),
+            ("reacks", c.reacks),
         ]
     }
 }

@@ -301,3 +301,103 @@ fn credits_reproduce_the_z_ratio_over_many_batches() {
     let z_ratio = plan.z(R) / plan.z(S);
     assert!((ratio - z_ratio).abs() < 0.1 * z_ratio, "forwarder/source {ratio:.3}, z_R/z_S {z_ratio:.3}, {sends:?}");
 }
+
+/// S —0.7→ R —0.6→ D and nothing direct: D hears the batch only through R.
+fn relay_only() -> LinkProbs {
+    let mut l = LinkProbs::new(3);
+    l.set_symmetric(S, R, 0.7).unwrap();
+    l.set_symmetric(R, D, 0.6).unwrap();
+    l
+}
+
+/// Batch ACKs travel D → R → S; the first one is lost between R and S (a
+/// relay's retry limit): R has flushed the batch, D hears nothing more of
+/// it. R's repeat of the ACK, prompted by the source's stale packets, is
+/// what lets the flow go on.
+#[test]
+fn batch_ack_lost_after_the_forwarder_is_repeated_and_the_flow_completes() {
+    const BETA: usize = 8;
+    const BATCHES: u32 = 3;
+    let links = relay_only();
+    let plan = ForwarderPlan::compute(&links, S, D, &PlanConfig::default()).unwrap();
+    let c = MoreConfig { beta: BETA, symbol_len: 0, max_batches: 1 };
+    let mut src = MoreSource::new(1, c, RngStream::new(3, "more.src")).unwrap();
+    let mut fwd = MoreForwarder::new(1, R, &plan, c, RngStream::new(3, "more.fwd")).unwrap();
+    let mut dst = MoreDestination::new(1, c).unwrap();
+    let mut channel = RngStream::new(3, "channel");
+    let (mut out, mut pushed, mut decoded, mut dropped) = (Symbol::new(BETA, 0), 0, 0, 0);
+    let mut stale_after_drop = 0u32;
+    for _slot in 0..5000 {
+        while src.can_push() && pushed < BATCHES as usize * BETA {
+            src.push_native(None).unwrap();
+            pushed += 1;
+        }
+        let (from, pkt) = match fwd.poll_transmit(&mut out) {
+            Some(p) => (R, p),
+            None => match src.poll_transmit(&mut out) {
+                Some(p) => (S, p),
+                None => break,
+            },
+        };
+        if from == S && channel.bernoulli(links.get(S, R)) {
+            if fwd.handle_coded(S, &pkt, None).unwrap() == Rx::Stale && dropped == 1 {
+                stale_after_drop += 1;
+            }
+            if let Some(again) = fwd.poll_ack() {
+                src.handle_ack(&again).unwrap();
+            }
+        }
+        if from == R && channel.bernoulli(links.get(R, D)) {
+            if let Some(ack) = dst.handle_coded(&pkt, None).unwrap() {
+                fwd.handle_ack(&ack).unwrap();
+                if dropped == 0 {
+                    dropped += 1;
+                } else {
+                    src.handle_ack(&ack).unwrap();
+                }
+            }
+        }
+        while dst.poll_decoded().is_some() {
+            decoded += 1;
+        }
+    }
+    assert_eq!(dropped, 1);
+    assert_eq!(decoded, BATCHES, "every batch decoded despite the lost ACK");
+    assert_eq!(src.current_batch(), None, "the source finished");
+    assert_eq!(src.counters()[1], ("batches_acked", BATCHES as u64));
+    // One repeat was enough: the first stale packet R heard after the loss prompted it.
+    assert_eq!(fwd.counters()[6], ("reacks", 1));
+    assert_eq!(stale_after_drop, 1);
+}
+
+#[test]
+fn forwarder_repeats_an_ack_once_per_beta_stale_upstream_packets_only() {
+    let plan = ForwarderPlan::compute(&line(), S, D, &PlanConfig::default()).unwrap();
+    let mut f = MoreForwarder::new(1, R, &plan, cfg(4, 0), RngStream::new(1, "fwd")).unwrap();
+    f.handle_coded(S, &data(0, &[1, 0, 0, 0]), None).unwrap();
+    // A stale packet before any ACK (batch crowded out) prompts nothing.
+    f.handle_coded(S, &data(1, &[1, 0, 0, 0]), None).unwrap();
+    assert_eq!(f.handle_coded(S, &data(0, &[0, 1, 0, 0]), None), Ok(Rx::Stale));
+    assert_eq!(f.poll_ack(), None);
+    let ack = Coded { kind: CodedKind::BatchAck, ..data(1, &[]) };
+    f.handle_ack(&ack).unwrap();
+    // From downstream: no evidence the source missed the ACK.
+    assert_eq!(f.handle_coded(D, &data(1, &[1, 1, 1, 1]), None), Ok(Rx::Stale));
+    assert_eq!(f.poll_ack(), None);
+    let mut repeats = 0;
+    for _ in 0..9 {
+        assert_eq!(f.handle_coded(S, &data(1, &[1, 1, 1, 1]), None), Ok(Rx::Stale));
+        if let Some(a) = f.poll_ack() {
+            assert_eq!(a, ack);
+            repeats += 1;
+        }
+    }
+    // Packets 1, 5 and 9 of the nine (β = 4).
+    assert_eq!(repeats, 3);
+    assert_eq!(f.counters()[6], ("reacks", 3));
+    // A TCPFender ACK is not repeated.
+    let mut g = MoreForwarder::new(1, R, &plan, cfg(4, 0), RngStream::new(1, "fwd")).unwrap();
+    g.handle_ack(&Coded { kind: CodedKind::FenderAck, ..data(4, &[]) }).unwrap();
+    assert_eq!(g.handle_coded(S, &data(0, &[1, 0, 0, 0]), None), Ok(Rx::Stale));
+    assert_eq!(g.poll_ack(), None);
+}

@@ -54,6 +54,10 @@ pub(crate) struct CodedPlane {
     dst_radio: u32,
     src_addr: [u8; 4],
     dst_addr: [u8; 4],
+    /// Each radio's node and interface address (a forwarder repeating a
+    /// batch ACK sends it from its own).
+    radio_node: Vec<usize>,
+    radio_ip: Vec<[u8; 4]>,
     roles: Vec<Role>,
     symbol: Symbol,
     /// MORE: the source's segments by batch, until the destination decodes it.
@@ -108,6 +112,8 @@ impl CodedPlane {
             dst_radio: c.dst as u32,
             src_addr: radio_addr[c.src].to_be_bytes(),
             dst_addr: radio_addr[c.dst].to_be_bytes(),
+            radio_node: w.radios.iter().map(|r| r.node).collect(),
+            radio_ip: radio_addr.iter().map(|a| a.to_be_bytes()).collect(),
             roles,
             symbol: Symbol::new(c.beta, symbol_len),
             natives: VecDeque::new(),

@@ -104,6 +104,10 @@ impl Network {
         match &mut p.roles[radio as usize] {
             Role::Forwarder(f) => {
                 let _ = f.handle_coded(from as usize, c, payload);
+                // Upstream still sends a batch this forwarder saw acknowledged: the ACK was lost.
+                if let Some(a) = f.poll_ack() {
+                    self.coded_send_ack(cx, now, p, radio, a);
+                }
                 self.pump_with(cx, now, p, radio);
             }
             Role::MoreDestination(d) => {
@@ -127,7 +131,8 @@ impl Network {
                     decoded.push(b);
                 }
                 if let Some(a) = ack {
-                    self.coded_send_ack(cx, now, p, a);
+                    let dst = p.dst_radio;
+                    self.coded_send_ack(cx, now, p, dst, a);
                 }
                 for b in decoded {
                     while p.natives.front().is_some_and(|(n, _)| *n < b.batch) {
@@ -149,7 +154,8 @@ impl Network {
                 while let Some(d) = r.poll_delivery() {
                     got.push(d);
                 }
-                self.coded_send_ack(cx, now, p, ack);
+                let dst = p.dst_radio;
+                self.coded_send_ack(cx, now, p, dst, ack);
                 let segs: Vec<Packet> = got
                     .iter()
                     .filter_map(|d| {
@@ -194,13 +200,14 @@ impl Network {
         self.pump_with(cx, now, p, radio);
     }
 
-    /// Send an ACK from the destination to the source by IP unicast.
-    fn coded_send_ack(&mut self, cx: &mut Cx, now: Instant, p: &mut CodedPlane, ack: Coded) {
+    /// Send an ACK from `radio` (the destination, or a forwarder repeating
+    /// one) to the source by IP unicast.
+    fn coded_send_ack(&mut self, cx: &mut Cx, now: Instant, p: &mut CodedPlane, radio: u32, ack: Coded) {
         p.c.acks_sent += 1;
-        let node = p.dst_node;
+        let node = p.radio_node[radio as usize];
         let ip_id = self.next_ip_id(node);
         let pkt = Packet {
-            ip: Ipv4Header { src: p.dst_addr, dst: p.src_addr, ttl: crate::network::path::TTL, ip_id, ..Default::default() },
+            ip: Ipv4Header { src: p.radio_ip[radio as usize], dst: p.src_addr, ttl: crate::network::path::TTL, ip_id, ..Default::default() },
             outer: None,
             payload: IpPayload::Coded(ack),
         };
