@@ -284,6 +284,8 @@ fn real_bytes_decode_to_the_original_datagrams_and_change_nothing_else() {
         }
         assert_eq!(plane_counter(&real, "segments_to_tcp"), plane_counter(&plain, "segments_to_tcp"), "{protocol}");
     }
+}
+
 #[test]
 fn more_batch_ack_lost_on_the_way_back_is_repeated_by_a_forwarder() {
     // β = 8 on the ladder: the batch ACK is lost on its way back (a relay's
