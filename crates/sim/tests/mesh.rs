@@ -117,7 +117,7 @@ fn bad_mesh_keys_are_reported_with_their_place() {
     let cases = [
         (format!("{TWO}[mesh]\nrouting = \"etx\"\n"), "m.toml:7: mesh: [mesh] needs [[radios]] with mode = \"adhoc\""),
         (format!("{TWO}{RADIOS}[mesh]\nrouting = \"olsr\"\n"), "mesh.routing: unknown routing \"olsr\" (known: etx, hops)"),
-        (format!("{TWO}{RADIOS}[mesh]\nbeta = 32\n"), "mesh.beta: unknown key (known: routing, protocol, flow, batch, pipeline, prune, delivery)"),
+        (format!("{TWO}{RADIOS}[mesh]\nbeta = 32\n"), "mesh.beta: unknown key (known: routing, protocol, flow, batch, pipeline, prune, real_bytes, delivery)"),
         (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[mesh]\n"), "[mesh] needs at least two radios with mode = \"adhoc\" (found 1)"),
         (format!("{TWO}[[radios]]\nnode = \"a\"\nmode = \"adhoc\"\n[[radios]]\nnode = \"b\"\nmode = \"adhoc\"\nx = 5000.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
         (format!("{TWO}{RADIOS}[[wifi_errors]]\nfrom = \"a\"\nto = \"b\"\nfer = 1.0\n[mesh]\n"), "radios[1]: mesh node \"b\" has no path to or from \"a\""),
@@ -163,6 +163,7 @@ fn bad_coding_keys_are_reported_with_their_place() {
         (mesh("protocol = \"more\"\nbatch = 53\n"), "mesh.batch: batch 53 is outside 1..=52"),
         (mesh("protocol = \"tcpfender\"\npipeline = 0\n"), "mesh.pipeline: pipeline 0 is outside 1..=64"),
         (mesh("protocol = \"more\"\nprune = 1.0\n"), "mesh.prune: prune must be below 1"),
+        (mesh("protocol = \"more\"\nreal_bytes = 1\n"), "mesh.real_bytes: expected true or false, got integer 1"),
         (mesh("protocol = \"more\"\nflow = \"nope\"\n"), "mesh.flow: unknown flow \"nope\""),
         (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"x\", 0.5]]\n"), "mesh.delivery[0][1]: unknown node \"x\""),
         (mesh("protocol = \"more\"\ndelivery = [[\"a\", \"b\", 0.0]]\n"), "mesh.delivery[0][2]: a delivery probability must be above 0"),
