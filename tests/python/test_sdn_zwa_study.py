@@ -2,6 +2,8 @@
 scenario builder."""
 
 import csv
+import shutil
+import subprocess
 
 import pytest
 
@@ -51,6 +53,25 @@ def test_quick_study_writes_every_output(quick):
     assert {r["fig"] for r in rows} == {"6", "7", "8", "stats"}
     report = (out / "report.md").read_text()
     assert "seed's claims beside the measured values" in report
+
+
+def test_quick_study_keeps_the_captures_of_one_handoff(quick):
+    out, _, _ = quick
+    caps = out / "captures"
+    (mn,) = caps.glob("radio*_mn.pcap")
+    (cn,) = caps.glob("link*_cn-*.pcap")
+    assert mn.stat().st_size > 24 and cn.stat().st_size > 24
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark not installed")
+
+    def count(path, display_filter):
+        r = subprocess.run(["tshark", "-r", str(path), "-Y", display_filter], capture_output=True, text=True, check=True)
+        return len(r.stdout.splitlines())
+
+    # The station's disassociation, and the controller's zero-window ACKs
+    # reaching the sender, are what Wireshark shows of the handoff.
+    assert count(mn, "wlan.fc.type_subtype == 0x000a") >= 1
+    assert count(cn, "tcp.window_size_value == 0 && tcp.flags.ack == 1") >= 1
 
 
 def test_quick_study_shows_the_seed_effects(quick):

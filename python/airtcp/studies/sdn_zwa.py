@@ -208,6 +208,22 @@ def describe(row: dict) -> str:
     return f"fig {row['fig']} {row['arm']} {row['hops']} hops {row['disconnect_s']:g} s seed {row['seed']}"
 
 
+#: The handoff whose captures the study keeps: Fig. 6's "ZWA working" run.
+CAPTURE_CASE = FIG6[-1]
+
+
+def write_captures(d: Path) -> None:
+    """Rerun Fig. 6's "ZWA working" handoff with every link and radio
+    captured (pcap, radiotap on the radios): the MN's disassociation frame
+    is in its radio's capture, the controller's zero-window ACKs in the CN
+    link's, for Wireshark."""
+    from .. import run as run_one
+
+    _, arm, at = CAPTURE_CASE
+    sc = scenario(base(), arm, 2, FIG6_DISCONNECT, 1, roam_at=at)
+    run_one(sc, seed=1, out=d, pcap=True)
+
+
 def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool = False, plots: bool = True):
     disconnects = QUICK_DISCONNECT if quick else FIG7_DISCONNECT
     hops = QUICK_HOPS if quick else FIG8_HOPS
@@ -223,6 +239,7 @@ def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool 
             from .sdn_zwa_plots import plot_all
 
             plot_all(d / "plots", table, sr.kept)
+        write_captures(d / "captures")
         (d / "report.md").write_text(report_md(sr, table, seeds=seeds, quick=quick, plots=plots))
 
     # No zero-length validation pass: the flow starts at 1 s, after a 1-ns
