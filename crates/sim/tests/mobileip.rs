@@ -10,21 +10,15 @@
 
 use airtcp_sim::{run, LogEvent, RunOptions, RunOutput, Scenario};
 
+mod common;
+use common::wi_tcp::{NO_RO, NO_WITCP};
+
 const SCENARIO: &str = include_str!("../../../scenarios/wi-tcp-wlan.toml");
 
 fn sets(v: &[(&str, &str)]) -> Vec<(String, String)> {
     v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 
-/// Agents: 0 correspondent (fh), 1 home agent, 2 fa1, 3 fa2, 4 mobile.
-const NO_RO: &[(&str, &str)] = &[
-    ("agents.1.route_optimization", "false"),
-    ("agents.2.route_optimization", "false"),
-    ("agents.3.route_optimization", "false"),
-    ("agents.4.smooth_handoff", "false"),
-];
-const NO_WITCP: &[(&str, &str)] =
-    &[("agents.1.witcp", "false"), ("agents.2.witcp", "false"), ("agents.3.witcp", "false"), ("flows.0.tcp.witcp", "false")];
 
 fn run_with(extra: &[(&str, &str)], seed: u64) -> RunOutput {
     let s = Scenario::from_toml_str(SCENARIO, "wi-tcp-wlan.toml", &sets(extra)).unwrap_or_else(|e| panic!("{e}"));

@@ -9,18 +9,12 @@
 
 use airtcp_sim::{run, LogEvent, RunOptions, RunOutput, Scenario};
 
+mod common;
+use common::wi_tcp::{NO_RO, NO_WITCP};
+
 const P2P: &str = include_str!("../../../scenarios/wi-tcp-p2p.toml");
 const WLAN: &str = include_str!("../../../scenarios/wi-tcp-wlan.toml");
 
-/// Agents: 0 correspondent (fh), 1 home agent, 2 fa1, 3 fa2, 4 mobile.
-const NO_RO: &[(&str, &str)] = &[
-    ("agents.1.route_optimization", "false"),
-    ("agents.2.route_optimization", "false"),
-    ("agents.3.route_optimization", "false"),
-    ("agents.4.smooth_handoff", "false"),
-];
-const NO_WITCP: &[(&str, &str)] =
-    &[("agents.1.witcp", "false"), ("agents.2.witcp", "false"), ("agents.3.witcp", "false"), ("flows.0.tcp.witcp", "false")];
 const EHN: &[(&str, &str)] = &[("agents.4.ehn", "true"), ("flows.0.tcp.ehn", "true")];
 
 fn run_on(text: &str, sets: &[(&str, &str)]) -> RunOutput {
