@@ -25,6 +25,7 @@ mod pcap_out;
 mod report;
 pub mod scenario;
 mod sim;
+pub mod ring;
 pub mod slab;
 pub mod trace;
 

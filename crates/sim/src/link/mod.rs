@@ -10,11 +10,11 @@ pub mod loss;
 pub mod rate;
 pub mod reorder;
 
-use std::collections::VecDeque;
-
 use airtcp_core::{Duration, Ecn, Instant};
 
 use aqm::{Action, Aqm};
+
+use crate::ring::Ring;
 
 pub use loss::{Fate, LossModel, LossProcess};
 pub use rate::RateModel;
@@ -76,10 +76,15 @@ pub struct LinkDir {
     pub stats: DirStats,
     /// `(finish time, frame bytes)` of frames not yet fully sent, oldest first.
     /// The front one is in transmission, the rest are waiting.
-    backlog: VecDeque<(Instant, u32)>,
+    backlog: Ring<(Instant, u32)>,
     /// Bytes of all frames in `backlog`.
     backlog_bytes: u64,
     last_finish: Instant,
+    /// The last constant-rate serialisation time `(bps, frame bytes, ns)`:
+    /// a direction carries frames of one or two sizes (full segments one
+    /// way, ACKs the other), and the 64-bit division behind a fresh one
+    /// costs tens of cycles per frame.
+    serialisation: (u64, u32, u64),
 }
 
 impl LinkDir {
@@ -96,9 +101,10 @@ impl LinkDir {
             // Grown on first use (doubling, so a busy link reaches its working
             // size within its first few hundred frames): a 10,000-link
             // topology must not pay a queue's worth of memory per idle link.
-            backlog: VecDeque::new(),
+            backlog: Ring::default(),
             backlog_bytes: 0,
             last_finish: Instant::ZERO,
+            serialisation: (0, 0, 0),
         }
     }
 
@@ -166,7 +172,15 @@ impl LinkDir {
             self.stats.ecn_marks += 1;
         }
         let start = if self.last_finish > now { self.last_finish } else { now };
-        let finish = self.rate.finish_time(start, frame);
+        let finish = match self.rate {
+            RateModel::Constant { bps } => {
+                if self.serialisation.0 != bps || self.serialisation.1 != frame {
+                    self.serialisation = (bps, frame, rate::serialisation_ns(bps, frame));
+                }
+                start + Duration(self.serialisation.2)
+            }
+            _ => self.rate.finish_time(start, frame),
+        };
         self.last_finish = finish;
         self.backlog.push_back((finish, frame));
         self.backlog_bytes += frame as u64;

@@ -25,15 +25,7 @@ impl RateModel {
     #[inline]
     pub fn finish_time(&mut self, start: Instant, frame_bytes: u32) -> Instant {
         match self {
-            RateModel::Constant { bps } => {
-                // Same rounding as `Duration::transmission` (up to the next ns),
-                // in 64-bit arithmetic: bits * 1e9 fits for any frame under 2 GB.
-                let bits = frame_bytes as u64 * 8;
-                start + Duration(match bits.checked_mul(1_000_000_000) {
-                    Some(x) => x.div_ceil(*bps),
-                    None => Duration::transmission(bits, *bps).0,
-                })
-            }
+            RateModel::Constant { bps } => start + Duration(serialisation_ns(*bps, frame_bytes)),
             RateModel::Mahimahi(m) => m.finish_time(start, frame_bytes),
             RateModel::Drive(d) => d.finish_time(start, frame_bytes),
         }
@@ -48,5 +40,17 @@ impl RateModel {
             RateModel::Mahimahi(m) => m.capacity_bps().round() as u64,
             RateModel::Drive(d) => d.mean_capacity_bps(d.origin(), d.end().max(d.origin() + Duration(1))).round() as u64,
         }
+    }
+}
+
+/// Nanoseconds a frame of `frame_bytes` occupies a link of `bps`: the same
+/// rounding as `Duration::transmission` (up to the next ns), in 64-bit
+/// arithmetic (bits * 1e9 fits for any frame under 2 GB).
+#[inline]
+pub fn serialisation_ns(bps: u64, frame_bytes: u32) -> u64 {
+    let bits = frame_bytes as u64 * 8;
+    match bits.checked_mul(1_000_000_000) {
+        Some(x) => x.div_ceil(bps),
+        None => Duration::transmission(bits, bps).0,
     }
 }

@@ -7,11 +7,12 @@
 //! channel only decides when (and whether) each reaches which attachment.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use airtcp_core::{Ecn, Instant};
 
 use crate::link::{LinkDir, Verdict};
+use crate::ring::Ring;
 
 /// A frame handed back by a channel: `frame` (slab index) has fully arrived
 /// at attachment `end` of the channel.
@@ -45,7 +46,7 @@ pub trait Channel {
 /// the reordering model delays past later ones waits in a small heap instead.
 pub struct PointToPoint {
     pub dirs: [LinkDir; 2],
-    in_flight: [VecDeque<(Instant, u32)>; 2],
+    in_flight: [Ring<(Instant, u32)>; 2],
     overtaken: BinaryHeap<Reverse<(Instant, u64, u32, u8)>>,
     overtaken_seq: u64,
     /// The earliest pending arrival and where it waits (0/1: a direction's
@@ -60,7 +61,7 @@ impl PointToPoint {
     pub fn new(ab: LinkDir, ba: LinkDir) -> PointToPoint {
         PointToPoint {
             dirs: [ab, ba],
-            in_flight: [VecDeque::new(), VecDeque::new()],
+            in_flight: [Ring::default(), Ring::default()],
             overtaken: BinaryHeap::new(),
             overtaken_seq: 0,
             head: None,

@@ -39,6 +39,7 @@ mod witcp;
 
 use std::collections::VecDeque;
 
+use airtcp_core::time::div_floor;
 use airtcp_core::{Duration, Ecn, Instant, SeqNum};
 
 use crate::cc::{CaState, CongestionControl, CongestionOps, TcpSock};
@@ -554,12 +555,18 @@ impl Endpoint {
         }
         self.clock_at = now;
         self.tp.tcp_mstamp = now.as_micros();
-        let ns_per_jiffy = 1_000_000_000 / self.cfg.hz as u64;
-        self.tp.jiffies = (now.as_nanos() / ns_per_jiffy) as u32;
+        // Constant divisors for the usual HZ (see `airtcp_core::time::div_floor`).
+        let ns_per_jiffy = match self.cfg.hz {
+            1000 => 1_000_000,
+            250 => 4_000_000,
+            100 => 10_000_000,
+            hz => 1_000_000_000 / hz as u64,
+        };
+        self.tp.jiffies = div_floor(now.as_nanos(), ns_per_jiffy) as u32;
     }
 
     fn ts_now(&self, now: Instant) -> u32 {
-        (now.as_nanos() / self.cfg.ts_granularity.as_nanos()) as u32
+        div_floor(now.as_nanos(), self.cfg.ts_granularity.as_nanos()) as u32
     }
 
     fn seq_of(&self, off: u64) -> SeqNum {
