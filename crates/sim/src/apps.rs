@@ -44,6 +44,20 @@ impl SendApp {
     }
 }
 
+impl SendApp {
+    /// Whether `fill` would do anything now (hand the endpoint data, try
+    /// to, or close it).
+    #[inline]
+    pub fn would_fill(&self, ep: &Endpoint) -> bool {
+        match self {
+            SendApp::Bulk { chunk } => ep.send_capacity() >= *chunk,
+            // Even a full buffer counts: the refused write marks the writer
+            // as waiting (`Endpoint::send`), which the buffer's growth reads.
+            SendApp::Transfer { total, queued, closed } => *queued < *total || !*closed,
+        }
+    }
+}
+
 /// The receiving application (on the TCP server). It checks that the stream
 /// arrives exactly once and in order: every read must start where the
 /// previous one ended.

@@ -153,6 +153,14 @@ impl Hosts {
             if !any {
                 break;
             }
+            // Another round would find no event, give the endpoint no data
+            // and poll it again in the state its last poll left it, which
+            // had nothing to send: stop here (the same outcome without
+            // polling twice; a third of all polls in a bulk run).
+            let f = &self.flows[m.flow as usize];
+            if !self.eps[ep].has_events() && !(m.client && f.connected && f.send.would_fill(&self.eps[ep])) {
+                break;
+            }
         }
         let m = self.meta[ep];
         if m.client {

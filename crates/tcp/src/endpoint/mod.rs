@@ -411,6 +411,12 @@ impl Endpoint {
         self.events.pop_front()
     }
 
+    /// Whether `poll_event` has something.
+    #[inline]
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
     /// Queue up to `bytes` application bytes; returns how many the send buffer took.
     pub fn send(&mut self, bytes: u64) -> u64 {
         let n = bytes.min(self.send_capacity());
