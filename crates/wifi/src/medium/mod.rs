@@ -179,6 +179,9 @@ pub(crate) enum Wake {
 pub struct Wlan {
     pub(crate) radios: Vec<Radio>,
     pub(crate) air: Vec<Air>,
+    /// Each radio's carrier-sense bookkeeping (`mac::Sense`), dense for
+    /// the busy/idle flips of radios in range of every transmission.
+    pub(crate) sense: Vec<crate::mac::Sense>,
     pub(crate) shadowing: Option<Shadowing>,
     pub(crate) shadow_rng: RngStream,
     /// Fixed frame error rates per (transmitter, receiver) radio pair, for
@@ -234,6 +237,7 @@ impl Wlan {
     ) -> Wlan {
         let mut radios = Vec::with_capacity(specs.len());
         let mut air = Vec::with_capacity(specs.len());
+        let mut sense = Vec::with_capacity(specs.len());
         let mut floor_mw = f64::INFINITY;
         let mut max_speed: f64 = 0.0;
         let (mut max_tx_dbm, mut max_gain_db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -247,6 +251,7 @@ impl Wlan {
             max_gain_db = max_gain_db.max(p.antenna_gain_db);
             max_speed = max_speed.max(spec.mobility.max_speed());
             let mac = crate::mac::DcfState::new(&spec.mac);
+            sense.push(crate::mac::Sense::new(&spec.mac));
             air.push(Air {
                 noise_mw,
                 sensitivity_mw,
@@ -361,6 +366,7 @@ impl Wlan {
         let mut wlan = Wlan {
             radios,
             air,
+            sense,
             shadowing,
             shadow_rng: RngStream::new(seed, "wifi.shadowing"),
             fixed_fer: HashMap::new(),
@@ -468,7 +474,7 @@ impl Wlan {
             match w {
                 Wake::TxEnd { tx } => self.end_tx(t, tx),
                 Wake::Mac { radio, gen } => {
-                    if self.radios[radio as usize].mac.gen == gen {
+                    if self.sense[radio as usize].gen == gen {
                         self.mac_wake(t, radio);
                     }
                 }
