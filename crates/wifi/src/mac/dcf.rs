@@ -253,7 +253,7 @@ impl Wlan {
                 // A management frame in the middle of its attempts draws a
                 // fresh backoff here (`kick` starts only a new frame).
                 let cw = m.cw;
-                s.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+                s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
             }
         }
         self.mac_medium_changed(now, radio);
@@ -274,7 +274,7 @@ impl Wlan {
             if busy {
                 if s.backoff.unwrap_or(0) == 0 {
                     let cw = m.cw;
-                    s.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+                    s.backoff = Some(self.rng[radio as usize].below(cw as u64 + 1) as u32);
                 }
             } else if s.backoff.is_none() || s.backoff_end().is_some_and(|t| t < now) {
                 s.backoff = Some(0);
@@ -565,7 +565,14 @@ impl Wlan {
         rx_dbm: f64,
     ) {
         let ri = radio as usize;
-        let awaiting = self.radios[ri].mac.phase;
+        // A quiet MAC (`Sense::quiet`) is idle: most receivers of a frame
+        // are, and need not read their MAC state for it.
+        let awaiting = if self.sense[ri].quiet {
+            debug_assert!(self.radios[ri].mac.is_quiet(), "radio {radio} not quiet");
+            Phase::Idle
+        } else {
+            self.radios[ri].mac.phase
+        };
         if !ok {
             self.radios[ri].counters.rx_errors += 1;
             self.sense[ri].eifs = true;

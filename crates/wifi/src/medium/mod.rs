@@ -158,7 +158,6 @@ impl Air {
 
 pub(crate) struct Radio {
     pub spec: RadioSpec,
-    pub rng: RngStream,
     /// MAC: see `mac/dcf.rs`.
     pub mac: crate::mac::DcfState,
     pub counters: MacCounters,
@@ -182,6 +181,9 @@ pub struct Wlan {
     /// Each radio's carrier-sense bookkeeping (`mac::Sense`), dense for
     /// the busy/idle flips of radios in range of every transmission.
     pub(crate) sense: Vec<crate::mac::Sense>,
+    /// Each radio's random stream (reception draws, backoffs, the first
+    /// beacon), dense: a frame's end draws at most of its receivers.
+    pub(crate) rng: Vec<RngStream>,
     pub(crate) shadowing: Option<Shadowing>,
     pub(crate) shadow_rng: RngStream,
     /// Fixed frame error rates per (transmitter, receiver) radio pair, for
@@ -238,6 +240,7 @@ impl Wlan {
         let mut radios = Vec::with_capacity(specs.len());
         let mut air = Vec::with_capacity(specs.len());
         let mut sense = Vec::with_capacity(specs.len());
+        let mut rng = Vec::with_capacity(specs.len());
         let mut floor_mw = f64::INFINITY;
         let mut max_speed: f64 = 0.0;
         let (mut max_tx_dbm, mut max_gain_db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -273,8 +276,8 @@ impl Wlan {
                 nav_until: Instant::ZERO,
                 epoch: 0,
             });
+            rng.push(RngStream::new(seed, &format!("wifi.radio.{i}")));
             radios.push(Radio {
-                rng: RngStream::new(seed, &format!("wifi.radio.{i}")),
                 mac,
                 counters: MacCounters::default(),
                 cell: (0, 0),
@@ -367,6 +370,7 @@ impl Wlan {
             radios,
             air,
             sense,
+            rng,
             shadowing,
             shadow_rng: RngStream::new(seed, "wifi.shadowing"),
             fixed_fer: HashMap::new(),
@@ -391,10 +395,11 @@ impl Wlan {
             capture: false,
             link_stats: Vec::new(),
         };
-        wlan.grid.refile_at = refile_every.map_or(Instant::MAX, |d| {
-            Instant::ZERO + d.max(Duration::from_millis(1))
-        });
+        wlan.grid.max_speed = max_speed;
         wlan.refile(Instant::ZERO);
+        wlan.grid.schedule_refile(refile_every.map_or(Instant::MAX, |d| {
+            Instant::ZERO + d.max(Duration::from_millis(1))
+        }));
         wlan
     }
 
@@ -507,7 +512,7 @@ impl Wlan {
             let p = self.pos(i, now);
             let c = self.grid.cell_of(p);
             self.radios[i].cell = c;
-            self.grid.file(self.chan[i] as usize, c, i as u32);
+            self.grid.file(self.chan[i] as usize, c, i as u32, p);
         }
         self.grid.filed_at = now;
     }
@@ -582,7 +587,7 @@ impl Wlan {
         if now >= self.grid.refile_at {
             let step = self.grid.refile_at.saturating_since(self.grid.filed_at);
             self.refile(now);
-            self.grid.refile_at = now + step;
+            self.grid.schedule_refile(now + step);
         }
         near.clear();
         let sp = self.pos(src, now);
@@ -609,9 +614,10 @@ impl Wlan {
                 continue;
             };
             for x in xlo..=xhi {
-                for &j in &g.cells[g.index(k, x, y)] {
-                    let ju = j as usize;
-                    if ju == src {
+                for f in &g.cells[g.index(k, x, y)] {
+                    let (j, ju) = (f.radio, f.radio as usize);
+                    let (fx, fy) = (f.x - sp.x, f.y - sp.y);
+                    if ju == src || fx * fx + fy * fy > g.skip_m2 {
                         continue;
                     }
                     let rp = track_pos(tracks, radios, ju, now);
@@ -693,7 +699,7 @@ impl Wlan {
                         p *= 1.0 - fer;
                     }
                 }
-                decoded = Some(p >= 1.0 || self.radios[j as usize].rng.uniform() < p);
+                decoded = Some(p >= 1.0 || self.rng[j as usize].uniform() < p);
             }
             r.signals -= 1;
             r.energy_mw = if r.signals == 0 {
@@ -791,11 +797,17 @@ impl Wlan {
         let cell = self.radios[radio as usize].cell;
         let (ko, kn) = (self.grid.channel_index(old), self.grid.channel_index(new));
         let i = self.grid.index(ko, cell.0, cell.1);
-        if let Some(k) = self.grid.cells[i].iter().position(|&r| r == radio) {
-            self.grid.cells[i].swap_remove(k);
-        }
+        // Filed where it was at the last filing; a NaN position (were it
+        // not found) is never skipped by the search.
+        let at = match self.grid.cells[i].iter().position(|f| f.radio == radio) {
+            Some(k) => {
+                let f = self.grid.cells[i].swap_remove(k);
+                Pos { x: f.x, y: f.y, z: 0.0 }
+            }
+            None => Pos { x: f64::NAN, y: f64::NAN, z: 0.0 },
+        };
         self.chan[radio as usize] = kn as u8;
-        self.grid.file(kn, cell, radio);
+        self.grid.file(kn, cell, radio, at);
     }
 
     /// A management frame for `radio` (or broadcast) arrived correctly.

@@ -90,12 +90,12 @@ impl Wlan {
     /// Draw a new backoff: after a success or a drop the window resets
     /// (post-backoff, 10.3.4.3), after a failure it has just doubled.
     pub(super) fn new_backoff(&mut self, radio: u32, reset: bool) {
-        let r = &mut self.radios[radio as usize];
+        let m = &mut self.radios[radio as usize].mac;
         if reset {
-            r.mac.cw = r.mac.p.cw_min;
+            m.cw = m.p.cw_min;
         }
-        let cw = r.mac.cw;
-        self.sense[radio as usize].backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+        let cw = m.cw;
+        self.sense[radio as usize].backoff = Some(self.rng[radio as usize].below(cw as u64 + 1) as u32);
     }
 
     /// Re-evaluate `radio`'s view of the medium after any change on the air.
