@@ -247,7 +247,7 @@ impl Wlan {
             m.committed_at = Instant::MAX;
             s.backoff = None;
             s.idle_since = now;
-            s.gen = s.gen.wrapping_add(1);
+            s.stamp = 0;
             s.armed = Instant::MAX;
             if m.current.is_some() {
                 // A management frame in the middle of its attempts draws a

@@ -114,8 +114,10 @@ pub(crate) struct Tx {
 /// reaches thirty radios touches thirty small records. Two cache lines,
 /// laid out by hand: a signal at a radio that is not receiving a frame
 /// (most of the radios a campus frame reaches) reads and writes the first
-/// line only.
-#[repr(C, align(64))]
+/// line only. Aligned to 128 bytes, so that both lines sit in one pair
+/// that the L2 spatial prefetcher brings in together (the second line,
+/// read at every chunk of a reception, missed otherwise).
+#[repr(C, align(128))]
 pub(crate) struct Air {
     /// Energy of every signal on the air here (mW), and how many.
     pub energy_mw: f64,
@@ -165,13 +167,14 @@ pub(crate) struct Radio {
     pub cell: (i32, i32),
 }
 
-/// Internal events: the end of a transmission, or a radio's MAC timer
-/// (stale when its generation moved on).
+/// Internal events: the end of a transmission, a radio's MAC or
+/// management timer (stale when the radio wants a wake of another stamp,
+/// see `wakes.rs`), or a beacon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Wake {
     TxEnd { tx: u32 },
-    Mac { radio: u32, gen: u32 },
-    Mgmt { radio: u32, gen: u32 },
+    Mac { radio: u32 },
+    Mgmt { radio: u32 },
     Beacon { radio: u32 },
 }
 
@@ -475,16 +478,16 @@ impl Wlan {
     /// Advance to `now`: transmissions ending and MAC timers due by then run.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
-        while let Some((t, w)) = self.wakes.pop_due(now) {
+        while let Some((t, w, stamp)) = self.wakes.pop_due(now) {
             match w {
                 Wake::TxEnd { tx } => self.end_tx(t, tx),
-                Wake::Mac { radio, gen } => {
-                    if self.sense[radio as usize].gen == gen {
+                Wake::Mac { radio } => {
+                    if self.sense[radio as usize].stamp == stamp {
                         self.mac_wake(t, radio);
                     }
                 }
-                Wake::Mgmt { radio, gen } => {
-                    if matches!(&self.mgmt[radio as usize], MgmtRole::Sta(s) if s.gen == gen) {
+                Wake::Mgmt { radio } => {
+                    if matches!(&self.mgmt[radio as usize], MgmtRole::Sta(s) if s.stamp == stamp) {
                         self.sta_timer(t, radio);
                     }
                 }
@@ -498,8 +501,9 @@ impl Wlan {
         self.out.pop_front()
     }
 
-    pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) {
-        self.wakes.push(at, w);
+    /// Schedule `w` at `at`; its stamp (see `wakes.rs`).
+    pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) -> u64 {
+        self.wakes.push(at, w)
     }
 
     /// Refile every radio by its position at `now`.

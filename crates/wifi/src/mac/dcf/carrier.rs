@@ -20,9 +20,9 @@ pub(crate) struct Sense {
     /// When the medium last turned idle (the IFS and backoff count from here).
     pub(crate) idle_since: Instant,
     /// When the MAC timer is armed (`Instant::MAX`: not armed), and the
-    /// generation that tells its wake from stale ones.
+    /// stamp of its wake (0: none), which tells it from stale ones.
     pub(crate) armed: Instant,
-    pub(crate) gen: u32,
+    pub(crate) stamp: u64,
     /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
     pub(crate) backoff: Option<u32>,
     /// The last frame received was in error: defer EIFS instead of DIFS
@@ -46,7 +46,7 @@ impl Sense {
         Sense {
             idle_since: Instant::ZERO,
             armed: Instant::MAX,
-            gen: 0,
+            stamp: 0,
             backoff: None,
             eifs: false,
             quiet: false,
@@ -194,12 +194,11 @@ impl Wlan {
     /// Set `radio`'s MAC timer to `next` unless it is already there.
     #[inline]
     fn arm_at(&mut self, radio: u32, next: Instant) {
-        let s = &mut self.sense[radio as usize];
-        if next != s.armed {
-            s.gen = s.gen.wrapping_add(1);
+        if next != self.sense[radio as usize].armed {
+            let stamp = self.push_wake(next, Wake::Mac { radio });
+            let s = &mut self.sense[radio as usize];
             s.armed = next;
-            let gen = s.gen;
-            self.push_wake(next, Wake::Mac { radio, gen });
+            s.stamp = stamp;
         }
     }
 }
