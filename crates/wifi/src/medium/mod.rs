@@ -21,7 +21,7 @@ use airtcp_core::{Duration, Instant, RngStream};
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MacCounters, MacParams};
 use crate::mgmt::{ApState, MgmtEvent, MgmtSpec, StaState};
-use crate::mobility::{Mobility, Piece, Pos};
+use crate::mobility::{Mobility, Pos, Track};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
 mod grid;
@@ -201,7 +201,7 @@ pub struct Wlan {
     grid: Grid,
     /// Each radio's current straight piece of motion, dense for the
     /// per-transmission distance checks (see [`Wlan::pos`]).
-    tracks: Vec<Piece>,
+    tracks: Vec<Track>,
     /// Each radio's channel index in the grid.
     chan: Vec<u8>,
     /// The path loss as a linear gain, and each radio's transmit power
@@ -350,7 +350,7 @@ impl Wlan {
             .collect();
         let tracks = radios
             .iter_mut()
-            .map(|r| r.spec.mobility.piece(Instant::ZERO))
+            .map(|r| Track::of(&r.spec.mobility.piece(Instant::ZERO)).unwrap_or(Track::NEVER))
             .collect();
         let eirp_mw = radios
             .iter()
@@ -754,19 +754,20 @@ impl Wlan {
 /// Position of radio `i` at `now` from its straight piece in `tracks`,
 /// renewed from the model when it no longer holds.
 #[inline]
-fn track_pos(tracks: &mut [Piece], radios: &mut [Radio], i: usize, now: Instant) -> Pos {
+fn track_pos(tracks: &mut [Track], radios: &mut [Radio], i: usize, now: Instant) -> Pos {
     let t = &tracks[i];
     if t.holds(now) {
         return t.at(now);
     }
     let m = &mut radios[i].spec.mobility;
     let piece = m.piece(now);
-    if piece.holds(now) {
-        tracks[i] = piece;
-        piece.at(now)
-    } else {
-        m.position(now)
+    if !piece.holds(now) {
+        return m.position(now);
     }
+    if let Some(t) = Track::of(&piece) {
+        tracks[i] = t;
+    }
+    piece.at(now)
 }
 
 /// Close the receiving radio's current chunk at `now`: the stretch since the
