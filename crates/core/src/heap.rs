@@ -4,9 +4,10 @@
 //! counter), so every correct priority queue pops the same sequence and
 //! the choice is one of speed only. Against `std`'s binary heap this one
 //! has half the levels and keeps a node's four children side by side (one
-//! or two cache lines for 24-byte entries). The WLAN medium's wakes use
-//! it; the simulator's own queue stays on `std`'s heap, which measured the
-//! same on the campus benchmark (instructions and simulated cache misses).
+//! or two cache lines for 24-byte entries). The simulator's event queue
+//! uses it; the WLAN medium's wakes have a variant of their own with
+//! 16-byte entries laid out a cache line per group of children
+//! (`airtcp_wifi`'s `medium/wakes.rs`).
 
 /// A min-heap of `Copy` entries, smallest first by `Ord`. After warm-up
 /// its capacity covers the largest backlog: push and pop allocate nothing.

@@ -245,4 +245,30 @@ mod tests {
             assert_eq!(q.peek_time(), reference.peek().map(|Reverse((t, ..))| *t));
         }
     }
+
+    /// A backlog several levels deep (the campus holds ~4,000 wakes), with
+    /// pushes between pops: the same order as time, then stamp.
+    #[test]
+    fn a_deep_backlog_pops_in_time_and_stamp_order() {
+        let mut q = WakeQueue::default();
+        let mut want = BinaryHeap::new();
+        for n in 0..20_000u64 {
+            // Times spread over 0..3001 with many ties.
+            let at = n * 7919 % 3001;
+            let stamp = q.push(Instant(at), Wake::Mac { radio: n as u32 });
+            want.push(Reverse((at, stamp)));
+        }
+        let (mut now, mut popped) = (0, 0);
+        while let Some(Reverse((at, stamp))) = want.pop() {
+            popped += 1;
+            now = at;
+            let (t, _, s) = q.pop_due(Instant(now)).expect("due");
+            assert_eq!((t.0, s), (at, stamp));
+            if popped % 7 == 0 && popped < 15_000 {
+                let stamp = q.push(Instant(now + 3), Wake::TxEnd { tx: popped });
+                want.push(Reverse((now + 3, stamp)));
+            }
+        }
+        assert_eq!(q.len(), 0);
+    }
 }
