@@ -5,7 +5,7 @@
 //! on the heap's internal layout.
 //!
 //! The queue is `airtcp_core::heap::MinHeap4` (a 4-ary heap, half the
-//! levels of a binary one; the WLAN's wakes use it too) over entries keyed
+//! levels of a binary one) over entries keyed
 //! by one packed `u128` (`time << 64 | class << 56 | counter`), so ordering
 //! an entry is one integer comparison. The simulator pops every event once:
 //! this is its innermost loop.

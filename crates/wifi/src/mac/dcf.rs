@@ -5,6 +5,7 @@
 //! So a radio costs an event when something happens to it, not per slot.
 
 mod carrier;
+pub(crate) use carrier::Sense;
 
 use std::collections::{HashMap, VecDeque};
 
@@ -61,9 +62,9 @@ enum Phase {
     },
 }
 
+/// The MAC state of a radio apart from its carrier sense, backoff and
+/// timer, which live in `Sense` (see there why).
 pub struct DcfState {
-    pub(crate) gen: u32,
-    armed: Instant,
     queue: VecDeque<Msdu>,
     queue_limit: usize,
     /// Management frames go before data (a queue of their own, as drivers
@@ -79,15 +80,10 @@ pub struct DcfState {
     /// sends the probes): it goes first once data may go again.
     parked: Option<Current>,
     phase: Phase,
-    /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
-    backoff: Option<u32>,
     // Whether the medium is busy (physical or virtual carrier sense) and
     // the NAV live in `medium::Air`, beside the physical state every
-    // transmission in range updates.
-    idle_since: Instant,
-    /// The last frame received was in error: defer EIFS instead of DIFS
-    /// (802.11-2016 10.3.2.3.7) until a frame is received correctly.
-    eifs: bool,
+    // transmission in range updates; the backoff, the idle time, EIFS and
+    // the timer in `Sense`.
     /// The medium turned busy exactly when our backoff ended: we transmit
     /// anyway (both stations' slot boundaries coincide; that is a collision).
     committed_at: Instant,
@@ -103,8 +99,6 @@ pub struct DcfState {
     p: MacParams,
     slot: Duration,
     sifs: Duration,
-    difs: Duration,
-    eifs_time: Duration,
     /// aRxPHYStartDelay: preamble and PLCP header (802.11-2016 Tables 15-5, 17-21).
     phy_start: Duration,
 }
@@ -118,8 +112,6 @@ impl DcfState {
             _ => Duration::from_micros(20),
         };
         DcfState {
-            gen: 0,
-            armed: Instant::MAX,
             queue: VecDeque::with_capacity(p.queue_limit.min(1024) as usize),
             queue_limit: p.queue_limit as usize,
             mgmt_q: VecDeque::with_capacity(4),
@@ -127,9 +119,6 @@ impl DcfState {
             current: None,
             parked: None,
             phase: Phase::Idle,
-            backoff: None,
-            idle_since: Instant::ZERO,
-            eifs: false,
             committed_at: Instant::MAX,
             cw: p.cw_min,
             response: None,
@@ -138,18 +127,8 @@ impl DcfState {
             minstrel: HashMap::new(),
             slot: std.slot(),
             sifs: std.sifs(),
-            difs: std.difs(),
-            eifs_time: std.eifs(),
             phy_start,
             p: p.clone(),
-        }
-    }
-
-    fn ifs(&self) -> Duration {
-        if self.eifs {
-            self.eifs_time
-        } else {
-            self.difs
         }
     }
 
@@ -166,10 +145,11 @@ impl DcfState {
         }
     }
 
-    /// When the backoff ends, if the medium stays idle.
-    fn backoff_end(&self) -> Option<Instant> {
-        let k = self.backoff?;
-        Some(self.idle_since + self.ifs() + self.slot.saturating_mul(k as u64))
+    /// Idle with no frame that may contend and no SIFS response: the
+    /// state in which carrier sense needs nothing of this struct
+    /// (`Sense::quiet`).
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.response.is_none() && self.phase == Phase::Idle && !self.has_frame()
     }
 
     pub fn queue_len(&self) -> usize {
@@ -255,21 +235,25 @@ impl Wlan {
         self.air[ri].nav_until = now;
         let r = &mut self.radios[ri];
         let m = &mut r.mac;
+        let s = &mut self.sense[ri];
+        // The carrier sense below must not take the quiet path on state
+        // this function changes; `kick` re-arms and sets it anew.
+        s.quiet = false;
         if m.phase != Phase::Sending {
             m.phase = Phase::Idle;
             if m.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) && !m.data_allowed {
                 m.parked = m.current.take();
             }
             m.committed_at = Instant::MAX;
-            m.backoff = None;
-            m.idle_since = now;
-            m.gen = m.gen.wrapping_add(1);
-            m.armed = Instant::MAX;
+            s.backoff = None;
+            s.idle_since = now;
+            s.stamp = 0;
+            s.armed = Instant::MAX;
             if m.current.is_some() {
                 // A management frame in the middle of its attempts draws a
                 // fresh backoff here (`kick` starts only a new frame).
                 let cw = m.cw;
-                m.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+                s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
             }
         }
         self.mac_medium_changed(now, radio);
@@ -283,16 +267,17 @@ impl Wlan {
         let busy = self.air[radio as usize].mac_busy;
         let r = &mut self.radios[radio as usize];
         let m = &mut r.mac;
+        let s = &mut self.sense[radio as usize];
         if m.current.is_none() && m.phase == Phase::Idle && m.has_frame() {
             // 802.11-2016 10.3.4.3: a frame that finds the medium busy
             // invokes the backoff; one that finds it idle for DIFS goes now.
             if busy {
-                if m.backoff.unwrap_or(0) == 0 {
+                if s.backoff.unwrap_or(0) == 0 {
                     let cw = m.cw;
-                    m.backoff = Some(r.rng.below(cw as u64 + 1) as u32);
+                    s.backoff = Some(self.rng[radio as usize].below(cw as u64 + 1) as u32);
                 }
-            } else if m.backoff.is_none() || m.backoff_end().is_some_and(|t| t < now) {
-                m.backoff = Some(0);
+            } else if s.backoff.is_none() || s.backoff_end().is_some_and(|t| t < now) {
+                s.backoff = Some(0);
             }
         }
         self.mac_arm(now, radio);
@@ -301,7 +286,17 @@ impl Wlan {
     /// A radio's MAC timer fired.
     pub(crate) fn mac_wake(&mut self, now: Instant, radio: u32) {
         let ri = radio as usize;
-        self.radios[ri].mac.armed = Instant::MAX;
+        self.sense[ri].armed = Instant::MAX;
+        if self.sense[ri].quiet {
+            debug_assert!(self.radios[ri].mac.is_quiet(), "radio {radio} not quiet");
+            // Nothing to send and no response: the wake can only be the
+            // NAV's expiry (below), and needs nothing of the MAC state.
+            if self.air[ri].mac_busy && self.air[ri].nav_until <= now {
+                self.mac_medium_changed(now, radio);
+            }
+            self.quiet_arm(now, radio);
+            return;
+        }
         // A SIFS response goes regardless of carrier sense (10.3.2.3.3).
         if let Some((at, f)) = self.radios[ri].mac.response {
             if at <= now {
@@ -335,13 +330,13 @@ impl Wlan {
             }
             Phase::Idle => {
                 let m = &self.radios[ri].mac;
-                let due = m.backoff_end();
+                let due = self.sense[ri].backoff_end();
                 let go = m.has_frame()
                     && (m.committed_at == now
                         || (!self.air[ri].mac_busy && due.is_some_and(|t| t <= now)));
                 if go {
                     self.radios[ri].mac.committed_at = Instant::MAX;
-                    self.radios[ri].mac.backoff = None;
+                    self.sense[ri].backoff = None;
                     self.transmit_head(now, radio);
                 }
             }
@@ -570,14 +565,21 @@ impl Wlan {
         rx_dbm: f64,
     ) {
         let ri = radio as usize;
-        let awaiting = self.radios[ri].mac.phase;
+        // A quiet MAC (`Sense::quiet`) is idle: most receivers of a frame
+        // are, and need not read their MAC state for it.
+        let awaiting = if self.sense[ri].quiet {
+            debug_assert!(self.radios[ri].mac.is_quiet(), "radio {radio} not quiet");
+            Phase::Idle
+        } else {
+            self.radios[ri].mac.phase
+        };
         if !ok {
             self.radios[ri].counters.rx_errors += 1;
-            self.radios[ri].mac.eifs = true;
+            self.sense[ri].eifs = true;
             self.settle_await(now, radio, awaiting);
             return;
         }
-        self.radios[ri].mac.eifs = false;
+        self.sense[ri].eifs = false;
         let for_me = f.dst == radio;
         let expected = for_me
             && matches!(
@@ -766,7 +768,8 @@ impl Wlan {
         // The timeout counts as busy time: the backoff starts after it plus
         // an IFS, as ns-3's ChannelAccessManager does with its
         // last-ACK/CTS-timeout ends (and Bianchi's Tc with the timeout in).
-        m.idle_since = m.idle_since.max(now);
+        let s = &mut self.sense[ri];
+        s.idle_since = s.idle_since.max(now);
         let Some(mut cur) = m.current else { return };
         if was_rts || !cur.sent_after_cts {
             cur.short_retries += 1;

@@ -6,7 +6,7 @@
 mod dcf;
 pub mod minstrel;
 
-pub(crate) use dcf::DcfState;
+pub(crate) use dcf::{DcfState, Sense};
 
 use airtcp_core::Duration;
 

@@ -21,7 +21,7 @@ use airtcp_core::{Duration, Instant, RngStream};
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MacCounters, MacParams};
 use crate::mgmt::{ApState, MgmtEvent, MgmtSpec, StaState};
-use crate::mobility::{Mobility, Piece, Pos};
+use crate::mobility::{Mobility, Pos, Track};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
 mod grid;
@@ -114,8 +114,10 @@ pub(crate) struct Tx {
 /// reaches thirty radios touches thirty small records. Two cache lines,
 /// laid out by hand: a signal at a radio that is not receiving a frame
 /// (most of the radios a campus frame reaches) reads and writes the first
-/// line only.
-#[repr(C, align(64))]
+/// line only. Aligned to 128 bytes, so that both lines sit in one pair
+/// that the L2 spatial prefetcher brings in together (the second line,
+/// read at every chunk of a reception, missed otherwise).
+#[repr(C, align(128))]
 pub(crate) struct Air {
     /// Energy of every signal on the air here (mW), and how many.
     pub energy_mw: f64,
@@ -158,7 +160,6 @@ impl Air {
 
 pub(crate) struct Radio {
     pub spec: RadioSpec,
-    pub rng: RngStream,
     /// MAC: see `mac/dcf.rs`.
     pub mac: crate::mac::DcfState,
     pub counters: MacCounters,
@@ -166,19 +167,26 @@ pub(crate) struct Radio {
     pub cell: (i32, i32),
 }
 
-/// Internal events: the end of a transmission, or a radio's MAC timer
-/// (stale when its generation moved on).
+/// Internal events: the end of a transmission, a radio's MAC or
+/// management timer (stale when the radio wants a wake of another stamp,
+/// see `wakes.rs`), or a beacon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Wake {
     TxEnd { tx: u32 },
-    Mac { radio: u32, gen: u32 },
-    Mgmt { radio: u32, gen: u32 },
+    Mac { radio: u32 },
+    Mgmt { radio: u32 },
     Beacon { radio: u32 },
 }
 
 pub struct Wlan {
     pub(crate) radios: Vec<Radio>,
     pub(crate) air: Vec<Air>,
+    /// Each radio's carrier-sense bookkeeping (`mac::Sense`), dense for
+    /// the busy/idle flips of radios in range of every transmission.
+    pub(crate) sense: Vec<crate::mac::Sense>,
+    /// Each radio's random stream (reception draws, backoffs, the first
+    /// beacon), dense: a frame's end draws at most of its receivers.
+    pub(crate) rng: Vec<RngStream>,
     pub(crate) shadowing: Option<Shadowing>,
     pub(crate) shadow_rng: RngStream,
     /// Fixed frame error rates per (transmitter, receiver) radio pair, for
@@ -193,7 +201,7 @@ pub struct Wlan {
     grid: Grid,
     /// Each radio's current straight piece of motion, dense for the
     /// per-transmission distance checks (see [`Wlan::pos`]).
-    tracks: Vec<Piece>,
+    tracks: Vec<Track>,
     /// Each radio's channel index in the grid.
     chan: Vec<u8>,
     /// The path loss as a linear gain, and each radio's transmit power
@@ -234,6 +242,8 @@ impl Wlan {
     ) -> Wlan {
         let mut radios = Vec::with_capacity(specs.len());
         let mut air = Vec::with_capacity(specs.len());
+        let mut sense = Vec::with_capacity(specs.len());
+        let mut rng = Vec::with_capacity(specs.len());
         let mut floor_mw = f64::INFINITY;
         let mut max_speed: f64 = 0.0;
         let (mut max_tx_dbm, mut max_gain_db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -247,6 +257,7 @@ impl Wlan {
             max_gain_db = max_gain_db.max(p.antenna_gain_db);
             max_speed = max_speed.max(spec.mobility.max_speed());
             let mac = crate::mac::DcfState::new(&spec.mac);
+            sense.push(crate::mac::Sense::new(&spec.mac));
             air.push(Air {
                 noise_mw,
                 sensitivity_mw,
@@ -268,8 +279,8 @@ impl Wlan {
                 nav_until: Instant::ZERO,
                 epoch: 0,
             });
+            rng.push(RngStream::new(seed, &format!("wifi.radio.{i}")));
             radios.push(Radio {
-                rng: RngStream::new(seed, &format!("wifi.radio.{i}")),
                 mac,
                 counters: MacCounters::default(),
                 cell: (0, 0),
@@ -339,7 +350,7 @@ impl Wlan {
             .collect();
         let tracks = radios
             .iter_mut()
-            .map(|r| r.spec.mobility.piece(Instant::ZERO))
+            .map(|r| Track::of(&r.spec.mobility.piece(Instant::ZERO)).unwrap_or(Track::NEVER))
             .collect();
         let eirp_mw = radios
             .iter()
@@ -361,6 +372,8 @@ impl Wlan {
         let mut wlan = Wlan {
             radios,
             air,
+            sense,
+            rng,
             shadowing,
             shadow_rng: RngStream::new(seed, "wifi.shadowing"),
             fixed_fer: HashMap::new(),
@@ -385,10 +398,11 @@ impl Wlan {
             capture: false,
             link_stats: Vec::new(),
         };
-        wlan.grid.refile_at = refile_every.map_or(Instant::MAX, |d| {
-            Instant::ZERO + d.max(Duration::from_millis(1))
-        });
+        wlan.grid.max_speed = max_speed;
         wlan.refile(Instant::ZERO);
+        wlan.grid.schedule_refile(refile_every.map_or(Instant::MAX, |d| {
+            Instant::ZERO + d.max(Duration::from_millis(1))
+        }));
         wlan
     }
 
@@ -464,16 +478,16 @@ impl Wlan {
     /// Advance to `now`: transmissions ending and MAC timers due by then run.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
-        while let Some((t, w)) = self.wakes.pop_due(now) {
+        while let Some((t, w, stamp)) = self.wakes.pop_due(now) {
             match w {
                 Wake::TxEnd { tx } => self.end_tx(t, tx),
-                Wake::Mac { radio, gen } => {
-                    if self.radios[radio as usize].mac.gen == gen {
+                Wake::Mac { radio } => {
+                    if self.sense[radio as usize].stamp == stamp {
                         self.mac_wake(t, radio);
                     }
                 }
-                Wake::Mgmt { radio, gen } => {
-                    if matches!(&self.mgmt[radio as usize], MgmtRole::Sta(s) if s.gen == gen) {
+                Wake::Mgmt { radio } => {
+                    if matches!(&self.mgmt[radio as usize], MgmtRole::Sta(s) if s.stamp == stamp) {
                         self.sta_timer(t, radio);
                     }
                 }
@@ -487,8 +501,9 @@ impl Wlan {
         self.out.pop_front()
     }
 
-    pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) {
-        self.wakes.push(at, w);
+    /// Schedule `w` at `at`; its stamp (see `wakes.rs`).
+    pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) -> u64 {
+        self.wakes.push(at, w)
     }
 
     /// Refile every radio by its position at `now`.
@@ -501,7 +516,7 @@ impl Wlan {
             let p = self.pos(i, now);
             let c = self.grid.cell_of(p);
             self.radios[i].cell = c;
-            self.grid.file(self.chan[i] as usize, c, i as u32);
+            self.grid.file(self.chan[i] as usize, c, i as u32, p);
         }
         self.grid.filed_at = now;
     }
@@ -576,7 +591,7 @@ impl Wlan {
         if now >= self.grid.refile_at {
             let step = self.grid.refile_at.saturating_since(self.grid.filed_at);
             self.refile(now);
-            self.grid.refile_at = now + step;
+            self.grid.schedule_refile(now + step);
         }
         near.clear();
         let sp = self.pos(src, now);
@@ -603,9 +618,10 @@ impl Wlan {
                 continue;
             };
             for x in xlo..=xhi {
-                for &j in &g.cells[g.index(k, x, y)] {
-                    let ju = j as usize;
-                    if ju == src {
+                for f in &g.cells[g.index(k, x, y)] {
+                    let (j, ju) = (f.radio, f.radio as usize);
+                    let (fx, fy) = (f.x - sp.x, f.y - sp.y);
+                    if ju == src || fx * fx + fy * fy > g.skip_m2 {
                         continue;
                     }
                     let rp = track_pos(tracks, radios, ju, now);
@@ -687,7 +703,7 @@ impl Wlan {
                         p *= 1.0 - fer;
                     }
                 }
-                decoded = Some(p >= 1.0 || self.radios[j as usize].rng.uniform() < p);
+                decoded = Some(p >= 1.0 || self.rng[j as usize].uniform() < p);
             }
             r.signals -= 1;
             r.energy_mw = if r.signals == 0 {
@@ -738,19 +754,20 @@ impl Wlan {
 /// Position of radio `i` at `now` from its straight piece in `tracks`,
 /// renewed from the model when it no longer holds.
 #[inline]
-fn track_pos(tracks: &mut [Piece], radios: &mut [Radio], i: usize, now: Instant) -> Pos {
+fn track_pos(tracks: &mut [Track], radios: &mut [Radio], i: usize, now: Instant) -> Pos {
     let t = &tracks[i];
     if t.holds(now) {
         return t.at(now);
     }
     let m = &mut radios[i].spec.mobility;
     let piece = m.piece(now);
-    if piece.holds(now) {
-        tracks[i] = piece;
-        piece.at(now)
-    } else {
-        m.position(now)
+    if !piece.holds(now) {
+        return m.position(now);
     }
+    if let Some(t) = Track::of(&piece) {
+        tracks[i] = t;
+    }
+    piece.at(now)
 }
 
 /// Close the receiving radio's current chunk at `now`: the stretch since the
@@ -785,11 +802,17 @@ impl Wlan {
         let cell = self.radios[radio as usize].cell;
         let (ko, kn) = (self.grid.channel_index(old), self.grid.channel_index(new));
         let i = self.grid.index(ko, cell.0, cell.1);
-        if let Some(k) = self.grid.cells[i].iter().position(|&r| r == radio) {
-            self.grid.cells[i].swap_remove(k);
-        }
+        // Filed where it was at the last filing; a NaN position (were it
+        // not found) is never skipped by the search.
+        let at = match self.grid.cells[i].iter().position(|f| f.radio == radio) {
+            Some(k) => {
+                let f = self.grid.cells[i].swap_remove(k);
+                Pos { x: f.x, y: f.y, z: 0.0 }
+            }
+            None => Pos { x: f64::NAN, y: f64::NAN, z: 0.0 },
+        };
         self.chan[radio as usize] = kn as u8;
-        self.grid.file(kn, cell, radio);
+        self.grid.file(kn, cell, radio, at);
     }
 
     /// A management frame for `radio` (or broadcast) arrived correctly.

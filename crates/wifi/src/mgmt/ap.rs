@@ -64,7 +64,7 @@ impl Wlan {
         for radio in 0..self.radios.len() as u32 {
             if let MgmtRole::Ap(a) = &self.mgmt[radio as usize] {
                 let interval = a.interval.as_nanos().max(1);
-                let offset = self.radios[radio as usize].rng.below(interval);
+                let offset = self.rng[radio as usize].below(interval);
                 self.push_wake(Instant::from_nanos(offset), Wake::Beacon { radio });
             }
         }

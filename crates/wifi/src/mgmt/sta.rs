@@ -55,11 +55,12 @@ pub(crate) struct StaState {
     /// Idle because a scripted handoff keeps the station away.
     away: bool,
     pub deadline: Instant,
-    /// The timer (see `sta_arm`): `gen` names the pending wake that
-    /// counts, `armed` is its time (`Instant::MAX`: none pending), `want`
-    /// the time the station wants now. A later `want` does not push a new
-    /// wake: the pending one, when it fires, moves itself to `want`.
-    pub gen: u32,
+    /// The timer (see `sta_arm`): `stamp` names the pending wake that
+    /// counts (the medium's wake stamp, 0: none), `armed` is its time
+    /// (`Instant::MAX`: none pending), `want` the time the station wants
+    /// now. A later `want` does not push a new wake: the pending one, when
+    /// it fires, moves itself to `want`.
+    pub stamp: u64,
     pub armed: Instant,
     pub want: Instant,
     /// Beacon signal samples of the current AP `(t, dBm)`.
@@ -92,7 +93,7 @@ impl StaState {
             next_scan_ok: Instant::ZERO,
             away: false,
             deadline: Instant::MAX,
-            gen: 0,
+            stamp: 0,
             armed: Instant::MAX,
             want: Instant::MAX,
             signal: Vec::new(),
@@ -496,10 +497,9 @@ impl Wlan {
         // the heap of a campus (one per station per beacon interval).
         s.want = t;
         if t != Instant::MAX && (s.armed == Instant::MAX || t < s.armed) {
-            s.gen = s.gen.wrapping_add(1);
             s.armed = t;
-            let gen = s.gen;
-            self.push_wake(t, Wake::Mgmt { radio, gen });
+            let stamp = self.push_wake(t, Wake::Mgmt { radio });
+            self.sta(radio).stamp = stamp;
         }
     }
 
@@ -510,9 +510,10 @@ impl Wlan {
         s.armed = Instant::MAX;
         if s.want > now {
             if s.want != Instant::MAX {
-                let (t, gen) = (s.want, s.gen);
+                let t = s.want;
                 s.armed = t;
-                self.push_wake(t, Wake::Mgmt { radio, gen });
+                let stamp = self.push_wake(t, Wake::Mgmt { radio });
+                self.sta(radio).stamp = stamp;
             }
             return;
         }
