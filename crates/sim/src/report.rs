@@ -184,7 +184,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
     // Moved, not cloned: the series and segment logs are the largest data of
     // a run, and a copy would double the peak memory.
     let series = fin.flows.iter_mut().map(|f| std::mem::take(&mut f.series)).collect();
-    let segments = fin.flows.iter_mut().map(|f| std::mem::take(&mut f.segments)).collect();
+    let segments = fin.flows.iter_mut().map(|f| f.take_segments()).collect();
     RunOutput {
         summary,
         series,

@@ -27,6 +27,22 @@ impl<T: Copy + Default> Slab<T> {
         }
     }
 
+    /// Insert a value built in place by `fill` (on a default slot): no
+    /// copy of a value assembled elsewhere a moment before, which the CPU
+    /// cannot forward to the copy's wide loads (see `Network::send_tcp_from`).
+    #[inline]
+    pub fn insert_with(&mut self, fill: impl FnOnce(&mut T)) -> u32 {
+        let i = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.items.push(T::default());
+                (self.items.len() - 1) as u32
+            }
+        };
+        fill(&mut self.items[i as usize]);
+        i
+    }
+
     #[inline]
     pub fn get(&self, i: u32) -> &T {
         &self.items[i as usize]

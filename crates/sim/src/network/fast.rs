@@ -5,7 +5,7 @@
 //! so a network without agents pays for addresses and forwarding tables but
 //! not for hooks.
 
-use airtcp_core::{Frame, Icmp, Instant, IpPayload, Packet};
+use airtcp_core::{Frame, Icmp, Instant, IpPayload, Ipv4Header, Packet, Segment};
 
 use super::{Channel, Cx, LocalDelivery, Network};
 use crate::link::Verdict as LinkVerdict;
@@ -18,7 +18,33 @@ impl Network {
             return;
         }
         let idx = self.frames.insert(Frame { l2: Default::default(), pkt });
-        let dst = u32::from_be_bytes(pkt.net_header().dst);
+        self.send_inserted(cx, now, node, idx);
+    }
+
+    /// A TCP segment a host at `node` sends with IP header `ip`: as
+    /// `send_from`, but the frame is assembled in the arena's slot rather
+    /// than copied there. The header's narrow fields (TTL, ID, ECN) were
+    /// written a moment before; copying the packet read them back with
+    /// 16-byte loads that store forwarding cannot serve, a stall that was
+    /// 2.5 % of a bulk run's wall time.
+    #[inline]
+    pub(crate) fn send_tcp_from(&mut self, cx: &mut Cx, now: Instant, node: usize, ip: Ipv4Header, seg: Segment) {
+        if self.coded.is_some() {
+            return self.send_from(cx, now, node, Packet { ip, outer: None, payload: IpPayload::Tcp(seg) });
+        }
+        let idx = self.frames.insert_with(|f| {
+            f.l2 = Default::default();
+            f.pkt.ip = ip;
+            f.pkt.outer = None;
+            f.pkt.payload = IpPayload::Tcp(seg);
+        });
+        self.send_inserted(cx, now, node, idx);
+    }
+
+    /// Route frame `idx`, just generated at `node`, out of it.
+    #[inline]
+    fn send_inserted(&mut self, cx: &mut Cx, now: Instant, node: usize, idx: u32) {
+        let dst = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst);
         if self.nodes[node].hooks.0 != 0 || self.is_local(node, dst) {
             return self.route_out(cx, now, node, idx, false, 0);
         }

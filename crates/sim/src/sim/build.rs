@@ -20,7 +20,7 @@ impl<'s> Sim<'s> {
     pub(super) fn new(sc: &'s Scenario, seed: u64, pcap: Option<PcapOut>) -> Result<Sim<'s>, SimError> {
         let end = Instant::ZERO + sc.sim.duration;
         let mut q = EventQueue::with_capacity(4096);
-        link_state_events(sc, &mut q, end);
+        let handoffs = link_state_events(sc, &mut q, end);
         for (idx, r) in sc.route_changes.iter().enumerate() {
             q.push(Instant::ZERO + r.at, class::LINK_STATE, Ev::RouteChange { idx: idx as u32 });
         }
@@ -29,7 +29,7 @@ impl<'s> Sim<'s> {
         let samples = if interval == Duration::ZERO { 0 } else { (sc.sim.duration.0 / interval.0) as usize + 2 };
         let hosts = hosts(sc, seed, &net, &mut q, samples, end)?;
         let rec = Recorder::new(sc, interval, net.agents.len());
-        let mut sim = Sim { sc, seed, end, q, net, hosts, log: Vec::with_capacity(4096), rec };
+        let mut sim = Sim { sc, seed, end, q, net, hosts, log: Vec::with_capacity(4096), rec, handoffs };
         let mut cx = Cx { q: &mut sim.q, log: &mut sim.log };
         sim.net.start(&mut cx, Instant::ZERO);
         for ep in 0..sim.hosts.eps.len() {
@@ -39,8 +39,10 @@ impl<'s> Sim<'s> {
     }
 }
 
-/// Outage and handoff markers for the event log.
-fn link_state_events(sc: &Scenario, q: &mut EventQueue<Ev>, end: Instant) {
+/// Outage and handoff markers for the event log; returns the handoffs'
+/// `(link, direction, index)` that the queued `Ev::Handoff`s point at.
+fn link_state_events(sc: &Scenario, q: &mut EventQueue<Ev>, end: Instant) -> Vec<(u32, u8, u32)> {
+    let mut handoffs = Vec::new();
     for (li, l) in sc.links.iter().enumerate() {
         for d in 0..2 {
             for &(s, e) in &l.loss[d].outages {
@@ -50,12 +52,14 @@ fn link_state_events(sc: &Scenario, q: &mut EventQueue<Ev>, end: Instant) {
             if let Some(TraceSpec { model: TraceModel::Drive(ds), .. }) = &l.trace[d] {
                 for (idx, h) in ds.link.handoffs().iter().enumerate() {
                     if h.t <= end {
-                        q.push(h.t, class::LINK_STATE, Ev::Handoff { link: li as u32, dir: d as u8, idx: idx as u32 });
+                        q.push(h.t, class::LINK_STATE, Ev::Handoff { entry: handoffs.len() as u32 });
+                        handoffs.push((li as u32, d as u8, idx as u32));
                     }
                 }
             }
         }
     }
+    handoffs
 }
 
 /// Each flow's client and server endpoint on its nodes' primary addresses.

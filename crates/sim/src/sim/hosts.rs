@@ -1,7 +1,7 @@
 //! The TCP hosts of a run: every flow's two endpoints and applications, the
 //! socket lookup for packets delivered to a node, and endpoint timers.
 
-use airtcp_core::{Instant, Packet};
+use airtcp_core::{Instant, Ipv4Header, Packet};
 use airtcp_tcp::{CaState, Endpoint, Event};
 
 use crate::apps::SendApp;
@@ -147,8 +147,8 @@ impl Hosts {
                     self.flows[m.flow as usize].on_data_sent(now, seg.seq, seg.payload_len);
                 }
                 let id = net.next_ip_id(m.node as usize);
-                let pkt = Packet::tcp(m.addr, m.peer, TTL, id, seg).with_ecn(ecn);
-                net.send_from(cx, now, m.node as usize, pkt);
+                let ip = Ipv4Header { src: m.addr, dst: m.peer, ttl: TTL, ip_id: id, ecn };
+                net.send_tcp_from(cx, now, m.node as usize, ip, seg);
             }
             if !any {
                 break;

@@ -31,6 +31,8 @@ pub(crate) struct Sim<'s> {
     hosts: Hosts,
     log: Vec<(Instant, Raw)>,
     rec: Recorder,
+    /// Drive-trace handoff markers `(link, direction, index)` (`Ev::Handoff`).
+    handoffs: Vec<(u32, u8, u32)>,
 }
 
 impl<'s> Sim<'s> {
@@ -64,7 +66,10 @@ impl<'s> Sim<'s> {
                 Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),
                 Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
                 Ev::Outage { link, dir, start } => cx.log.push((now, Raw::Outage { link, dir, start })),
-                Ev::Handoff { link, dir, idx } => cx.log.push((now, Raw::Handoff { link, dir, idx })),
+                Ev::Handoff { entry } => {
+                    let (link, dir, idx) = self.handoffs[entry as usize];
+                    cx.log.push((now, Raw::Handoff { link, dir, idx }));
+                }
                 Ev::RouteChange { idx } => {
                     // Validated against the scenario: every node, interface
                     // and (for a removal) route named exists or is reported.
