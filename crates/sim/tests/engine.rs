@@ -7,18 +7,20 @@ use airtcp_sim::Scenario;
 
 #[test]
 fn ties_break_by_class_then_insertion() {
-    let mut q: EventQueue<&'static str> = EventQueue::default();
+    // Events are one word in the queue (`EventCode`): push indices into `NAMES`.
+    const NAMES: [&str; 7] = ["timer-1", "packet-1", "earlier-sample", "timer-2", "packet-2", "link", "later-link"];
+    let mut q: EventQueue<u32> = EventQueue::default();
     let t = Instant::from_millis(5);
-    q.push(t, class::TIMER, "timer-1");
-    q.push(t, class::PACKET, "packet-1");
-    q.push(Instant::from_millis(4), class::SAMPLE, "earlier-sample");
-    q.push(t, class::TIMER, "timer-2");
-    q.push(t, class::PACKET, "packet-2");
-    q.push(t, class::LINK_STATE, "link");
-    q.push(Instant::from_millis(6), class::LINK_STATE, "later-link");
+    q.push(t, class::TIMER, 0);
+    q.push(t, class::PACKET, 1);
+    q.push(Instant::from_millis(4), class::SAMPLE, 2);
+    q.push(t, class::TIMER, 3);
+    q.push(t, class::PACKET, 4);
+    q.push(t, class::LINK_STATE, 5);
+    q.push(Instant::from_millis(6), class::LINK_STATE, 6);
     let mut order = Vec::new();
     while let Some((_, e)) = q.pop_until(Instant::MAX) {
-        order.push(e);
+        order.push(NAMES[e as usize]);
     }
     assert_eq!(order, ["earlier-sample", "link", "packet-1", "packet-2", "timer-1", "timer-2", "later-link"]);
     assert_eq!(q.executed(), 7);

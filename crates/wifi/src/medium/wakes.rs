@@ -103,11 +103,18 @@ impl WakeQueue {
             at: at.0,
             tag: self.counter << (ID_BITS + KIND_BITS) | kind << ID_BITS | u64::from(id),
         };
-        let mut k = self.len;
+        let k = self.len;
         self.len += 1;
         if Self::slot(k) / 4 >= self.groups.len() {
             self.groups.push(Group::default());
         }
+        self.sift_up(k, e);
+        self.counter
+    }
+
+    /// Put `e` at node `k` (a hole), or higher while it is smaller than the parent.
+    #[inline]
+    fn sift_up(&mut self, mut k: usize, e: Entry) {
         let key = e.key();
         while k != 0 {
             let parent = (k - 1) / 4;
@@ -119,7 +126,6 @@ impl WakeQueue {
             k = parent;
         }
         self.set(k, e);
-        self.counter
     }
 
     /// Time of the earliest wake.
@@ -176,17 +182,7 @@ impl WakeQueue {
                 break;
             }
         }
-        let key = last.key();
-        while k != 0 {
-            let parent = (k - 1) / 4;
-            let p = self.node(parent);
-            if key >= p.key() {
-                break;
-            }
-            self.set(k, p);
-            k = parent;
-        }
-        self.set(k, last);
+        self.sift_up(k, last);
     }
 
     #[cfg(test)]
