@@ -42,9 +42,7 @@ impl SendApp {
             }
         }
     }
-}
 
-impl SendApp {
     /// Whether `fill` would do anything now (hand the endpoint data, try
     /// to, or close it).
     #[inline]
