@@ -27,9 +27,10 @@ use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 mod grid;
 mod order;
 mod wakes;
+mod wheel;
 use grid::Grid;
 use order::RadioOrder;
-use wakes::WakeQueue;
+use wheel::WakeWheel;
 
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
@@ -195,7 +196,7 @@ pub struct Wlan {
     pub(crate) fixed_fer: HashMap<(u32, u32), (f64, u32)>,
     pub(crate) txs: Vec<Tx>,
     pub(crate) free_txs: Vec<u32>,
-    pub(crate) wakes: WakeQueue,
+    pub(crate) wakes: WakeWheel,
     pub(crate) out: VecDeque<WlanOutput>,
     pub(crate) now: Instant,
     grid: Grid,
@@ -379,7 +380,7 @@ impl Wlan {
             fixed_fer: HashMap::new(),
             txs: Vec::new(),
             free_txs: Vec::new(),
-            wakes: WakeQueue::default(),
+            wakes: WakeWheel::default(),
             out: VecDeque::with_capacity(16),
             now: Instant::ZERO,
             grid,

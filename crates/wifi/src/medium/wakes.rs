@@ -24,8 +24,8 @@ const KIND_BITS: u32 = 2;
 const ID_MASK: u64 = (1 << ID_BITS) - 1;
 
 #[derive(Clone, Copy, Default)]
-struct Entry {
-    at: u64,
+pub(super) struct Entry {
+    pub(super) at: u64,
     /// `stamp << 24 | kind << 22 | id`.
     tag: u64,
 }
@@ -33,8 +33,19 @@ struct Entry {
 impl Entry {
     /// Time, then stamp, as one 128-bit number (compared without branches).
     #[inline]
-    fn key(&self) -> u128 {
+    pub(super) fn key(&self) -> u128 {
         (self.at as u128) << 64 | self.tag as u128
+    }
+
+    #[inline]
+    pub(super) fn stamp(&self) -> u64 {
+        self.tag >> (ID_BITS + KIND_BITS)
+    }
+
+    /// Time, wake and stamp, as a pop returns them.
+    #[inline]
+    pub(super) fn parts(&self) -> (Instant, Wake, u64) {
+        (Instant(self.at), self.wake(), self.stamp())
     }
 
     fn wake(&self) -> Wake {
@@ -88,9 +99,9 @@ impl WakeQueue {
         self.groups[k / 4].0[k % 4] = e;
     }
 
-    /// Schedule `w` at `at`, after every wake already scheduled for `at`,
-    /// and return its stamp (unique, never 0).
-    pub(crate) fn push(&mut self, at: Instant, w: Wake) -> u64 {
+    /// The entry of `w` at `at`, with the next stamp (unique, never 0):
+    /// scheduled after every wake already scheduled for `at`.
+    pub(super) fn entry(&mut self, at: Instant, w: Wake) -> Entry {
         self.counter += 1;
         let (kind, id) = match w {
             Wake::TxEnd { tx } => (0, tx),
@@ -99,17 +110,28 @@ impl WakeQueue {
             Wake::Beacon { radio } => (3, radio),
         };
         debug_assert!(u64::from(id) <= ID_MASK && self.counter < 1 << (64 - ID_BITS - KIND_BITS));
-        let e = Entry {
+        Entry {
             at: at.0,
             tag: self.counter << (ID_BITS + KIND_BITS) | kind << ID_BITS | u64::from(id),
-        };
+        }
+    }
+
+    /// Schedule `w` at `at` (see [`WakeQueue::entry`]) and return its stamp.
+    #[cfg(test)]
+    pub(crate) fn push(&mut self, at: Instant, w: Wake) -> u64 {
+        let e = self.entry(at, w);
+        self.push_entry(e);
+        e.stamp()
+    }
+
+    /// Add an entry made by [`WakeQueue::entry`].
+    pub(super) fn push_entry(&mut self, e: Entry) {
         let k = self.len;
         self.len += 1;
         if Self::slot(k) / 4 >= self.groups.len() {
             self.groups.push(Group::default());
         }
         self.sift_up(k, e);
-        self.counter
     }
 
     /// Put `e` at node `k` (a hole), or higher while it is smaller than the parent.
@@ -134,18 +156,28 @@ impl WakeQueue {
         (self.len > 0).then(|| Instant(self.groups[0].0[0].at))
     }
 
-    /// Remove and return the earliest wake, with its stamp, if it is due by `now`.
-    pub(crate) fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)> {
-        if self.len == 0 || self.groups[0].0[0].at > now.0 {
-            return None;
-        }
-        let top = self.groups[0].0[0];
+    /// The earliest entry.
+    #[inline]
+    pub(super) fn peek_entry(&self) -> Option<Entry> {
+        (self.len > 0).then(|| self.groups[0].0[0])
+    }
+
+    /// Remove the earliest entry (there is one).
+    pub(super) fn pop_entry(&mut self) {
+        debug_assert!(self.len > 0);
         let last = self.node(self.len - 1);
         self.len -= 1;
         if self.len > 0 {
             self.sift_hole(last);
         }
-        Some((Instant(top.at), top.wake(), top.tag >> (ID_BITS + KIND_BITS)))
+    }
+
+    /// Remove and return the earliest wake, with its stamp, if it is due by `now`.
+    #[cfg(test)]
+    pub(crate) fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)> {
+        let top = self.peek_entry().filter(|e| e.at <= now.0)?;
+        self.pop_entry();
+        Some(top.parts())
     }
 
     /// Walk the hole at the root down to a leaf along the smallest
