@@ -7,7 +7,9 @@
 mod carrier;
 pub(crate) use carrier::Sense;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 
 use airtcp_core::{Duration, Instant};
 
@@ -92,10 +94,12 @@ pub struct DcfState {
     response: Option<(Instant, AirFrame)>,
     next_seq: u16,
     /// Last sequence number received from each transmitter, for duplicate
-    /// detection (802.11-2016 10.3.2.11).
-    last_seq: HashMap<u32, u16>,
+    /// detection (802.11-2016 10.3.2.11). Keyed by radio number with a
+    /// multiplicative hash (never iterated, so its order cannot leak into
+    /// results): an AP looks one up per frame from each of its stations.
+    last_seq: FxHashMap<u32, u16>,
     /// Minstrel state per destination (with `RateControl::Minstrel`).
-    minstrel: HashMap<u32, Minstrel>,
+    minstrel: FxHashMap<u32, Minstrel>,
     p: MacParams,
     slot: Duration,
     sifs: Duration,
@@ -123,8 +127,8 @@ impl DcfState {
             cw: p.cw_min,
             response: None,
             next_seq: 0,
-            last_seq: HashMap::new(),
-            minstrel: HashMap::new(),
+            last_seq: FxHashMap::default(),
+            minstrel: FxHashMap::default(),
             slot: std.slot(),
             sifs: std.sifs(),
             phy_start,

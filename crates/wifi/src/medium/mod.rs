@@ -24,6 +24,7 @@ use crate::mgmt::{ApState, MgmtEvent, MgmtSpec, StaState};
 use crate::mobility::{Mobility, Pos, Track};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
+mod decide;
 mod grid;
 mod order;
 mod wakes;
@@ -687,24 +688,15 @@ impl Wlan {
             let mut decoded = None;
             if r.rx_tx == tx {
                 r.rx_tx = NO_RX;
-                let rx = r.rx;
-                // exp(0) = 1 exactly: a frame received well above the noise
-                // (the table's f32 values underflow to 0 there) skips the call.
-                let mut p = if rx.log_success == 0.0 {
-                    1.0
-                } else {
-                    rx.log_success.exp()
-                };
-                if let Some(&(fer, min_bytes)) = if self.fixed_fer.is_empty() {
+                let keep = if self.fixed_fer.is_empty() {
                     None
                 } else {
-                    self.fixed_fer.get(&(frame.src, j))
-                } {
-                    if frame.bytes >= min_bytes {
-                        p *= 1.0 - fer;
-                    }
-                }
-                decoded = Some(p >= 1.0 || self.rng[j as usize].uniform() < p);
+                    self.fixed_fer
+                        .get(&(frame.src, j))
+                        .filter(|&&(_, min_bytes)| frame.bytes >= min_bytes)
+                        .map(|&(fer, _)| 1.0 - fer)
+                };
+                decoded = Some(decide::received(r.rx.log_success, keep, &mut self.rng[j as usize]));
             }
             r.signals -= 1;
             r.energy_mw = if r.signals == 0 {
