@@ -81,6 +81,7 @@ impl Network {
     }
 
     /// The medium's timer: run it, then act on what it reports.
+    #[inline(never)]
     pub(crate) fn on_wlan(&mut self, cx: &mut Cx, now: Instant) {
         if self.wlan_timer == now {
             self.wlan_timer = Instant::MAX;
