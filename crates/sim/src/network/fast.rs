@@ -114,15 +114,16 @@ impl Network {
         loop {
             let d = self.channels[c].poll_delivered()?;
             let iface = self.channel_ends[c][d.end as usize];
-            if let Some(local) = self.receive(cx, now, iface, d.frame) {
+            if let Some(local) = self.receive(cx, now, iface, d.frame, d.ip_bytes) {
                 return Some(local);
             }
         }
     }
 
-    /// A frame arrived on `iface`: forwarded, or returned when it is for this node.
+    /// A frame of `ip_bytes` arrived on `iface`: forwarded, or returned when
+    /// it is for this node.
     #[inline]
-    pub(super) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) -> Option<LocalDelivery> {
+    pub(super) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32, ip_bytes: u32) -> Option<LocalDelivery> {
         let ifc = &self.ifaces[iface as usize];
         let node = ifc.node as usize;
         if !ifc.up || self.hops[node].general {
@@ -165,13 +166,21 @@ impl Network {
                 }
             },
         };
-        self.transmit(cx, now, out, idx);
+        // The TTL is all that changed: the size is the one it arrived with.
+        self.transmit_sized(cx, now, out, idx, ip_bytes);
         None
     }
 
     /// Put frame `idx` on `iface`'s channel (after the egress hooks, if any ran).
     #[inline]
     pub(super) fn transmit(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
+        let bytes = self.frames.get(idx).pkt.ip_len();
+        self.transmit_sized(cx, now, iface, idx, bytes)
+    }
+
+    /// `transmit` of a frame whose packet is `bytes` long (`Packet::ip_len`).
+    #[inline]
+    fn transmit_sized(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32, bytes: u32) {
         let ifc = &self.ifaces[iface as usize];
         if !ifc.up {
             self.frames.remove(idx);
@@ -186,7 +195,6 @@ impl Network {
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
-        let bytes = frame.pkt.ip_len();
         let verdict = self.channels[c].enqueue(now, end, idx, bytes, &mut frame.pkt.net_header_mut().ecn);
         if let Some(p) = self.pcap.as_mut() {
             if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {

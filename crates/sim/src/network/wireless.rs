@@ -119,7 +119,8 @@ impl Network {
                         continue;
                     }
                     let iface = self.radio_iface[radio as usize];
-                    if let Some(local) = self.receive(cx, now, iface, c) {
+                    let bytes = self.frames.get(c).pkt.ip_len();
+                    if let Some(local) = self.receive(cx, now, iface, c, bytes) {
                         self.local.push_back(local);
                     }
                 }
