@@ -8,7 +8,7 @@ use airtcp_core::{Instant, MacAddr, RngStream};
 
 use super::addr::Prefix;
 use super::fib::{Fib, Origin, Route};
-use super::node::{Iface, Node, NO_RADIO};
+use super::node::{HopCache, Iface, Node, NO_RADIO};
 use super::path::union_hooks;
 use super::{NetStats, Network, PointToPoint};
 use crate::link::aqm::{Aqm, AqmSpec, Red};
@@ -55,6 +55,7 @@ impl Network {
                     addr: addrs[end],
                     subnet,
                     mac: MacAddr::local(first + end as u32 + 1),
+                    peer_mac: MacAddr::local(first + 1 - end as u32 + 1),
                     up: true,
                     local,
                     radio: NO_RADIO,
@@ -97,7 +98,9 @@ impl Network {
             }
             Box::new(super::sdn::SdnPlane::build(sc, spec))
         });
+        let hops = nodes.iter().map(HopCache::new).collect();
         let mut net = Network {
+            hops,
             coded: None,
             mesh_routes: false,
             sdn,
@@ -250,7 +253,7 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Ifa
         }
         n.ifaces.push(g);
         n.fib.insert(r.subnet, Route { iface: g, origin: Origin::Connected, via: 0 });
-        ifaces.push(Iface { node: r.node as u32, channel: u32::MAX, end: 0, peer: g, addr: r.addr, subnet: r.subnet, mac: MacAddr::local(g + 1), up: true, local, radio: i as u32 });
+        ifaces.push(Iface { node: r.node as u32, channel: u32::MAX, end: 0, peer: g, addr: r.addr, subnet: r.subnet, mac: MacAddr::local(g + 1), peer_mac: MacAddr::local(g + 1), up: true, local, radio: i as u32 });
         let mut spec = r.spec.clone();
         if let Some((area, lo, hi, pause)) = r.random_waypoint {
             spec.mobility = Mobility::random_waypoint(area, lo, hi, pause, seed, &format!("radio{i}")).expect("validated with the scenario");

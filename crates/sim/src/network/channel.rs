@@ -15,11 +15,14 @@ use crate::link::{LinkDir, Verdict};
 use crate::ring::Ring;
 
 /// A frame handed back by a channel: `frame` (slab index) has fully arrived
-/// at attachment `end` of the channel.
+/// at attachment `end` of the channel. `ip_bytes` is the size it was
+/// offered with, handed back so that a router forwarding it unchanged does
+/// not measure the packet again (its TCP options) on every hop.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Delivery {
     pub frame: u32,
     pub end: u8,
+    pub ip_bytes: u32,
 }
 
 pub trait Channel {
@@ -41,13 +44,13 @@ pub trait Channel {
 /// 1 is `b`; direction `d` carries frames from attachment `d`.
 ///
 /// A direction is FIFO, so its frames in flight wait in a queue of
-/// `(arrival, frame)` and only the earliest head matters for the timer: one
+/// `(arrival, frame, ip_bytes)` and only the earliest head matters for the timer: one
 /// timer entry per channel however many frames are in flight. A frame that
 /// the reordering model delays past later ones waits in a small heap instead.
 pub struct PointToPoint {
     pub dirs: [LinkDir; 2],
-    in_flight: [Ring<(Instant, u32)>; 2],
-    overtaken: BinaryHeap<Reverse<(Instant, u64, u32, u8)>>,
+    in_flight: [Ring<(Instant, u32, u32)>; 2],
+    overtaken: BinaryHeap<Reverse<(Instant, u64, u32, u8, u32)>>,
     overtaken_seq: u64,
     /// The earliest pending arrival and where it waits (0/1: a direction's
     /// FIFO, 2: the overtaken heap), kept up to date so that `poll_timeout`
@@ -74,7 +77,7 @@ impl PointToPoint {
     fn find_head(&mut self) {
         let mut best: Option<(Instant, u8)> = None;
         for d in 0..2 {
-            if let Some(&(t, _)) = self.in_flight[d].front() {
+            if let Some(&(t, ..)) = self.in_flight[d].front() {
                 if best.map_or(true, |(b, _)| t < b) {
                     best = Some((t, d as u8));
                 }
@@ -97,13 +100,13 @@ impl Channel for PointToPoint {
         if let Verdict::Delivered { arrival, .. } = verdict {
             let fifo = &mut self.in_flight[d];
             let src = match fifo.back() {
-                Some(&(last, _)) if arrival < last => {
+                Some(&(last, ..)) if arrival < last => {
                     self.overtaken_seq += 1;
-                    self.overtaken.push(Reverse((arrival, self.overtaken_seq, frame, 1 - from)));
+                    self.overtaken.push(Reverse((arrival, self.overtaken_seq, frame, 1 - from, ip_bytes)));
                     2
                 }
                 _ => {
-                    fifo.push_back((arrival, frame));
+                    fifo.push_back((arrival, frame, ip_bytes));
                     from
                 }
             };
@@ -133,11 +136,11 @@ impl Channel for PointToPoint {
             return None;
         }
         let delivery = if src < 2 {
-            let (_, frame) = self.in_flight[src as usize].pop_front().expect("head exists");
-            Delivery { frame, end: 1 - src }
+            let (_, frame, ip_bytes) = self.in_flight[src as usize].pop_front().expect("head exists");
+            Delivery { frame, end: 1 - src, ip_bytes }
         } else {
-            let Reverse((_, _, frame, end)) = self.overtaken.pop().expect("head exists");
-            Delivery { frame, end }
+            let Reverse((_, _, frame, end, ip_bytes)) = self.overtaken.pop().expect("head exists");
+            Delivery { frame, end, ip_bytes }
         };
         self.find_head();
         Some(delivery)
@@ -163,10 +166,10 @@ mod tests {
         // b->a: 500 us + 10 ms; a->b: 1000 us + 10 ms.
         assert_eq!(ch.poll_timeout(), Some(Instant::ZERO + Duration::from_micros(10_500)));
         ch.handle_timeout(Instant::ZERO + Duration::from_micros(10_999));
-        assert_eq!(ch.poll_delivered(), Some(Delivery { frame: 8, end: 0 }));
+        assert_eq!(ch.poll_delivered(), Some(Delivery { frame: 8, end: 0, ip_bytes: 500 }));
         assert_eq!(ch.poll_delivered(), None);
         ch.handle_timeout(Instant::ZERO + Duration::from_micros(11_000));
-        assert_eq!(ch.poll_delivered(), Some(Delivery { frame: 7, end: 1 }));
+        assert_eq!(ch.poll_delivered(), Some(Delivery { frame: 7, end: 1, ip_bytes: 1000 }));
         assert_eq!(ch.poll_timeout(), None);
     }
 

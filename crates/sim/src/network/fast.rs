@@ -7,6 +7,7 @@
 
 use airtcp_core::{Frame, Icmp, Instant, IpPayload, Ipv4Header, Packet, Segment};
 
+use super::node::{HopCache, HOP_LOCAL};
 use super::{Channel, Cx, LocalDelivery, Network};
 use crate::link::Verdict as LinkVerdict;
 
@@ -45,16 +46,62 @@ impl Network {
     #[inline]
     fn send_inserted(&mut self, cx: &mut Cx, now: Instant, node: usize, idx: u32) {
         let dst = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst);
-        if self.nodes[node].hooks.0 != 0 || self.is_local(node, dst) {
+        if self.hops[node].hooked {
             return self.route_out(cx, now, node, idx, false, 0);
         }
-        match self.resolve(node, dst) {
-            Some(route) => self.transmit(cx, now, route.iface, idx),
-            None => {
-                self.frames.remove(idx);
-                self.stats.no_route += 1;
-            }
+        // The limited broadcast marks an empty cache slot: never cached.
+        let cached = if dst == u32::MAX { None } else { self.cached_hop(node, dst) };
+        let out = match cached {
+            Some(out) => out,
+            None if self.is_local(node, dst) => return self.route_out(cx, now, node, idx, false, 0),
+            None => match self.resolve(node, dst) {
+                Some(route) if dst == u32::MAX => route.iface,
+                Some(route) => self.remember_hop(node, dst, route.iface),
+                None => {
+                    self.frames.remove(idx);
+                    self.stats.no_route += 1;
+                    return;
+                }
+            },
+        };
+        if out == HOP_LOCAL {
+            return self.route_out(cx, now, node, idx, false, 0);
         }
+        self.transmit(cx, now, out, idx)
+    }
+
+    /// What `node` last did with a packet for `dst` (see [`HopCache`]),
+    /// if it is one of its two latest destinations under the current routes.
+    #[inline(always)]
+    fn cached_hop(&mut self, node: usize, dst: u32) -> Option<u32> {
+        let h = &mut self.hops[node];
+        if h.epoch != self.route_epoch {
+            h.epoch = self.route_epoch;
+            h.hops = HopCache::EMPTY;
+        }
+        if h.hops[0].0 == dst {
+            return Some(h.hops[0].1);
+        }
+        if h.hops[1].0 == dst {
+            h.hops.swap(0, 1);
+            return Some(h.hops[0].1);
+        }
+        None
+    }
+
+    /// Record `out` as `node`'s egress for `dst` and return it. Route
+    /// computation in between may have moved the epoch: the entry is kept
+    /// under the epoch that is current now.
+    #[cold]
+    #[inline(never)]
+    fn remember_hop(&mut self, node: usize, dst: u32, out: u32) -> u32 {
+        let h = &mut self.hops[node];
+        if h.epoch != self.route_epoch {
+            h.epoch = self.route_epoch;
+            h.hops = HopCache::EMPTY;
+        }
+        h.hops = [(dst, out), h.hops[0]];
+        out
     }
 
     /// The next frame channel `ch` delivers by `now` that is for a node's
@@ -67,32 +114,37 @@ impl Network {
         loop {
             let d = self.channels[c].poll_delivered()?;
             let iface = self.channel_ends[c][d.end as usize];
-            if let Some(local) = self.receive(cx, now, iface, d.frame) {
+            if let Some(local) = self.receive(cx, now, iface, d.frame, d.ip_bytes) {
                 return Some(local);
             }
         }
     }
 
-    /// A frame arrived on `iface`: forwarded, or returned when it is for this node.
+    /// A frame of `ip_bytes` arrived on `iface`: forwarded, or returned when
+    /// it is for this node.
     #[inline]
-    pub(super) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) -> Option<LocalDelivery> {
+    pub(super) fn receive(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32, ip_bytes: u32) -> Option<LocalDelivery> {
         let ifc = &self.ifaces[iface as usize];
         let node = ifc.node as usize;
-        if !ifc.up || self.nodes[node].hooks.0 != 0 || self.nodes[node].learning {
+        if !ifc.up || self.hops[node].general {
             self.receive_general(cx, now, iface, idx);
             return None;
         }
-        let pkt = &self.frames.get(idx).pkt;
-        let dst = u32::from_be_bytes(pkt.net_header().dst);
+        let dst = u32::from_be_bytes(self.frames.get(idx).pkt.net_header().dst);
         if dst == u32::MAX {
             // Limited broadcast (an AP's station announcement) stops here.
             self.frames.remove(idx);
             return None;
         }
-        if self.is_local(node, dst) {
+        let cached = self.cached_hop(node, dst);
+        if cached == Some(HOP_LOCAL) || (cached.is_none() && self.is_local(node, dst)) {
+            let pkt = &self.frames.get(idx).pkt;
             if pkt.outer.is_some() || matches!(pkt.payload, IpPayload::Icmp(Icmp::EchoRequest { .. })) {
                 self.receive_general(cx, now, iface, idx);
                 return None;
+            }
+            if cached.is_none() {
+                self.remember_hop(node, dst, HOP_LOCAL);
             }
             return Some(LocalDelivery { node: node as u32, iface, frame: idx });
         }
@@ -103,19 +155,32 @@ impl Network {
             return None;
         }
         h.ttl -= 1;
-        match self.resolve(node, dst) {
-            Some(route) => self.transmit(cx, now, route.iface, idx),
-            None => {
-                self.frames.remove(idx);
-                self.stats.no_route += 1;
-            }
-        }
+        let out = match cached {
+            Some(out) => out,
+            None => match self.resolve(node, dst) {
+                Some(route) => self.remember_hop(node, dst, route.iface),
+                None => {
+                    self.frames.remove(idx);
+                    self.stats.no_route += 1;
+                    return None;
+                }
+            },
+        };
+        // The TTL is all that changed: the size is the one it arrived with.
+        self.transmit_sized(cx, now, out, idx, ip_bytes);
         None
     }
 
     /// Put frame `idx` on `iface`'s channel (after the egress hooks, if any ran).
     #[inline]
     pub(super) fn transmit(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
+        let bytes = self.frames.get(idx).pkt.ip_len();
+        self.transmit_sized(cx, now, iface, idx, bytes)
+    }
+
+    /// `transmit` of a frame whose packet is `bytes` long (`Packet::ip_len`).
+    #[inline]
+    fn transmit_sized(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32, bytes: u32) {
         let ifc = &self.ifaces[iface as usize];
         if !ifc.up {
             self.frames.remove(idx);
@@ -126,12 +191,10 @@ impl Network {
             return self.transmit_radio(cx, now, iface, idx);
         }
         let (c, end) = (ifc.channel as usize, ifc.end);
-        let src_mac = ifc.mac;
-        let dst_mac = self.ifaces[ifc.peer as usize].mac;
+        let (src_mac, dst_mac) = (ifc.mac, ifc.peer_mac);
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
-        let bytes = frame.pkt.ip_len();
         let verdict = self.channels[c].enqueue(now, end, idx, bytes, &mut frame.pkt.net_header_mut().ecn);
         if let Some(p) = self.pcap.as_mut() {
             if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {

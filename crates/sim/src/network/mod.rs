@@ -84,6 +84,8 @@ pub struct Network {
     /// Bumped by every change to any forwarding table; invalidates the
     /// nodes' one-entry route caches.
     route_epoch: u64,
+    /// Each node's [`node::HopCache`] for the fast packet path.
+    hops: Vec<node::HopCache>,
     frames: Slab<Frame>,
     pub agents: Vec<AnyAgent>,
     /// Node and stack position of each agent.
@@ -184,6 +186,7 @@ impl Network {
     }
 
     /// Run agent `a`'s timer if it is due.
+    #[inline(never)]
     pub(crate) fn on_agent_timeout(&mut self, cx: &mut Cx, now: Instant, a: u32) {
         let ai = a as usize;
         if self.agent_timer[ai] == Some(now) {

@@ -18,6 +18,9 @@ pub struct Iface {
     pub addr: u32,
     pub subnet: Prefix,
     pub mac: MacAddr,
+    /// The MAC address of `peer` (point-to-point), copied here so that
+    /// putting a frame on the channel reads one interface, not two.
+    pub peer_mac: MacAddr,
     pub up: bool,
     /// Position among the node's interfaces (the agents' `IfaceId`).
     pub local: u32,
@@ -56,5 +59,39 @@ pub struct Node {
 impl Default for Node {
     fn default() -> Node {
         Node { ifaces: Vec::new(), primary: None, fib: Fib::default(), agents: Vec::new(), hooks: Default::default(), ip_id: 0, route_cache: [None; 2], cache_epoch: 0, learning: false }
+    }
+}
+
+/// `HopCache::hops` egress of a destination that is one of the node's own addresses.
+pub const HOP_LOCAL: u32 = u32::MAX;
+
+/// The fast packet path's memory of what a node did with its last two
+/// destinations: delivered locally ([`HOP_LOCAL`]) or sent out of an
+/// interface. It replaces the "is it mine?" scan of the node's interfaces
+/// and the route lookup on every packet after the first of a flow (a router
+/// on a path forwards data one way and ACKs the other). Valid while the
+/// routing epoch is `epoch`: every change to a forwarding table or an
+/// interface's state bumps it. Kept in a dense vector of its own (one
+/// cache line holds several nodes), apart from the wide `Node`.
+#[derive(Clone, Copy, Debug)]
+pub struct HopCache {
+    pub epoch: u64,
+    /// `(destination, egress interface or HOP_LOCAL)`, slot 0 the most
+    /// recent. An empty slot's destination is the limited broadcast
+    /// address, which the fast path never looks up.
+    pub hops: [(u32, u32); 2],
+    /// The node has agents: what it sends and receives takes the general
+    /// path of `network::path`.
+    pub hooked: bool,
+    /// `hooked`, or the node learns host routes: what it receives takes
+    /// the general path.
+    pub general: bool,
+}
+
+impl HopCache {
+    pub const EMPTY: [(u32, u32); 2] = [(u32::MAX, 0); 2];
+
+    pub fn new(node: &Node) -> HopCache {
+        HopCache { epoch: 0, hops: Self::EMPTY, hooked: node.hooks.0 != 0, general: node.hooks.0 != 0 || node.learning }
     }
 }

@@ -139,6 +139,7 @@ impl Network {
     }
 
     /// Apply a typed route change at `now`. Errors name what does not exist.
+    #[inline(never)]
     pub(crate) fn apply(&mut self, cx: &mut Cx, now: Instant, ch: RouteChange) -> Result<(), String> {
         self.route_epoch += 1;
         let iface_of = |net: &Network, node: u32, iface: u32| -> Result<u32, String> {

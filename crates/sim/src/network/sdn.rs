@@ -311,6 +311,7 @@ impl Network {
     }
 
     /// The control plane's timer: deliver due messages, run due timeouts.
+    #[inline(never)]
     pub(crate) fn on_sdn(&mut self, cx: &mut Cx, now: Instant) {
         let Some(sdn) = self.sdn.as_mut() else { return };
         if sdn.timer == now {

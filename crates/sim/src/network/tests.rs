@@ -25,12 +25,17 @@ fn chain() -> (Scenario, Network) {
 /// Send `pkt` from `node` and run the network until it is quiet; returns
 /// what reached a node's own address, with its arrival time.
 fn run(net: &mut Network, node: usize, pkt: Packet) -> Vec<(Instant, LocalDelivery, Packet)> {
+    run_at(net, Instant::ZERO, node, pkt)
+}
+
+/// `run`, sending at `t0`.
+fn run_at(net: &mut Network, t0: Instant, node: usize, pkt: Packet) -> Vec<(Instant, LocalDelivery, Packet)> {
     let mut q: EventQueue<Ev> = EventQueue::default();
     let mut log: Vec<(Instant, Raw)> = Vec::new();
     let mut got = Vec::new();
     {
         let mut cx = Cx { q: &mut q, log: &mut log };
-        net.send_from(&mut cx, Instant::ZERO, node, pkt);
+        net.send_from(&mut cx, t0, node, pkt);
     }
     while let Some((now, ev)) = q.pop_until(Instant::MAX) {
         let mut cx = Cx { q: &mut q, log: &mut log };
@@ -122,4 +127,34 @@ fn unknown_destination_counts_as_no_route() {
     assert!(run(&mut net, 0, udp(src, [192, 0, 2, 1], 64)).is_empty());
     assert_eq!(net.stats.no_route, 1);
     assert_eq!(net.frames_live(), 0);
+}
+
+/// A router's remembered egress follows a route change: n0 reaches n3 over
+/// n1 (1 ms links) until a host route sends it over n2 (5 ms to n2).
+#[test]
+fn remembered_hops_follow_a_route_change() {
+    let mut text = String::from("[sim]\nduration = \"10s\"\n");
+    for i in 0..4 {
+        text += &format!("[[nodes]]\nname = \"n{i}\"\n");
+    }
+    for (a, b, delay) in [(0, 1, 1), (1, 3, 1), (0, 2, 5), (2, 3, 1)] {
+        text += &format!("[[links]]\na = \"n{a}\"\nb = \"n{b}\"\nrate = \"100Mbps\"\ndelay = \"{delay}ms\"\n");
+    }
+    let sc = Scenario::from_toml_str(&text, "diamond.toml", &[]).unwrap();
+    let mut net = Network::from_scenario(&sc, 1);
+    let (src, dst) = (net.primary_addr(0).unwrap(), net.primary_addr(3).unwrap());
+    // Sent once a second; 128 bytes of IP + 2 of PPP at 100 Mb/s: 10.4 us per link.
+    let at = |s: u64| Instant::ZERO + airtcp_core::Duration::from_secs(s);
+    let delay = |got: &[(Instant, LocalDelivery, Packet)], s: u64| {
+        assert_eq!((got.len(), got[0].1.node), (1, 3));
+        (got[0].0 - at(s)).as_nanos() as u64 - 2 * 10_400
+    };
+    for s in 0..2 {
+        assert_eq!(delay(&run_at(&mut net, at(s), 0, udp(src, dst, 64)), s), 2_000_000, "over n1");
+    }
+    let host = super::Prefix::new(u32::from_be_bytes(dst), 32);
+    net.change_routes(super::RouteChange::Add { node: 0, prefix: host, iface: 1 }).unwrap();
+    assert_eq!(delay(&run_at(&mut net, at(2), 0, udp(src, dst, 64)), 2), 6_000_000, "over n2");
+    net.change_routes(super::RouteChange::Remove { node: 0, prefix: host }).unwrap();
+    assert_eq!(delay(&run_at(&mut net, at(3), 0, udp(src, dst, 64)), 3), 2_000_000, "over n1 again");
 }

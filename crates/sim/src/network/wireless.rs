@@ -81,6 +81,7 @@ impl Network {
     }
 
     /// The medium's timer: run it, then act on what it reports.
+    #[inline(never)]
     pub(crate) fn on_wlan(&mut self, cx: &mut Cx, now: Instant) {
         if self.wlan_timer == now {
             self.wlan_timer = Instant::MAX;
@@ -118,7 +119,8 @@ impl Network {
                         continue;
                     }
                     let iface = self.radio_iface[radio as usize];
-                    if let Some(local) = self.receive(cx, now, iface, c) {
+                    let bytes = self.frames.get(c).pkt.ip_len();
+                    if let Some(local) = self.receive(cx, now, iface, c, bytes) {
                         self.local.push_back(local);
                     }
                 }

@@ -69,6 +69,7 @@ impl Hosts {
     /// A handoff cue from the station radio of `node`: its Freeze-TCP
     /// endpoints advertise a zero window (`warning`) or reopen it with the
     /// TR-ACKs (association).
+    #[inline(never)]
     pub(crate) fn radio_notice(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, node: u32, warning: bool) {
         for ep in 0..self.eps.len() {
             if self.meta[ep].node != node || !self.eps[ep].config().freeze {
@@ -83,12 +84,14 @@ impl Hosts {
         }
     }
 
+    #[inline(never)]
     pub(crate) fn flow_start(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, flow: u32) {
         let ep = self.flows[flow as usize].client as usize;
         self.eps[ep].connect(now);
         self.service(cx, net, ep, now);
     }
 
+    #[inline(never)]
     pub(crate) fn read_tick(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let ep = f.server as usize;
@@ -98,6 +101,7 @@ impl Hosts {
         cx.q.push(next, class::APP, Ev::Read { flow });
     }
 
+    #[inline(never)]
     pub(crate) fn timer(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, ep: usize) {
         if self.meta[ep].timer == Some(now) {
             self.meta[ep].timer = None;
