@@ -214,3 +214,17 @@ impl Wlan {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::whole_slots;
+
+    #[test]
+    fn whole_slots_is_the_plain_quotient() {
+        for slot in [9_000u64, 20_000, 13_000, 0] {
+            for elapsed in [0u64, 1, 8_999, 9_000, 9_001, 19_999, 20_000, 180_017, 9_000 * 1_023 + 8_999, u64::MAX] {
+                assert_eq!(whole_slots(elapsed, slot), elapsed / slot.max(1), "{elapsed} / {slot}");
+            }
+        }
+    }
+}
