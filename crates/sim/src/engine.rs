@@ -9,12 +9,6 @@
 //! by one packed `u128` (`time << 64 | class << 56 | counter`), so ordering
 //! an entry is one integer comparison. The simulator pops every event once:
 //! this is its innermost loop.
-//!
-//! The earliest event is often the one just scheduled (the WLAN's next
-//! instant, a packet's next hop): such an event waits in a slot beside the
-//! heap instead, and is popped from there without a trip through the heap's
-//! levels. The order is the heap's, since the slot always holds an entry
-//! earlier than every entry of the heap.
 
 use std::cmp::Ordering;
 
@@ -83,8 +77,6 @@ impl Ord for Entry {
 /// the largest backlog, so pushing and popping allocate nothing.
 pub struct EventQueue<E: EventCode> {
     heap: MinHeap4<Entry>,
-    /// An entry earlier than every entry of `heap`, or none.
-    next: Option<Entry>,
     counter: u64,
     executed: u64,
     _events: std::marker::PhantomData<E>,
@@ -100,7 +92,7 @@ impl<E: EventCode> Default for EventQueue<E> {
 
 impl<E: EventCode> EventQueue<E> {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: MinHeap4::with_capacity(n), next: None, counter: 0, executed: 0, _events: std::marker::PhantomData }
+        EventQueue { heap: MinHeap4::with_capacity(n), counter: 0, executed: 0, _events: std::marker::PhantomData }
     }
 
     /// Schedule `ev` at `time` in tie-break `class` (see [`class`]).
@@ -108,37 +100,18 @@ impl<E: EventCode> EventQueue<E> {
     pub fn push(&mut self, time: Instant, class: u8, ev: E) {
         let order = (class as u64) << 56 | (self.counter & COUNTER_MASK);
         self.counter += 1;
-        let e = Entry { key: (time.0 as u128) << 64 | order as u128, code: ev.encode() };
-        match self.next {
-            // Earlier than everything queued: it becomes the slot's.
-            Some(n) if e.key < n.key => {
-                self.heap.push(n);
-                self.next = Some(e);
-            }
-            Some(_) => self.heap.push(e),
-            None if self.heap.peek().is_none_or(|h| e.key < h.key) => self.next = Some(e),
-            None => self.heap.push(e),
-        }
+        self.heap.push(Entry { key: (time.0 as u128) << 64 | order as u128, code: ev.encode() });
     }
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Instant> {
-        self.next.as_ref().or(self.heap.peek()).map(|e| Instant((e.key >> 64) as u64))
+        self.heap.peek().map(|e| Instant((e.key >> 64) as u64))
     }
 
     /// Remove and return the next event if it is due at or before `limit`;
     /// counts it as executed.
     #[inline]
     pub fn pop_until(&mut self, limit: Instant) -> Option<(Instant, E)> {
-        if let Some(n) = self.next {
-            let time = (n.key >> 64) as u64;
-            if time > limit.0 {
-                return None;
-            }
-            self.next = None;
-            self.executed += 1;
-            return Some((Instant(time), E::decode(n.code)));
-        }
         let time = (self.heap.peek()?.key >> 64) as u64;
         if time > limit.0 {
             return None;
@@ -154,11 +127,11 @@ impl<E: EventCode> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + usize::from(self.next.is_some())
+        self.heap.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.next.is_none() && self.heap.is_empty()
+        self.heap.is_empty()
     }
 }
 
@@ -196,24 +169,5 @@ mod tests {
         }
         assert_eq!(popped, expected);
         assert_eq!(q.len(), reference.len());
-    }
-
-    /// The slot beside the heap: each push earlier than everything queued
-    /// takes it and sends the former holder into the heap; a limit before
-    /// the slot's event leaves it there.
-    #[test]
-    fn earlier_pushes_take_the_slot_and_keep_the_order() {
-        let mut q: EventQueue<u32> = EventQueue::default();
-        for (i, t) in [50u64, 40, 30, 30, 20, 60].into_iter().enumerate() {
-            q.push(Instant(t), class::PACKET, i as u32);
-        }
-        q.push(Instant(30), class::LINK_STATE, 6);
-        assert_eq!(q.len(), 7);
-        assert_eq!(q.peek_time(), Some(Instant(20)));
-        assert_eq!(q.pop_until(Instant(19)), None);
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop_until(Instant::MAX).map(|(_, e)| e)).collect();
-        assert_eq!(order, [4, 6, 2, 3, 1, 0, 5]);
-        assert!(q.is_empty());
-        assert_eq!(q.executed(), 7);
     }
 }
