@@ -224,30 +224,55 @@ impl WakeQueue {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
     use airtcp_core::RngStream;
 
-    /// Against the heap it replaces: the same wakes in the same order,
-    /// with many ties in time and pushes between pops.
-    #[test]
-    fn pops_in_the_order_of_a_binary_heap_of_time_and_counter() {
-        let mut rng = RngStream::new(7, "wakes-test");
-        let mut q = WakeQueue::default();
+    /// A wake queue as the tests drive it: this heap, and the wheel in
+    /// front of it (`wheel.rs`).
+    pub(crate) trait Queue: Default {
+        fn push(&mut self, at: Instant, w: Wake) -> u64;
+        fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)>;
+        fn peek_time(&self) -> Option<Instant>;
+        fn len(&self) -> usize;
+    }
+
+    impl Queue for WakeQueue {
+        fn push(&mut self, at: Instant, w: Wake) -> u64 {
+            WakeQueue::push(self, at, w)
+        }
+        fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)> {
+            WakeQueue::pop_due(self, now)
+        }
+        fn peek_time(&self) -> Option<Instant> {
+            WakeQueue::peek_time(self)
+        }
+        fn len(&self) -> usize {
+            WakeQueue::len(self)
+        }
+    }
+
+    /// Drive `Q` and a binary heap of `(time, stamp)` alike: every pop,
+    /// peek and length agrees. Wakes are scheduled up to `span_ns` ahead
+    /// on a 500 ns grid (many ties) when `span_ns` is at least 500 ns,
+    /// else on a 1 ns grid; a twentieth `past_ns` before now (a wake armed
+    /// for an instant already gone is due at once).
+    pub(crate) fn agrees_with_a_binary_heap<Q: Queue>(seed: u64, span_ns: f64, past_ns: u64, steps: usize) {
+        let mut rng = RngStream::new(seed, "wakes-test");
+        let mut q = Q::default();
         let mut reference = BinaryHeap::new();
+        let grid = if span_ns >= 500.0 { 500 } else { 1 };
         let (mut seq, mut now) = (0u64, 0u64);
-        for step in 0..50_000 {
+        for step in 0..steps {
             if rng.uniform() < 0.55 {
-                let at = now + (rng.uniform() * 40.0) as u64;
-                let (radio, gen) = (
-                    (rng.uniform() * 3000.0) as u32,
-                    (rng.uniform() * 4e9) as u32,
-                );
+                let ahead = (rng.uniform() * span_ns) as u64 / grid * grid;
+                let at = if rng.uniform() < 0.05 { now.saturating_sub(past_ns) } else { now + ahead };
+                let radio = (rng.uniform() * 3000.0) as u32;
                 let w = match step % 4 {
-                    0 => Wake::TxEnd { tx: gen & 0x3f_ffff },
+                    0 => Wake::TxEnd { tx: step as u32 & 0x3f_ffff },
                     1 => Wake::Mac { radio },
                     2 => Wake::Mgmt { radio },
                     _ => Wake::Beacon { radio },
@@ -256,7 +281,7 @@ mod tests {
                 assert_eq!(q.push(Instant(at), w), seq, "stamps count pushes");
                 reference.push(Reverse((Instant(at), seq, w)));
             } else {
-                now += (rng.uniform() * 3.0) as u64;
+                now += (rng.uniform() * span_ns / 20.0) as u64;
                 loop {
                     let want = match reference.peek() {
                         Some(&Reverse((t, seq, w))) if t.0 <= now => Some((t, w, seq)),
@@ -269,9 +294,16 @@ mod tests {
                     reference.pop();
                 }
             }
-            assert_eq!(q.len(), reference.len());
-            assert_eq!(q.peek_time(), reference.peek().map(|Reverse((t, ..))| *t));
+            assert_eq!(q.len(), reference.len(), "step {step}");
+            assert_eq!(q.peek_time(), reference.peek().map(|Reverse((t, ..))| *t), "step {step}");
         }
+    }
+
+    /// Against a binary heap: the same wakes in the same order, with many
+    /// ties in time and pushes between pops.
+    #[test]
+    fn pops_in_the_order_of_a_binary_heap_of_time_and_counter() {
+        agrees_with_a_binary_heap::<WakeQueue>(7, 40.0, 0, 50_000);
     }
 
     /// A backlog several levels deep (the campus holds ~4,000 wakes), with
@@ -286,10 +318,10 @@ mod tests {
             let stamp = q.push(Instant(at), Wake::Mac { radio: n as u32 });
             want.push(Reverse((at, stamp)));
         }
-        let (mut now, mut popped) = (0, 0);
+        let mut popped = 0;
         while let Some(Reverse((at, stamp))) = want.pop() {
             popped += 1;
-            now = at;
+            let now = at;
             let (t, _, s) = q.pop_due(Instant(now)).expect("due");
             assert_eq!((t.0, s), (at, stamp));
             if popped % 7 == 0 && popped < 15_000 {

@@ -200,71 +200,41 @@ impl WakeWheel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
+    use crate::medium::wakes::tests::{agrees_with_a_binary_heap, Queue};
 
-    use airtcp_core::RngStream;
-
-    /// Drive the wheel and a binary heap of `(time, stamp)` alike: every
-    /// pop, peek and length agrees. `span_ns` is how far ahead wakes are
-    /// scheduled, `past_ns` how far before now some are (a wake armed for
-    /// an instant already gone is due at once).
-    fn agrees_with_a_binary_heap(seed: u64, span_ns: f64, past_ns: u64, steps: usize) {
-        let mut rng = RngStream::new(seed, "wheel-test");
-        let mut q = WakeWheel::default();
-        let mut reference = BinaryHeap::new();
-        let (mut seq, mut now) = (0u64, 0u64);
-        for step in 0..steps {
-            if rng.uniform() < 0.55 {
-                // Times on a 500 ns grid: many ties and shared buckets.
-                let ahead = (rng.uniform() * span_ns) as u64 / 500 * 500;
-                let at = if rng.uniform() < 0.05 { now.saturating_sub(past_ns) } else { now + ahead };
-                let w = match step % 4 {
-                    0 => Wake::TxEnd { tx: step as u32 & 0xffff },
-                    1 => Wake::Mac { radio: step as u32 % 3000 },
-                    2 => Wake::Mgmt { radio: 7 },
-                    _ => Wake::Beacon { radio: 9 },
-                };
-                seq += 1;
-                assert_eq!(q.push(Instant(at), w), seq, "stamps count pushes");
-                reference.push(Reverse((Instant(at), seq, w)));
-            } else {
-                now += (rng.uniform() * span_ns / 20.0) as u64;
-                loop {
-                    let want = match reference.peek() {
-                        Some(&Reverse((t, seq, w))) if t.0 <= now => Some((t, w, seq)),
-                        _ => None,
-                    };
-                    assert_eq!(q.pop_due(Instant(now)), want, "step {step}");
-                    if want.is_none() {
-                        break;
-                    }
-                    reference.pop();
-                }
-            }
-            assert_eq!(q.len(), reference.len(), "step {step}");
-            assert_eq!(q.peek_time(), reference.peek().map(|Reverse((t, ..))| *t), "step {step}");
+    impl Queue for WakeWheel {
+        fn push(&mut self, at: Instant, w: Wake) -> u64 {
+            WakeWheel::push(self, at, w)
+        }
+        fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)> {
+            WakeWheel::pop_due(self, now)
+        }
+        fn peek_time(&self) -> Option<Instant> {
+            WakeWheel::peek_time(self)
+        }
+        fn len(&self) -> usize {
+            WakeWheel::len(self)
         }
     }
 
     #[test]
     fn near_wakes_pop_in_time_and_stamp_order() {
         // All within the wheel's 4.19 ms.
-        agrees_with_a_binary_heap(1, 200_000.0, 0, 60_000);
+        agrees_with_a_binary_heap::<WakeWheel>(1, 200_000.0, 0, 60_000);
     }
 
     #[test]
     fn wakes_beyond_the_wheel_and_before_it_keep_the_order() {
         // Up to 50 ms ahead (most beyond the wheel, moved in as it turns),
         // and some a few microseconds before now.
-        agrees_with_a_binary_heap(2, 50_000_000.0, 3_000, 60_000);
-        agrees_with_a_binary_heap(3, 9_000_000.0, 100_000, 60_000);
+        agrees_with_a_binary_heap::<WakeWheel>(2, 50_000_000.0, 3_000, 60_000);
+        agrees_with_a_binary_heap::<WakeWheel>(3, 9_000_000.0, 100_000, 60_000);
     }
 
     #[test]
     fn wraps_round_many_times() {
         // Short spans, long run: the wheel's start passes every slot many times.
-        agrees_with_a_binary_heap(4, 20_000.0, 1_000, 200_000);
+        agrees_with_a_binary_heap::<WakeWheel>(4, 20_000.0, 1_000, 200_000);
     }
 
     #[test]
