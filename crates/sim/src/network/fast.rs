@@ -7,7 +7,7 @@
 
 use airtcp_core::{Frame, Icmp, Instant, IpPayload, Ipv4Header, Packet, Segment};
 
-use super::node::{HopCache, HOP_LOCAL};
+use super::node::HOP_LOCAL;
 use super::{Channel, Cx, LocalDelivery, Network};
 use crate::link::Verdict as LinkVerdict;
 
@@ -70,15 +70,11 @@ impl Network {
         self.transmit(cx, now, out, idx)
     }
 
-    /// What `node` last did with a packet for `dst` (see [`HopCache`]),
+    /// What `node` last did with a packet for `dst` (see [`super::node::HopCache`]),
     /// if it is one of its two latest destinations under the current routes.
     #[inline(always)]
     fn cached_hop(&mut self, node: usize, dst: u32) -> Option<u32> {
-        let h = &mut self.hops[node];
-        if h.epoch != self.route_epoch {
-            h.epoch = self.route_epoch;
-            h.hops = HopCache::EMPTY;
-        }
+        let h = self.hops[node].at_epoch(self.route_epoch);
         if h.hops[0].0 == dst {
             return Some(h.hops[0].1);
         }
@@ -95,11 +91,7 @@ impl Network {
     #[cold]
     #[inline(never)]
     fn remember_hop(&mut self, node: usize, dst: u32, out: u32) -> u32 {
-        let h = &mut self.hops[node];
-        if h.epoch != self.route_epoch {
-            h.epoch = self.route_epoch;
-            h.hops = HopCache::EMPTY;
-        }
+        let h = self.hops[node].at_epoch(self.route_epoch);
         h.hops = [(dst, out), h.hops[0]];
         out
     }

@@ -94,4 +94,15 @@ impl HopCache {
     pub fn new(node: &Node) -> HopCache {
         HopCache { epoch: 0, hops: Self::EMPTY, hooked: node.hooks.0 != 0, general: node.hooks.0 != 0 || node.learning }
     }
+
+    /// The cache as valid under routing epoch `epoch`: emptied if it was
+    /// filled under another.
+    #[inline(always)]
+    pub fn at_epoch(&mut self, epoch: u64) -> &mut HopCache {
+        if self.epoch != epoch {
+            self.epoch = epoch;
+            self.hops = Self::EMPTY;
+        }
+        self
+    }
 }
