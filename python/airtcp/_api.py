@@ -38,6 +38,21 @@ def _overrides_list(overrides: dict | list[str] | None) -> list[tuple[str, str]]
     return pairs
 
 
+def dict_origin(name: str | None = None) -> str:
+    """How error messages name a scenario given as a dict: ``<name>``, e.g.
+    ``<snoop s1 arm=tcp>`` (``<dict>`` without a name). The angle brackets
+    tell the simulator it is no file, so trace paths in the dict stay
+    relative to the working directory."""
+    if name is None:
+        return "<dict>"
+    text = " ".join(str(name).split())
+    if not text:
+        raise ValueError("name must not be empty")
+    if text.startswith("<") and text.endswith(">"):
+        return text
+    return f"<{text}>"
+
+
 def run(
     scenario: str | os.PathLike | dict,
     seed: int | None = None,
@@ -45,6 +60,7 @@ def run(
     out: str | os.PathLike | None = None,
     pcap: bool = False,
     progress: bool = False,
+    name: str | None = None,
 ) -> "Result":
     """Run one simulation and return its :class:`Result`.
 
@@ -55,7 +71,11 @@ def run(
     exactly like the CLI's ``--set``. With ``out``, the run's files
     (summary.json, per-flow CSV and Parquet, events.jsonl, and with
     ``pcap=True`` one capture per link) are written there. ``progress``
-    draws a bar on stderr when stderr is a terminal.
+    draws a bar on stderr when stderr is a terminal. ``name`` says what a
+    dict scenario is in error messages (a study passes its name and arm:
+    ``name="snoop s1 arm=tcp"`` gives ``<snoop s1 arm=tcp>: links[0].delay:
+    ...``, where the default is ``<dict>: ...``); a file is always named by
+    its path.
 
     Raises :class:`airtcp.ScenarioError` (a ``ValueError``) before anything
     runs or is written when the scenario is invalid.
@@ -64,7 +84,7 @@ def run(
     if isinstance(scenario, dict):
         import json
 
-        text, origin, fmt = json.dumps(scenario), "<dict>", "json"
+        text, origin, fmt = json.dumps(scenario), dict_origin(name), "json"
     elif isinstance(scenario, (str, os.PathLike)):
         path = os.fspath(scenario)
         if not os.path.isfile(path):

@@ -77,6 +77,20 @@ def test_bad_scenario_raises_scenario_error(small_scenario):
     assert str(e).startswith("<dict>: links[0].delay: ")
 
 
+def test_named_dict_scenario_is_named_in_errors(small_scenario):
+    # A study's scenario built in Python: the study and arm, not "<dict>".
+    small_scenario["links"][0]["delay"] = "-5ms"
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        airtcp.run(small_scenario, name="snoop s1 arm=tcp")
+    assert ei.value.file == "<snoop s1 arm=tcp>"
+    assert str(ei.value) == '<snoop s1 arm=tcp>: links[0].delay: negative duration "-5ms"'
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        airtcp.run(small_scenario, name="<wi-tcp\nwlan>", overrides={"sim.duration": "1s"})
+    assert str(ei.value).startswith("<wi-tcp wlan>: links[0].delay: ")
+    with pytest.raises(ValueError, match="name must not be empty"):
+        airtcp.run(small_scenario, name=" ")
+
+
 def test_bad_toml_names_file_line_and_key(small_toml):
     text = small_toml.read_text().replace('rate = "10Mbps"', 'rate = "0Mbps"')
     small_toml.write_text(text)

@@ -97,6 +97,38 @@ def test_bad_scenario_exit_2_writes_nothing(tmp_path, small_toml):
     assert not out.exists()
 
 
+UCC_HEADER = (
+    "Timestamp,Longitude,Latitude,Speed,Operatorname,CellID,NetworkMode,RSRP,RSRQ,SNR,CQI,RSSI,DL_bitrate,"
+    "UL_bitrate,State,PINGAVG,PINGMIN,PINGMAX,PINGSTDEV,PINGLOSS,CELLHEX,NODEHEX,LACHEX,RAWCELLID,NRxRSRP,NRxRSRQ"
+)
+
+
+def test_drive_log_not_utf8_names_its_line(tmp_path):
+    # A drive log with a Latin-1 byte on line 3: the log's file:LINE, one
+    # line ending in a newline, exit 2, nothing written.
+    rows = [
+        f"2019.12.14_10.24.{s:02},-8.41,51.92,52,B,1,LTE,{rsrp},-9,-,15,-74,100,200,D,-,-,-,-,-,C,A99B,9CBA,11115276,-90.0,-13.0"
+        for s, rsrp in ((0, "-90"), (1, "-91\xb0"), (2, "-92"))
+    ]
+    log = tmp_path / "drive.csv"
+    log.write_bytes((UCC_HEADER + "\n" + "\n".join(rows) + "\n").encode("latin-1"))
+    scenario = tmp_path / "drive.toml"
+    scenario.write_text(
+        '[sim]\nduration = "2s"\n[[nodes]]\nname = "bs"\n[[nodes]]\nname = "mobile"\n'
+        '[[links]]\na = "bs"\nb = "mobile"\ndelay = "20ms"\nrate_ba = "2Mbps"\n'
+        '[links.trace_ab]\nkind = "drive"\nfile = "drive.csv"\n'
+        '[[flows]]\nfrom = "bs"\nto = "mobile"\n'
+    )
+    out = tmp_path / "never"
+    proc = run_cli("run", scenario, "--out", out, check=False)
+    assert proc.returncode == 2
+    col = rows[1].index("\xb0") + 1
+    assert proc.stderr == (
+        f"{scenario}:14: links[0].trace_ab.file: bad trace: {log}:3: not valid UTF-8 (byte 0xb0 at column {col})\n"
+    )
+    assert not out.exists()
+
+
 def test_bad_override_exit_2(tmp_path, small_toml):
     out = tmp_path / "never"
     proc = run_cli("run", small_toml, "--out", out, "--set", "links.0.loss_ab.p=2", check=False)

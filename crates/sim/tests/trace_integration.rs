@@ -300,6 +300,21 @@ fn trace_errors_name_the_scenario_key_and_the_trace_line() {
         e,
         format!("{origin}:26: links[1].trace_ab.file: bad trace: {}:3: column RSRP: expected a number, found \"minus91\"", bad.display())
     );
+    // A byte that is not UTF-8 on line 3 of a drive log: the log's file:line,
+    // not a bare "stream did not contain valid UTF-8".
+    let mut bytes = ucc_log(&[("1", -90, 100), ("1", -91, 100), ("1", -92, 100)]).into_bytes();
+    let at = bytes.windows(4).position(|w| w == b"-91,").unwrap();
+    bytes[at] = 0xff;
+    std::fs::write(dir.join("latin1.csv"), &bytes).unwrap();
+    let e = err_text(&drive_scenario("kind = \"drive\"\nfile = \"latin1.csv\"", "5s", "reno"), origin);
+    let col = at - bytes[..at].iter().rposition(|&b| b == b'\n').unwrap();
+    assert_eq!(
+        e,
+        format!(
+            "{origin}:26: links[1].trace_ab.file: bad trace: {}:3: not valid UTF-8 (byte 0xff at column {col})",
+            dir.join("latin1.csv").display()
+        )
+    );
     // A truncated Mahimahi line.
     std::fs::write(dir.join("mm.trace"), "1\n2\nx3\n").unwrap();
     let e = err_text(&drive_scenario("kind = \"mahimahi\"\nfile = \"mm.trace\"", "5s", "reno"), origin);

@@ -107,10 +107,13 @@ pub(super) fn resolve(origin: &str, file: &str) -> PathBuf {
     }
 }
 
+/// The trace's text. A file that cannot be opened is reported under the
+/// scenario's key; a byte that is not UTF-8 as a bad trace with the log's own
+/// `file:line` (the line a user opens in an editor to find it).
 fn read(f: &Field, path: &Path) -> R<(String, String)> {
     let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok((name, text)),
+    match std::fs::read(path) {
+        Ok(bytes) => crate::trace::error::decode(name, bytes).map_err(|e| trace_err(f, e)),
         Err(e) => Err(f.err(format!("cannot read trace file {name}: {e}"))),
     }
 }

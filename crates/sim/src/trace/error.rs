@@ -42,6 +42,12 @@ impl std::error::Error for TraceError {}
 pub(crate) fn read_to_string(path: &std::path::Path) -> Result<(String, String), TraceError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| TraceError::whole(&name, format!("cannot read: {e}")))?;
+    decode(name, bytes)
+}
+
+/// The text of a trace read as `bytes` from the file `name`, or the error
+/// naming the line and column of its first byte that is not UTF-8.
+pub(crate) fn decode(name: String, bytes: Vec<u8>) -> Result<(String, String), TraceError> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok((name, text)),
         Err(e) => Err(not_utf8(&name, e.as_bytes(), e.utf8_error().valid_up_to())),
