@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 2 item 11): bulk-lossy, NewReno + PRR, loss 0.01, 600 s
+# Benchmark (docs/perf-bulk-lossy.md): bulk-lossy, NewReno + PRR, loss 0.01, 600 s
 # simulated, against ns-3's figures for the same scenario
 # (../shared/anchors/ns3/README.md: Simulator::Run() 2.08-2.30 s, C++ process
 # 2.2 s, 21 MiB peak RSS).

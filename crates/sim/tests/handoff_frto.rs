@@ -15,7 +15,7 @@
 //! data segments (retransmissions that were not needed), undo counters, and
 //! cwnd / ssthresh 0.5 s after the outage. Rerun with
 //! `cargo test --release -p airtcp-sim --test handoff_frto -- --nocapture`
-//! for the table (docs/tcp-frto-undo.md).
+//! for the table (docs/tcp.md, "Handoff experiment").
 
 use std::path::PathBuf;
 

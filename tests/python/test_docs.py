@@ -1,0 +1,36 @@
+"""The README and the documentation site: links that resolve, a short README,
+no internal ticket numbers in user-facing text. (`mkdocs build --strict` in
+scripts/test.sh checks the links and anchors inside docs/.)"""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def test_readme_is_short_and_its_links_resolve():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    targets = [t for t in LINK.findall(text) if not re.match(r"[a-z]+:", t)]
+    assert len(targets) >= 10, targets
+    missing = [t for t in targets if not (ROOT / t.split("#")[0]).is_file()]
+    assert missing == [], missing
+
+
+def test_every_docs_page_is_in_reach_of_the_nav_or_its_hook():
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    hook = ROOT / "docs" / "hooks" / "nav.py"
+    assert "docs/hooks/nav.py" in nav and hook.is_file()
+    for page in ["index.md", "scenario-reference.md", "cli.md", "design.md", "perf-bulk-lossy.md"]:
+        assert f" {page}" in nav, page
+
+
+def test_user_facing_text_names_no_issue_numbers():
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "scenarios").glob("*.toml"))]
+    hits = []
+    for f in files:
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\bissue[ -]?\d+", line, re.IGNORECASE):
+                hits.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert hits == [], "\n".join(hits)
