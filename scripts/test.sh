@@ -20,7 +20,7 @@ fi
 AIRTCP_EXTRAS=test,docs source scripts/setup.sh
 
 echo "==> mkdocs build --strict (a dead link or anchor in docs/ fails here)"
-NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --quiet
+NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict  # not --quiet: it hides the warnings strict counts
 
 echo "==> cargo test"
 # airtcp-py is a Python extension module (tested from Python below).
