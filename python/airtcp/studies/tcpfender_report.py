@@ -260,6 +260,13 @@ def _explain(runs, table, g, gs, cw, have) -> list[str]:
             f"{fmt(r['longest_stall_s_mean'], '{:.1f}')} s (mean over seeds), {fmt(r['mac_broadcast_tx_mean'], '{:.0f}')} broadcasts."
             + (f" Without RTS/CTS: {_k(gs[arm].mean)} kb/s ({fmt(_gain(gs, arm).mean, '{:+.0f}')} %)." if arm in gs and "tcpip" in gs else "")
         )
+    if "tcpfender" in have:
+        out.append(
+            "- TCPFender's window with MORE's source is far above the seed's 4 (and above the 20-packet receive "
+            "window): the receiver module ACKs every innovative packet, the source's extra packets make many of them, "
+            "and TCP's cwnd grows on each while the receive window caps what is in flight. The literal reading's "
+            "window is the one near the seed's 4."
+        )
     if {"tcpfender", "tcpfender-literal"} <= have:
         out.append(
             "- Why the literal reading stalls: a coded broadcast has no ARQ and the credits only match the "
