@@ -31,6 +31,8 @@ COLORS = {
     "snoop-adaptive": "tab:cyan",
     "sack": "tab:orange",
     "itcp": "tab:green",
+    "tcp-allpkts": "tab:pink",
+    "snoop-allpkts": "tab:purple",
 }
 #: Arms that can coincide (tcp and itcp in s1) stay visible: distinct markers and dashes.
 STYLES = {
@@ -39,6 +41,8 @@ STYLES = {
     "snoop-adaptive": ("^", "--"),
     "sack": ("D", "-."),
     "itcp": ("v", ":"),
+    "tcp-allpkts": ("o", ":"),
+    "snoop-allpkts": ("s", ":"),
 }
 
 
