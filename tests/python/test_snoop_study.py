@@ -209,7 +209,12 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
         ("ap", "itcp", "ap-m2"),
     ]
     assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
-    assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == ["tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts"]
+    assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
+        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-attempts3", "tcp-attempts8"
+    ]
+    # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
+    att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
+    assert att["flows"][0]["tcp"]["max_retries"] == 3 and [a["kind"] for a in att["agents"]] == ["peg"]
     # The PEG's "all packets" option: the same stack, ACKs dropped too.
     allp = snoop_setup.scenario(SETUPS["s1"], "snoop-allpkts", 0.3)
     assert [(a["node"], a["kind"]) for a in allp["agents"]] == [("m1", "snoop"), ("m1", "peg")]
@@ -252,7 +257,7 @@ def test_aggregate_counts_unfinished_runs():
 
 # --- the study end to end ---------------------------------------------------------
 
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
+ARMS = snoop_setup.QUICK_ARMS
 
 
 @pytest.fixture(scope="module")

@@ -33,6 +33,8 @@ COLORS = {
     "itcp": "tab:green",
     "tcp-allpkts": "tab:pink",
     "snoop-allpkts": "tab:purple",
+    "tcp-attempts3": "tab:brown",
+    "tcp-attempts8": "tab:olive",
 }
 #: Arms that can coincide (tcp and itcp in s1) stay visible: distinct markers and dashes.
 STYLES = {
@@ -43,6 +45,8 @@ STYLES = {
     "itcp": ("v", ":"),
     "tcp-allpkts": ("o", ":"),
     "snoop-allpkts": ("s", ":"),
+    "tcp-attempts3": ("x", "--"),
+    "tcp-attempts8": ("+", "--"),
 }
 
 

@@ -277,7 +277,16 @@ SETUPS = {
 SEED_S1_RATIO = 68.0
 SEED_S1_RATE = 0.3
 
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
+#: OPNET's TCP gives up after a number of retransmission attempts (the
+#: seed's table: "Retransmission Threshold: Attempt Based", no count). The
+#: attempt-limit arms run plain TCP with the connection aborted after this
+#: many retransmissions of one segment; a transfer that aborts is counted
+#: unfinished. The counts are a sweep over plausible settings, not OPNET's
+#: documented default, which we could not consult.
+ATTEMPT_LIMITS = (3, 8)
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"] + [f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
+#: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
+QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
 #: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
 #: the PEG's "all packets" option, instead of data only.
 ALL_PACKETS_SUFFIX = "-allpkts"
@@ -296,12 +305,17 @@ ARM_NOTES = {
     "AP serving both would blur",
     "tcp-allpkts": "`tcp` with the PEG's \"all packets\" option: TCP ACKs are dropped at the same rate as data",
     "snoop-allpkts": "`snoop` with the PEG's \"all packets\" option",
+    **{
+        f"tcp-attempts{n}": f"`tcp` that aborts the connection after {n} retransmissions of one segment (OPNET's "
+        "attempt-based retransmission threshold; the count is a sweep point, the seed gives none)"
+        for n in ATTEMPT_LIMITS
+    },
 }
 
 FULL_RATES = [round(0.05 * i, 2) for i in range(9)]
 QUICK_RATES = [0.0, 0.1, 0.3]
 #: --quick: scenario 1 with every arm, scenario 2 with the seed's two.
-QUICK_PLAN = {"s1": ARMS, "s2": ["tcp", "snoop"]}
+QUICK_PLAN = {"s1": QUICK_ARMS, "s2": ["tcp", "snoop"]}
 
 
 def arms_for(setup: Setup, arms: list[str]) -> list[str]:
@@ -316,6 +330,8 @@ def wireless_link(node: str) -> str:
 def tcp_config(arm: str) -> dict:
     arm = base_arm(arm)
     tcp = dict(TCP)
+    if arm.startswith("tcp-attempts"):
+        tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
     if arm == "sack":
         tcp["sack"] = True
         # The seed's era: SACK recovery without RACK or the tail loss probe
