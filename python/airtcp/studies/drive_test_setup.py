@@ -164,6 +164,10 @@ def capacity_keys(log_file: Path, scale: float) -> dict:
     return {"capacity": {"kind": "shannon", "bandwidth_hz": SHANNON_BANDWIDTH_HZ * scale}}
 
 
+#: TCP profile of every run. INTEGRATOR: set to "linux-3.16" (the seed's
+#: kernel) once ``[flows.tcp] profile`` is merged, and add a variant with
+#: "linux" beside it; until then DEFAULTS' keys stand for the era.
+TCP_PROFILE: str | None = None
 #: The seed's transfers were uploads: "the iperf client ran on the laptop",
 #: with the congestion control and tcpprobe there (seed 003 §4). Downloads
 #: (server -> mobile) are the option.
@@ -239,6 +243,7 @@ def scenario(
                     "rto_timer": d["rto_timer"],
                     "tcp_wmem": d["tcp_wmem"],
                     "tcp_rmem": d["tcp_rmem"],
+                    **({"profile": TCP_PROFILE} if TCP_PROFILE else {}),
                 },
             }
         ],

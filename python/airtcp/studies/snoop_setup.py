@@ -285,6 +285,10 @@ SEED_S1_RATE = 0.3
 #: documented default, which we could not consult.
 ATTEMPT_LIMITS = (3, 8)
 ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"] + [f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
+#: Arms that run plain TCP under a named TCP profile: arm -> profile.
+#: INTEGRATOR: set to {"tcp-opnet2003": "opnet-2003"} (and add the arm to
+#: ARMS and ARM_NOTES) once ``[flows.tcp] profile`` is merged.
+PROFILE_ARMS: dict[str, str] = {}
 #: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
 QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
 #: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
@@ -332,6 +336,8 @@ def tcp_config(arm: str) -> dict:
     tcp = dict(TCP)
     if arm.startswith("tcp-attempts"):
         tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
+    if arm in PROFILE_ARMS:
+        tcp["profile"] = PROFILE_ARMS[arm]
     if arm == "sack":
         tcp["sack"] = True
         # The seed's era: SACK recovery without RACK or the tail loss probe
