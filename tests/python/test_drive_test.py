@@ -40,9 +40,15 @@ def test_quick_study_writes_table_report_and_plots(tmp_path):
     with open(out / "table.csv") as fh:
         rows = list(csv.DictReader(fh))
     assert set(TABLE_COLUMNS) <= set(rows[0])
-    assert [(r["log"], r["algorithm"], r["seeds"]) for r in rows] == [
-        ("ucc-excerpt", a, "2") for a in ["cubic", "veno", "westwood", "reno", "bbr"]
+    # Quick: the seed-rate run and its random-loss arm, uploads.
+    assert [(r["variant"], r["log"], r["algorithm"], r["seeds"]) for r in rows] == [
+        (v, "ucc-excerpt", a, "2") for v in ["seed-rate", "random-loss"] for a in ["cubic", "veno", "westwood", "reno", "bbr"]
     ]
+    # Random loss from the signal gives Veno's loss differentiation something to act on.
+    loss = {r["algorithm"]: r for r in rows if r["variant"] == "random-loss"}
+    clean = {r["algorithm"]: r for r in rows if r["variant"] == "seed-rate"}
+    assert float(loss["veno"]["loss_drops_mean"]) > 10 * (1 + float(clean["veno"]["loss_drops_mean"]))
+    assert float(loss["veno"]["cuts_4_5_mean"]) > float(clean["veno"]["cuts_4_5_mean"])
     seed = {r["algorithm"]: (r["seed_phase1_kBps"], r["seed_phase2_kBps"]) for r in rows}
     assert seed["cubic"] == ("49", "80") and seed["veno"] == ("59.6", "196") and seed["westwood"] == ("55", "195")
     assert seed["bbr"] == ("", "")
@@ -51,15 +57,16 @@ def test_quick_study_writes_table_report_and_plots(tmp_path):
         # The excerpt changes cell 4 times in its first 60 s, the same for every run.
         assert float(r["handoffs_mean"]) == 4
     with open(out / "runs.csv") as fh:
-        assert len(list(csv.DictReader(fh))) == 10
+        assert len(list(csv.DictReader(fh))) == 20
     report = (out / "report.md").read_text()
     assert "Veno/Cubic goodput" in report and "seed: 1.22 in phase 1, 2.45 in phase 2" in report
+    assert "## What the data shows" in report and "uploads" in report
     for alg in ["cubic", "veno", "westwood", "reno", "bbr"]:
         for kind in ["cwnd", "seq"]:
             png = out / "plots" / f"ucc-excerpt_{alg}_{kind}.png"
             assert png.stat().st_size > 10_000, png
             assert f"plots/ucc-excerpt_{alg}_{kind}.png" in report
-        assert (out / "scenarios" / f"ucc-excerpt_{alg}.json").exists()
+        assert (out / "scenarios" / f"seed-rate_ucc-excerpt_{alg}.json").exists()
 
 
 def test_unknown_log_is_a_usage_error(tmp_path):
@@ -71,11 +78,13 @@ def test_unknown_log_is_a_usage_error(tmp_path):
 
 def test_study_scenario_logs_handoffs_and_signal():
     sc = drive_test.scenario(EXCERPT.resolve(), "veno", 20.0, handoff_drops=True)
+    # An upload by default: the mobile sends, the log drives mobile -> bs.
+    assert (sc["flows"][0]["from"], sc["flows"][0]["to"]) == ("mobile", "server")
     r = airtcp.run(sc, seed=3)
-    trace = r.summary["links"][1]["trace_ab"]
+    trace = r.summary["links"][1]["trace_ba"]
     hand = [e for e in r.events if e["kind"] == "handoff"]
     assert len(hand) == trace["handoffs"] == len(trace["handoff_times"]) > 0
-    assert hand[0]["link"] == 1 and hand[0]["detail"].endswith("ab outage=50ms drop")
+    assert hand[0]["link"] == 1 and hand[0]["detail"].endswith("ba outage=50ms drop")
     assert [h["t_s"] for h in trace["handoff_times"]] == [e["t_s"] for e in hand]
     s = trace["series"]
     assert len(s["t_s"]) == len(s["signal_dbm"]) == len(s["capacity_bps"]) and s["t_s"][0] == 0.0
@@ -92,18 +101,18 @@ def test_bad_trace_line_names_the_file_and_line(tmp_path):
     with pytest.raises(airtcp.ScenarioError) as e:
         airtcp.run(drive_test.scenario(bad, "cubic", 5.0, handoff_drops=False))
     assert f"{bad}:4:" in str(e.value)
-    assert e.value.key == "links[1].trace_ab.file"
+    assert e.value.key == "links[1].trace_ba.file"
 
 
 @pytest.mark.parametrize("log", ["ucc", "imc23", "feup"])
 def test_shipped_toml_matches_the_study(log):
-    """scenarios/drive-<log>.toml is the study's scenario for that log (cubic)."""
+    """scenarios/drive-<log>.toml is the study's download scenario for that log (cubic)."""
     toml = drive_test.REPO / "scenarios" / f"drive-{log}.toml"
     path = drive_test.log_path(drive_test.LOGS[log], drive_test.traces_dir(None))
     if not path.exists():
         pytest.skip(f"shared drive log {path} not present")
     a = airtcp.run(toml, overrides={"sim.duration": "1s"}).summary["scenario"]
-    b = airtcp.run(drive_test.scenario(path, "cubic", 1.0, handoff_drops=True)).summary["scenario"]
+    b = airtcp.run(drive_test.scenario(path, "cubic", 1.0, handoff_drops=True, direction="download")).summary["scenario"]
     for s in (a, b):
         t = s["links"][1]["trace_ab"]
         t["file"] = str(Path(t["file"]).resolve())

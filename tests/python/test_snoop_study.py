@@ -209,7 +209,17 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
         ("ap", "itcp", "ap-m2"),
     ]
     assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
-    assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == ["tcp", "snoop", "snoop-adaptive", "sack"]
+    assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
+        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-attempts3", "tcp-attempts8"
+    ]
+    # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
+    att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
+    assert att["flows"][0]["tcp"]["max_retries"] == 3 and [a["kind"] for a in att["agents"]] == ["peg"]
+    # The PEG's "all packets" option: the same stack, ACKs dropped too.
+    allp = snoop_setup.scenario(SETUPS["s1"], "snoop-allpkts", 0.3)
+    assert [(a["node"], a["kind"]) for a in allp["agents"]] == [("m1", "snoop"), ("m1", "peg")]
+    assert allp["agents"][1]["data_only"] is False and s1["agents"][1]["data_only"] is True
+    assert allp["flows"][0]["tcp"] == s1["flows"][0]["tcp"]
     assert snoop_setup.scenario(SETUPS["s1"], "tcp", 0)["sim"]["series_interval"] == "0s"
 
 
@@ -247,7 +257,7 @@ def test_aggregate_counts_unfinished_runs():
 
 # --- the study end to end ---------------------------------------------------------
 
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp"]
+ARMS = snoop_setup.QUICK_ARMS
 
 
 @pytest.fixture(scope="module")
@@ -267,22 +277,24 @@ def test_quick_study_writes_every_output(quick):
     expected = [("s1", a, "m1", r) for a in ARMS for r in ("0", "0.1", "0.3")]
     expected += [("s2", a, m, r) for a in ("tcp", "snoop") for r in ("0", "0.1", "0.3") for m in ("m1", "m2")]
     assert [(r["scenario"], r["arm"], r["mobile"], r["drop_rate"]) for r in rows] == expected
-    assert {r["mac"] for r in rows} == {"p2p"}  # the default wireless hop: the point-to-point link
-    assert {r["mac_retries_mean"] for r in rows} == {""}
+    assert {r["mac"] for r in rows} == {"80211"}  # the default wireless hop: the 802.11 MAC, as the seed ran
+    assert all(r["mac_retries_mean"] != "" for r in rows)
     with open(out / "runs.csv") as fh:
         runs = list(csv.DictReader(fh))
     assert len(runs) == 2 * len(rows)  # 2 seeds
     for png in [
-        "s1_response_time.png",
-        "s2_response_time.png",
-        "s1_drop0.3_seed1_cwnd.png",
-        "s1_drop0.3_seed1_seq.png",
-        "s1_drop0.3_seed1_snoop_cache.png",
+        "s1_80211_response_time.png",
+        "s2_80211_response_time.png",
+        "s1_80211_drop0.3_seed1_cwnd.png",
+        "s1_80211_drop0.3_seed1_seq.png",
+        "s1_80211_drop0.3_seed1_snoop_cache.png",
     ]:
         assert (out / "plots" / png).stat().st_size > 10_000, png
     report_md = (out / "report.md").read_text()
     assert "~68 times" in report_md and "s1: upload response time, TCP / Snoop at 30% drop" in report_md
-    assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_itcp.json", "s1_sack.json"]
+    assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_80211_itcp.json", "s1_80211_sack.json"]
+    # The ~68-fold claim carries its verdict and the variants tried.
+    assert "on every variant tried (802.11 DCF, PEG data only:" in report_md and "PEG all packets:" in report_md
 
 
 def test_quick_study_intervals_bracket_the_means(quick):

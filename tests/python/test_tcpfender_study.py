@@ -17,8 +17,19 @@ def test_scenario_builder_sets_the_run_length_and_checks_the_arm():
     assert sc["sim"]["duration"] == "30s"
     assert sc["mesh"]["routing"] == "etx"
     assert sc["wifi"]["queue_packets"] == 100 and sc["wifi"]["rate"] == "1Mbps"
+    # ns-2's Mac/802_11 defaults: RTS/CTS before every frame, 7 and 4 attempts.
+    assert (sc["wifi"]["rts_threshold"], sc["wifi"]["short_retry_limit"], sc["wifi"]["long_retry_limit"]) == (0, 7, 4)
+    assert tcpfender_setup.scenario("tcpip", 30.0, rts=False)["wifi"]["rts_threshold"] == 65535
+    lit = tcpfender_setup.scenario("tcpfender-literal", 30.0, loss_scale=0.5)
+    assert (lit["mesh"]["protocol"], lit["mesh"]["source"]) == ("tcpfender", "per-segment")
+    assert [e["fer"] for e in lit["wifi_errors"]][:2] == [0.1, 0.2]
+    assert tcpfender_setup.scenario("tcpfender", 30.0)["mesh"]["source"] == "more"
     with pytest.raises(runner.StudyError, match="unknown arm 'ospf'"):
         tcpfender_setup.scenario("ospf", 30.0)
+    with pytest.raises(runner.StudyError, match="loss scale 2 must be within"):
+        tcpfender_setup.scenario("tcpip", 30.0, loss_scale=2)
+    # A 20-packet window touches at most 3 batches of 16 and 2 of 32 or 50.
+    assert [tcpfender_setup.batches_spanned(b) for b in (16, 32, 50)] == [3, 2, 2]
     pos, links = tcpfender_setup.topology()
     assert len(pos) == 8 and len(links) == 11
     assert all(0.1 <= p <= 0.6 for _, _, p in links)
@@ -57,24 +68,31 @@ def test_quick_tcpip_arm_moves_data_over_the_lossy_mesh(quick):
     tcp = [r for r in rows if r["arm"] == "tcpip"]
     assert len(tcp) == 2
     for r in tcp:
-        # Four lossy hops at 1 Mb/s: about 90 kb/s, through the 802.11 retries.
-        assert 50_000 < float(r["goodput_bps"]) < 200_000
+        # Four lossy hops at 1 Mb/s with RTS/CTS before every frame (four
+        # frames per exchange, each hit by the link's loss): 10-20 kb/s, a
+        # window near 2 (the seed's Fig. 3).
+        assert 5_000 < float(r["goodput_bps"]) < 40_000
+        assert 1.2 < float(r["cwnd_mean"]) < 3
         assert int(r["src_retries"]) > 0
         assert 0 < float(r["delay_mean_s"]) < 5
 
 
-def test_quick_coded_arms_deliver_whole_batches_or_starve(quick):
+def test_quick_coded_arms_deliver(quick):
     _, rows, _ = quick
-    fender = [r for r in rows if r["arm"] == "tcpfender"]
+    for arm in ("tcpfender", "tcpfender-literal"):
+        for r in (r for r in rows if r["arm"] == arm):
+            # Decoded batches reach TCP 50 segments at a time.
+            assert float(r["pkts_delivered"]) % 50 == 0, arm
+            assert int(r["mac_broadcast_tx"]) > 20, arm
+    # MORE's source keeps the medium busy with the batch until it is covered;
+    # the literal reading sends only what TCP's segments earn.
+    fender = sum(int(r["mac_broadcast_tx"]) for r in rows if r["arm"] == "tcpfender")
+    literal = sum(int(r["mac_broadcast_tx"]) for r in rows if r["arm"] == "tcpfender-literal")
+    assert fender > 2 * literal
+    # Plain MORE: short batches close by the timer, so TCP gets data.
     more = [r for r in rows if r["arm"] == "more"]
-    for r in fender:
-        # Decoded batches reach TCP 50 segments at a time.
-        assert float(r["pkts_delivered"]) % 50 == 0
-        assert int(r["mac_broadcast_tx"]) > 100
-    assert any(float(r["pkts_delivered"]) >= 50 for r in fender)
-    # Plain MORE: a 32-segment batch never fills from a 20-packet window.
-    assert all(float(r["pkts_delivered"]) == 0 for r in more)
-    assert all(int(r["mac_broadcast_tx"]) == 0 for r in more)
+    assert any(float(r["pkts_delivered"]) > 0 for r in more)
+    assert all(int(r["mac_broadcast_tx"]) > 0 for r in more)
 
 
 def test_measured_delivery_is_below_the_phy_estimate_on_loaded_links():

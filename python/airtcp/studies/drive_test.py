@@ -11,9 +11,12 @@ Cubic 80, Veno 196, Westwood 195 KB/s).
 Here the drive is a real drive log replayed as the radio link, identical for
 every algorithm and seed::
 
-    server --100 Mb/s, 40 ms-- bs ==radio: trace downlink, 2 Mb/s uplink, 20 ms== mobile
+    server --100 Mb/s, 40 ms-- bs ==radio: trace uplink, 2 Mb/s downlink (ACKs), 20 ms== mobile
 
-and one bulk flow server -> mobile per run. Every parameter is in
+and one bulk flow mobile -> server per run: an upload, as the seed's iperf
+client ran on the laptop (``--direction download`` turns it round). The
+report has three variants of every run: the logs' mapped capacity, the same
+at the seed's 3G rates, and the seed rates with random loss from the signal. Every parameter is in
 ``DEFAULTS`` with its source; the mapping from signal to capacity and loss
 and the handoff outage are the trace models' documented defaults
 (``crates/sim/src/trace``). Per run we keep goodput, handoffs, timeouts,
@@ -37,6 +40,8 @@ from . import runner
 from .drive_test_setup import (  # noqa: F401  (re-exported: the study's public names)
     ALGORITHMS,
     DEFAULTS,
+    DIRECTIONS,
+    SEED_RATE_SCALE,
     FULL_LOGS,
     INFINITE_SSTHRESH,
     KB,
@@ -59,7 +64,7 @@ def add_arguments(p) -> None:
     """Arguments of ``airtcp reproduce drive-test``."""
     runner.add_common_arguments(
         p,
-        quick="short version (60 s, 2 seeds, one in-repo log excerpt)",
+        quick="short version (60 s, 2 seeds, one in-repo log excerpt, the seed-rate variants)",
         seeds="seeds 1..N per algorithm and log (default 10; quick 2)",
     )
     p.add_argument("--logs", nargs="+", metavar="LOG", help="log names (ucc, imc23, feup, ucc-excerpt) or drive-log paths")
@@ -74,9 +79,22 @@ def add_arguments(p) -> None:
     p.add_argument(
         "--capacity-scale",
         type=float,
-        default=1.0,
+        default=None,
         metavar="X",
-        help="multiply the mapped radio capacity by X (e.g. 0.0625 for the seed's 3G rates; default 1)",
+        help="run only this capacity scale (e.g. 0.0625 for the seed's 3G rates) instead of the default variants",
+    )
+    p.add_argument(
+        "--direction",
+        choices=list(DIRECTIONS),
+        default="upload",
+        help="upload: mobile -> server, as the seed's iperf client on the laptop (default); download: server -> mobile",
+    )
+    p.add_argument(
+        "--variants",
+        nargs="+",
+        choices=list(VARIANTS),
+        metavar="V",
+        help=f"runs of the report (default all: {' '.join(VARIANTS)}; ignored with --capacity-scale)",
     )
     p.add_argument("--traces", metavar="DIR", help="shared traces directory (default $AIRTCP_TRACES or ../shared/traces)")
 
@@ -103,10 +121,24 @@ def classify_recoveries(ts) -> dict:
     }
 
 
+#: The report's variants: (capacity scale, random-loss arm, what it is).
+VARIANTS = {
+    "full-rate": (1.0, False, "the logs' mapped capacity"),
+    "seed-rate": (SEED_RATE_SCALE, False, f"capacity x{SEED_RATE_SCALE:g}: the seed's 3G rates"),
+    "random-loss": (SEED_RATE_SCALE, True, f"capacity x{SEED_RATE_SCALE:g} and random loss of 0.1-3 % from the signal (stated mapping)"),
+}
+
+
+#: --quick: the two seed-rate variants (full rate is the slow one).
+QUICK_VARIANTS = ["seed-rate", "random-loss"]
+
+
 def metrics(result) -> dict:
     f = result.flows[0]
     link = result.summary["links"][1]
-    ab, tr = link["ab"], link["trace_ab"]
+    # The drive log drives whichever radio direction the data takes.
+    key = "ab" if "trace_ab" in link else "ba"
+    ab, tr = link[key], link[f"trace_{key}"]
     m = {
         "goodput_kBps": f["goodput_bps"] / 8 / KB,
         "handoffs": tr["handoffs"],
@@ -114,7 +146,7 @@ def metrics(result) -> dict:
         "retransmissions": f["retransmissions"],
         "fast_recoveries": f["fast_recoveries"],
         "queue_drops": ab["queue_drops"],
-        "wired_queue_drops": result.summary["links"][0]["ab"]["queue_drops"],
+        "wired_queue_drops": result.summary["links"][0][key]["queue_drops"],
         "loss_drops": ab["loss_drops"],
         "outage_drops": ab["outage_drops"],
         "capacity_kBps": tr["mean_capacity_bps"] / 8 / KB,
@@ -173,21 +205,28 @@ def run_study(
     jobs: int = 1,
     plots: bool = True,
     quiet: bool = False,
-    capacity_scale: float = 1.0,
+    capacity_scale: float | None = None,
+    direction: str = "upload",
+    variants: list[str] | None = None,
 ) -> dict:
-    """Run every (log, algorithm, seed), write the outputs, return a summary."""
+    """Run every (variant, log, algorithm, seed), write the outputs, return a
+    summary. `capacity_scale` runs that one scale alone (variant "custom")."""
     import json
 
+    if capacity_scale is not None:
+        plan = {"custom": (capacity_scale, False, f"capacity x{capacity_scale:g}")}
+    else:
+        plan = {v: VARIANTS[v] for v in (variants or list(VARIANTS))}
     scenarios = {}
     tasks = []
-    for log, path in logs:
-        for alg in algs:
-            sc = scenario(path, alg, duration_s, handoff_drops, log.keys, capacity_scale)
-            scenarios[f"{log.name}_{alg}"] = sc
-            for seed in range(1, seeds + 1):
-                tasks.append(
-                    runner.Task({"log": log.name, "algorithm": alg, "seed": seed}, sc, seed, keep=plots and seed == 1)
-                )
+    for v, (scale, loss, _) in plan.items():
+        for log, path in logs:
+            for alg in algs:
+                sc = scenario(path, alg, duration_s, handoff_drops, log.keys, scale, direction=direction, random_loss=loss)
+                scenarios[f"{v}_{log.name}_{alg}"] = sc
+                for seed in range(1, seeds + 1):
+                    keep_it = plots and seed == 1 and v == next(iter(plan))
+                    tasks.append(runner.Task({"variant": v, "log": log.name, "algorithm": alg, "seed": seed}, sc, seed, keep=keep_it))
 
     def measure(task, result):
         return metrics(result)
@@ -200,7 +239,7 @@ def run_study(
         return plot_run(result, d / "plots", f"{log}_{alg}", f"{alg} on {log} (seed 1)")
 
     def describe(m):
-        return f"{m['log']} {m['algorithm']} seed {m['seed']}: {m['goodput_kBps']:.1f} KB/s, {m['timeouts']} timeouts"
+        return f"{m['variant']} {m['log']} {m['algorithm']} seed {m['seed']}: {m['goodput_kBps']:.1f} KB/s, {m['timeouts']} timeouts"
 
     table: list[dict] = []
 
@@ -214,7 +253,9 @@ def run_study(
         if plots:
             (d / "plots").mkdir(exist_ok=True)
         runner.write_csv(d / "runs.csv", sr.runs)
-        table.extend(aggregate(sr.runs, [lg.name for lg, _ in logs], algs))
+        for v in plan:
+            for row in aggregate([r for r in sr.runs if r["variant"] == v], [lg.name for lg, _ in logs], algs):
+                table.append({"variant": v, **row})
         runner.write_csv(d / "table.csv", table)
         write_report(
             d / "report.md",
@@ -228,7 +269,8 @@ def run_study(
             wall_s=sr.wall_s,
             jobs=jobs,
             plots=sorted(str(p.relative_to(d)) for pngs in sr.kept for p in pngs),
-            capacity_scale=capacity_scale,
+            variants={v: (scale, loss, about) for v, (scale, loss, about) in plan.items()},
+            direction=direction,
         )
 
     sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep)
@@ -245,8 +287,9 @@ def _cli(args) -> int:
     seeds = args.seeds if args.seeds is not None else (2 if quick else 10)
     duration = args.duration if args.duration is not None else (60.0 if quick else DEFAULTS["duration_s"])
     names = args.logs or (QUICK_LOGS if quick else FULL_LOGS)
+    variants = args.variants or (QUICK_VARIANTS if quick else None)
     algs = args.algorithms or ALGORITHMS
-    if not args.capacity_scale > 0:
+    if args.capacity_scale is not None and not args.capacity_scale > 0:
         raise StudyError("--capacity-scale must be positive")
     if duration <= 0:
         raise StudyError("--duration must be positive")
@@ -262,6 +305,8 @@ def _cli(args) -> int:
         plots=not args.no_plots,
         quiet=args.quiet,
         capacity_scale=args.capacity_scale,
+        direction=args.direction,
+        variants=variants,
     )
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")

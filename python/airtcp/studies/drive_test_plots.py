@@ -36,7 +36,8 @@ def _plot_run(result, out_dir: Path, stem: str, title: str) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    trace = result.summary["links"][1]["trace_ab"]
+    link = result.summary["links"][1]
+    trace = link["trace_ab"] if "trace_ab" in link else link["trace_ba"]
     sig = trace["series"]
     hand = _handoffs(trace)
     end = result.summary["run"]["sim_duration_s"]

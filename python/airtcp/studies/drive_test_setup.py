@@ -82,7 +82,9 @@ DEFAULTS = {
     # counts would hide (crates/sim/tests/cc_sanity.rs shows the effect).
     "wired_queue_packets": 1000,
     "radio_delay": "20ms",
-    # The uplink carries only ACKs; 2 Mb/s (HSUPA-class) never limits them.
+    # The radio direction without the drive log carries only ACKs (the
+    # downlink for an upload, the uplink for a download); 2 Mb/s
+    # (HSUPA-class) never limits them.
     "uplink_rate": "2Mbps",
     # Base-station (RNC/eNodeB) buffer, 200 packets = 300 KB. Cellular
     # buffers are large (Jiang et al., "Tackling Bufferbloat in 3G/4G
@@ -157,22 +159,56 @@ def capacity_keys(log_file: Path, scale: float) -> dict:
     capacity by `scale` (both mappings are linear in these parameters)."""
     if scale == 1.0:
         return {}
-    with open(log_file, encoding="utf-8", errors="replace") as fh:
-        wifi = fh.readline().startswith("senderId,receiverId,systime")
-    if wifi:
+    if _is_wifi_log(log_file):
         return {"capacity": {"kind": "linear", "cap_lo_bps": WIFI_CAP_LO_BPS * scale, "cap_hi_bps": WIFI_CAP_HI_BPS * scale}}
     return {"capacity": {"kind": "shannon", "bandwidth_hz": SHANNON_BANDWIDTH_HZ * scale}}
 
 
+#: TCP profile of every run. INTEGRATOR: set to "linux-3.16" (the seed's
+#: kernel) once ``[flows.tcp] profile`` is merged, and add a variant with
+#: "linux" beside it; until then DEFAULTS' keys stand for the era.
+TCP_PROFILE: str | None = None
+#: The seed's transfers were uploads: "the iperf client ran on the laptop",
+#: with the congestion control and tcpprobe there (seed 003 §4). Downloads
+#: (server -> mobile) are the option.
+DIRECTIONS = ("upload", "download")
+#: Mapped capacity scale that brings the logs to the seed's 3G rates
+#: (50-200 KB/s in its table against 1-3 MB/s mapped at full rate).
+SEED_RATE_SCALE = 0.0625
+#: The random-loss arm's stated mapping, residual loss after the radio's own
+#: retransmissions as a logistic curve of the log's signal: at most 3 %,
+#: 1.5 % at the midpoint, falling by e per 1/slope dB of better signal.
+#: Cellular (RSRP, -125..-70 dBm in these logs): midpoint -100 dBm, so about
+#: 0.1-3 % over the drive; Wi-Fi (RSSI, -85..-40 dBm): midpoint -75 dBm.
+#: Our choice, not a measurement: the default curves put loss at ~0 in
+#: coverage, which leaves Veno's and Westwood's loss differentiation nothing
+#: to act on.
+RANDOM_LOSS = {"cellular": {"midpoint_dbm": -100.0, "slope_per_db": 0.15, "max_loss": 0.03},
+               "wifi": {"midpoint_dbm": -75.0, "slope_per_db": 0.15, "max_loss": 0.03}}
+
+
+def _is_wifi_log(log_file: Path) -> bool:
+    with open(log_file, encoding="utf-8", errors="replace") as fh:
+        return fh.readline().startswith("senderId,receiverId,systime")
+
+
 def scenario(
-    log_file: Path, cc: str, duration_s: float, handoff_drops: bool, extra_keys=(), capacity_scale: float = 1.0
+    log_file: Path, cc: str, duration_s: float, handoff_drops: bool, extra_keys=(), capacity_scale: float = 1.0,
+    direction: str = "upload", random_loss: bool = False,
 ) -> dict:
-    """The scenario of one run, as the dict ``airtcp.run`` takes."""
+    """The scenario of one run, as the dict ``airtcp.run`` takes: the drive
+    log drives the radio direction the data takes (mobile -> bs for an
+    upload), the other direction carries the ACKs at a fixed rate."""
+    if direction not in DIRECTIONS:
+        raise StudyError(f"unknown direction {direction!r} (known: {', '.join(DIRECTIONS)})")
     d = DEFAULTS
     trace = {"kind": "drive", "file": str(log_file), "handoff_drops": handoff_drops}
     trace.update(dict(extra_keys))
     trace.update(capacity_keys(log_file, capacity_scale))
-    return {
+    if random_loss:
+        trace["loss"] = dict(RANDOM_LOSS["wifi" if _is_wifi_log(log_file) else "cellular"])
+    up = direction == "upload"
+    sc = {
         "sim": {"duration": f"{duration_s:g}s", "series_interval": d["series_interval"]},
         "nodes": [{"name": "server"}, {"name": "bs"}, {"name": "mobile"}],
         "links": [
@@ -190,15 +226,15 @@ def scenario(
                 "b": "mobile",
                 "delay": d["radio_delay"],
                 "queue_packets": d["queue_packets"],
-                "rate_ba": d["uplink_rate"],
-                "trace_ab": trace,
+                "rate_ab" if up else "rate_ba": d["uplink_rate"],
+                "trace_ba" if up else "trace_ab": trace,
             },
         ],
         "flows": [
             {
                 "name": "iperf",
-                "from": "server",
-                "to": "mobile",
+                "from": "mobile" if up else "server",
+                "to": "server" if up else "mobile",
                 "app": "bulk",
                 "tcp": {
                     "cc": cc,
@@ -207,7 +243,9 @@ def scenario(
                     "rto_timer": d["rto_timer"],
                     "tcp_wmem": d["tcp_wmem"],
                     "tcp_rmem": d["tcp_rmem"],
+                    **({"profile": TCP_PROFILE} if TCP_PROFILE else {}),
                 },
             }
         ],
     }
+    return sc

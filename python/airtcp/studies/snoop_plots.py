@@ -31,6 +31,10 @@ COLORS = {
     "snoop-adaptive": "tab:cyan",
     "sack": "tab:orange",
     "itcp": "tab:green",
+    "tcp-allpkts": "tab:pink",
+    "snoop-allpkts": "tab:purple",
+    "tcp-attempts3": "tab:brown",
+    "tcp-attempts8": "tab:olive",
 }
 #: Arms that can coincide (tcp and itcp in s1) stay visible: distinct markers and dashes.
 STYLES = {
@@ -39,6 +43,10 @@ STYLES = {
     "snoop-adaptive": ("^", "--"),
     "sack": ("D", "-."),
     "itcp": ("v", ":"),
+    "tcp-allpkts": ("o", ":"),
+    "snoop-allpkts": ("s", ":"),
+    "tcp-attempts3": ("x", "--"),
+    "tcp-attempts8": ("+", "--"),
 }
 
 

@@ -277,7 +277,28 @@ SETUPS = {
 SEED_S1_RATIO = 68.0
 SEED_S1_RATE = 0.3
 
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp"]
+#: OPNET's TCP gives up after a number of retransmission attempts (the
+#: seed's table: "Retransmission Threshold: Attempt Based", no count). The
+#: attempt-limit arms run plain TCP with the connection aborted after this
+#: many retransmissions of one segment; a transfer that aborts is counted
+#: unfinished. The counts are a sweep over plausible settings, not OPNET's
+#: documented default, which we could not consult.
+ATTEMPT_LIMITS = (3, 8)
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"] + [f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
+#: Arms that run plain TCP under a named TCP profile: arm -> profile.
+#: INTEGRATOR: set to {"tcp-opnet2003": "opnet-2003"} (and add the arm to
+#: ARMS and ARM_NOTES) once ``[flows.tcp] profile`` is merged.
+PROFILE_ARMS: dict[str, str] = {}
+#: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
+QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
+#: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
+#: the PEG's "all packets" option, instead of data only.
+ALL_PACKETS_SUFFIX = "-allpkts"
+
+
+def base_arm(arm: str) -> str:
+    """The TCP / agent arm under the PEG option: "snoop-allpkts" -> "snoop"."""
+    return arm.removesuffix(ALL_PACKETS_SUFFIX)
 ARM_NOTES = {
     "tcp": "the seed's baseline: its TCP, PEG only",
     "snoop": "the seed's mechanism: Snoop above the PEG where the seed enables it, fixed 1-s local timer",
@@ -286,12 +307,19 @@ ARM_NOTES = {
     "itcp": "I-TCP split connection at the AP (one proxy per mobile interface), no Snoop; run where the AP is the "
     "natural proxy point (s1, s2); s3 compares mobiles with and without Snoop in one run, which a proxy at the "
     "AP serving both would blur",
+    "tcp-allpkts": "`tcp` with the PEG's \"all packets\" option: TCP ACKs are dropped at the same rate as data",
+    "snoop-allpkts": "`snoop` with the PEG's \"all packets\" option",
+    **{
+        f"tcp-attempts{n}": f"`tcp` that aborts the connection after {n} retransmissions of one segment (OPNET's "
+        "attempt-based retransmission threshold; the count is a sweep point, the seed gives none)"
+        for n in ATTEMPT_LIMITS
+    },
 }
 
 FULL_RATES = [round(0.05 * i, 2) for i in range(9)]
 QUICK_RATES = [0.0, 0.1, 0.3]
 #: --quick: scenario 1 with every arm, scenario 2 with the seed's two.
-QUICK_PLAN = {"s1": ARMS, "s2": ["tcp", "snoop"]}
+QUICK_PLAN = {"s1": QUICK_ARMS, "s2": ["tcp", "snoop"]}
 
 
 def arms_for(setup: Setup, arms: list[str]) -> list[str]:
@@ -304,7 +332,12 @@ def wireless_link(node: str) -> str:
 
 
 def tcp_config(arm: str) -> dict:
+    arm = base_arm(arm)
     tcp = dict(TCP)
+    if arm.startswith("tcp-attempts"):
+        tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
+    if arm in PROFILE_ARMS:
+        tcp["profile"] = PROFILE_ARMS[arm]
     if arm == "sack":
         tcp["sack"] = True
         # The seed's era: SACK recovery without RACK or the tail loss probe
@@ -319,6 +352,8 @@ def agents(setup: Setup, arm: str, drop: float, mac: str = "p2p") -> list[dict]:
     On the 802.11 variant the agents of a mobile name its radio."""
     d = DEFAULTS
     out = []
+    all_packets = arm.endswith(ALL_PACKETS_SUFFIX)
+    arm = base_arm(arm)
     if arm in ("snoop", "snoop-adaptive"):
         for node in setup.snoop_nodes:
             out.append(
@@ -335,7 +370,7 @@ def agents(setup: Setup, arm: str, drop: float, mac: str = "p2p") -> list[dict]:
         "kind": "peg",
         "send_data_drop_rate": drop,
         "recv_data_drop_rate": drop,
-        "data_only": True,
+        "data_only": not all_packets,
     }
     if mac == "80211" and setup.peg_node in setup.mobiles:
         peg["iface"] = "radio"  # the mobile's only interface: the same drops as without `iface`
@@ -449,7 +484,9 @@ def scenario(
 #: Wireless variants ("mac" label of a run): the point-to-point airtime link
 #: (the study's original model, whose results the README shows) and the
 #: 802.11b DCF MAC.
-MACS = ["p2p", "80211"]
+#: The wireless hops, the default first: the seed ran 802.11 (OPNET's WLAN
+#: model), so the DCF MAC is the default; point-to-point is the fast option.
+MACS = ["80211", "p2p"]
 MAC_NOTES = {
     "p2p": "point-to-point link per mobile, one 802.11b exchange's mean airtime as per-frame overhead (no contention)",
     "80211": "the simulator's 802.11b DCF MAC at 11 Mb/s: one shared medium, random backoff, collisions, MAC retries",

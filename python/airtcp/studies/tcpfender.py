@@ -21,16 +21,20 @@ from pathlib import Path
 from . import runner
 from .report import summarize
 from .tcpfender_metrics import segment_delays, time_mean
-from .tcpfender_setup import ARMS, CODED_DEFAULTS, FULL_DURATION_S, MSS, QUICK_DURATION_S, measured_delivery, scenario
+from .tcpfender_setup import ARMS, CODED_DEFAULTS, FULL_DURATION_S, MSS, QUICK_DURATION_S, batches_spanned, measured_delivery, scenario
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
 #: Beyond the seed: TCPFender's batch size and pipelining depth (seeds 1..SWEEP_SEEDS each).
+#: Depths run from 1 to the most batches a 20-packet window can span
+#: (``batches_spanned``), plus one deeper check that must repeat the last.
 SWEEP_BETAS = (16, 32, 50)
-SWEEP_PIPELINES = (1, 2, 4, 8)
 SWEEP_SEEDS = 3
-#: Beyond the seed: both main arms with RTS/CTS before every unicast frame (ns-2's default).
-RTS_SEEDS = 5
+#: Sensitivity: every arm without RTS/CTS (seeds 1..SENS_SEEDS).
+SENS_SEEDS = 5
+#: Beyond the seed: every link's loss rate scaled (the liveness check).
+LOSS_SCALES = (0.0, 0.5)
+LOSS_ARMS = ("tcpip", "tcpfender", "tcpfender-literal")
 
 
 def add_arguments(p) -> None:
@@ -41,7 +45,7 @@ def add_arguments(p) -> None:
         seeds=f"seeds 1..N per arm (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
     )
     p.add_argument("--arms", nargs="+", choices=list(ARMS), metavar="ARM", help=f"arms to run (default all: {' '.join(ARMS)})")
-    p.add_argument("--no-sweep", action="store_true", help="skip the β and pipelining sweeps of TCPFender (always skipped with --quick)")
+    p.add_argument("--no-sweep", action="store_true", help="skip the parts beyond the seed: the sweep of β and pipelining depth, the arms without RTS/CTS and the loss scales (always skipped with --quick)")
 
 
 # --- one run -------------------------------------------------------------------------
@@ -79,8 +83,23 @@ def measure(task, result) -> dict:
         "mac_retry_drops": _radio_sum(result, "retry_drops"),
         "mac_queue_drops": _radio_sum(result, "queue_drops"),
         "delivery_steps": _steps(ts),
+        "longest_stall_s": _longest_stall(ts),
         "run_wall_s": result.run_wall_s,
     }
+
+
+def _longest_stall(ts) -> float | None:
+    """Longest time (s) without new data at the receiving application,
+    the start and the end of the run included."""
+    if ts is None or not len(ts):
+        return None
+    t, b = ts["t_s"].to_numpy(), ts["bytes_delivered"].to_numpy()
+    last_t, last_b, worst = 0.0, 0, 0.0
+    for ti, bi in zip(t, b):
+        if bi > last_b:
+            worst = max(worst, ti - last_t)
+            last_t, last_b = ti, bi
+    return float(max(worst, t[-1] - last_t))
 
 
 def _steps(ts) -> str:
@@ -95,17 +114,17 @@ def _steps(ts) -> str:
 
 # --- aggregation -------------------------------------------------------------------------
 
-STATS = ["goodput_bps", "pkts_delivered", "cwnd_mean", "delay_mean_s", "timeouts", "retransmissions", "mac_data_tx", "mac_retry_drops", "mac_queue_drops"]
+STATS = ["goodput_bps", "pkts_delivered", "cwnd_mean", "delay_mean_s", "timeouts", "retransmissions", "mac_data_tx", "mac_broadcast_tx", "mac_retry_drops", "mac_queue_drops", "longest_stall_s"]
 
 
 def aggregate(runs: list[dict]) -> list[dict]:
-    """One row per (part, arm, β, pipeline): mean and 95 % interval of each statistic."""
+    """One row per (part, arm, β, pipeline, RTS/CTS, loss scale): mean and 95 % interval of each statistic."""
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
-        groups.setdefault((r["part"], r["arm"], r["beta"], r["pipeline"]), []).append(r)
+        groups.setdefault((r["part"], r["arm"], r["beta"], r["pipeline"], r["rts"], r["loss_scale"]), []).append(r)
     table = []
-    for (part, arm, beta, pipe), rs in groups.items():
-        row = {"part": part, "arm": arm, "beta": beta, "pipeline": pipe, "n": len(rs)}
+    for (part, arm, beta, pipe, rts, scale), rs in groups.items():
+        row = {"part": part, "arm": arm, "beta": beta, "pipeline": pipe, "rts": rts, "loss_scale": scale, "n": len(rs)}
         for k in STATS:
             st = summarize([r.get(k) for r in rs])
             row[f"{k}_mean"] = st.mean
@@ -118,27 +137,44 @@ def aggregate(runs: list[dict]) -> list[dict]:
 # --- the study ---------------------------------------------------------------------------
 
 
+def sweep_points() -> list[tuple[int, int]]:
+    """(β, depth) of the sweep: every depth a 20-packet window can use, and
+    one beyond it as a check (it must give the same runs)."""
+    pts = []
+    for beta in SWEEP_BETAS:
+        span = batches_spanned(beta)
+        pts += [(beta, d) for d in range(1, span + 1)] + [(beta, span + 2)]
+    return pts
+
+
 def build_tasks(arms, seeds: int, duration_s: float, plots: bool, delivery, sweep: bool) -> list:
-    """The main runs (every arm at its defaults, seeds 1..N, kept for the
-    plots) and, with `sweep`, TCPFender at every β and pipelining depth."""
+    """The main runs (every arm at its defaults with RTS/CTS, seeds 1..N,
+    kept for the plots) and, with `sweep`, the parts beyond the seed: every
+    arm without RTS/CTS, TCPFender over β and depth, and three arms with
+    every link's loss rate scaled down."""
     tasks = []
+
+    def add(part, arm, seed, *, beta=None, pipe=None, rts=True, scale=1.0, keep=False):
+        b, p = CODED_DEFAULTS.get(arm, (None, None))
+        labels = {"part": part, "arm": arm, "beta": beta or b, "pipeline": pipe or p, "rts": rts, "loss_scale": scale, "seed": seed}
+        sc = scenario(arm, duration_s, delivery=delivery, beta=beta, pipeline=pipe, rts=rts, loss_scale=scale, series=keep or part == "loss")
+        tasks.append(runner.Task(labels, sc, seed, keep=keep))
+
     for arm in arms:
-        beta, pipe = CODED_DEFAULTS.get(arm, (None, None))
         for seed in range(1, seeds + 1):
-            labels = {"part": "main", "arm": arm, "beta": beta, "pipeline": pipe, "seed": seed}
-            tasks.append(runner.Task(labels, scenario(arm, duration_s, delivery=delivery), seed, keep=plots))
+            add("main", arm, seed, keep=plots)
     if sweep:
-        for beta in SWEEP_BETAS:
-            for pipe in SWEEP_PIPELINES:
+        for arm in arms:
+            for seed in range(1, SENS_SEEDS + 1):
+                add("no-rts", arm, seed, rts=False)
+        if "tcpfender" in arms:
+            for beta, pipe in sweep_points():
                 for seed in range(1, SWEEP_SEEDS + 1):
-                    labels = {"part": "sweep", "arm": "tcpfender", "beta": beta, "pipeline": pipe, "seed": seed}
-                    sc = scenario("tcpfender", duration_s, delivery=delivery, beta=beta, pipeline=pipe, series=False)
-                    tasks.append(runner.Task(labels, sc, seed))
-        for arm in ("tcpip", "tcpfender"):
-            beta, pipe = CODED_DEFAULTS.get(arm, (None, None))
-            for seed in range(1, RTS_SEEDS + 1):
-                labels = {"part": "rts", "arm": arm, "beta": beta, "pipeline": pipe, "seed": seed}
-                tasks.append(runner.Task(labels, scenario(arm, duration_s, delivery=delivery, rts=True, series=False), seed))
+                    add("sweep", "tcpfender", seed, beta=beta, pipe=pipe)
+        for arm in [a for a in LOSS_ARMS if a in arms]:
+            for scale in LOSS_SCALES:
+                for seed in range(1, SWEEP_SEEDS + 1):
+                    add("loss", arm, seed, scale=scale)
     return tasks
 
 
@@ -153,7 +189,7 @@ def keep_run(task, result, _dir=None) -> dict:
 
 
 def describe(row: dict) -> str:
-    extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "rts": " with RTS/CTS"}.get(row["part"], "")
+    extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "no-rts": " without RTS/CTS", "loss": f" loss x{row['loss_scale']:g}"}.get(row["part"], "")
     return f"{row['arm']}{extra} seed {row['seed']}: {row['goodput_bps'] / 1e3:.1f} kb/s"
 
 
@@ -162,7 +198,7 @@ def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = F
 
     coded = any(a in CODED_DEFAULTS for a in arms)
     delivery = measured_delivery(duration_s) if coded else None
-    tasks = build_tasks(list(arms), seeds, duration_s, plots, delivery, sweep and "tcpfender" in arms)
+    tasks = build_tasks(list(arms), seeds, duration_s, plots, delivery, sweep)
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:

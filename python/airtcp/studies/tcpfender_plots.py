@@ -11,7 +11,7 @@ from .plotting import pyplot, save
 from .tcpfender_metrics import delivered_packets, segment_delays
 from .tcpfender_setup import ARMS, topology
 
-COLORS = {"tcpip": "tab:blue", "tcpfender": "tab:red", "more": "tab:green"}
+COLORS = {"tcpip": "tab:blue", "tcpfender": "tab:red", "tcpfender-literal": "tab:purple", "more": "tab:green"}
 
 
 def plot_all(d: Path, kept: list[dict]) -> list[Path]:

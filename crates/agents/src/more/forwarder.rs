@@ -19,8 +19,12 @@
 //! through. To keep the reverse path light it re-ACKs on the first such
 //! packet and then once per β more (about one batch's worth of upstream
 //! traffic, the least the source sends before giving up on a batch in MORE),
-//! never more often. Only MORE batch ACKs are repeated: TCPFender's ACKs are
-//! cumulative packet counts that TCP's own recovery renews.
+//! never more often. TCPFender's ACKs are repeated the same way: a forwarder
+//! flushes the batches such an ACK covers as it passes, whether or not the
+//! ACK then reaches the source, and a source that never hears it keeps
+//! sending a batch nobody downstream holds any more (the repeat is the
+//! latest ACK this forwarder saw, a cumulative count, so it is never older
+//! than what the source needs).
 
 use airtcp_coding::{Insert, Symbol};
 use airtcp_core::{Coded, CodedKind, RngStream};
@@ -36,7 +40,7 @@ pub struct MoreForwarder {
     rng: RngStream,
     /// Every batch below this is acknowledged.
     acked_below: u32,
-    /// The latest MORE batch ACK seen, to repeat toward the source.
+    /// The latest ACK seen (MORE batch ACK or TCPFender ACK), to repeat toward the source.
     last_ack: Option<Coded>,
     /// Upstream packets of acknowledged batches heard since the last repeat.
     stale_since_reack: usize,
@@ -171,17 +175,24 @@ impl MoreForwarder {
         if below > self.acked_below {
             self.acked_below = below;
             self.c.flushed += self.slots.flush_below(below);
-            if ack.kind == CodedKind::BatchAck {
-                self.last_ack = Some(*ack);
-                self.stale_since_reack = 0;
-                self.reack_due = false;
-            }
+            self.stale_since_reack = 0;
+            self.reack_due = false;
+        }
+        // The newest ACK is the one to repeat: for TCPFender a later count
+        // within the same batch says more than the one that flushed it.
+        let newer = match (self.last_ack, ack.kind) {
+            (None, _) => true,
+            (Some(last), CodedKind::FenderAck) => last.kind != CodedKind::FenderAck || ack.batch > last.batch,
+            (Some(last), _) => last.kind != ack.kind || ack.batch > last.batch,
+        };
+        if newer && below > 0 {
+            self.last_ack = Some(*ack);
         }
         Ok(())
     }
 
-    /// A batch ACK to unicast to the source again: upstream still sends a
-    /// batch this forwarder saw acknowledged, so the ACK was lost on its way.
+    /// An ACK to unicast to the source again: upstream still sends a batch
+    /// this forwarder saw acknowledged, so the ACK was lost on its way.
     pub fn poll_ack(&mut self) -> Option<Coded> {
         if !std::mem::take(&mut self.reack_due) {
             return None;

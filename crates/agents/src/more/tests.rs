@@ -395,9 +395,60 @@ fn forwarder_repeats_an_ack_once_per_beta_stale_upstream_packets_only() {
     // Packets 1, 5 and 9 of the nine (β = 4).
     assert_eq!(repeats, 3);
     assert_eq!(f.counters()[6], ("reacks", 3));
-    // A TCPFender ACK is not repeated.
-    let mut g = MoreForwarder::new(1, R, &plan, cfg(4, 0), RngStream::new(1, "fwd")).unwrap();
-    g.handle_ack(&Coded { kind: CodedKind::FenderAck, ..data(4, &[]) }).unwrap();
-    assert_eq!(g.handle_coded(S, &data(0, &[1, 0, 0, 0]), None), Ok(Rx::Stale));
-    assert_eq!(g.poll_ack(), None);
+}
+
+#[test]
+fn forwarder_repeats_a_tcpfender_ack_when_upstream_still_sends_its_batch() {
+    let plan = ForwarderPlan::compute(&line(), S, D, &PlanConfig::default()).unwrap();
+    let mut f = MoreForwarder::new(1, R, &plan, cfg(4, 0), RngStream::new(1, "fwd")).unwrap();
+    f.handle_coded(S, &data(0, &[1, 0, 0, 0]), None).unwrap();
+    // The receiver module has 5 packets: batch 0 (β = 4) whole, one of batch 1.
+    let ack = Coded { kind: CodedKind::FenderAck, batch: 5, tag: 77, ..data(0, &[]) };
+    f.handle_ack(&ack).unwrap();
+    assert_eq!(state(&f, 0), None, "flushed as the ACK passed");
+    assert_eq!(f.poll_ack(), None, "nothing suggests the ACK was lost");
+    // S still sends batch 0: the ACK never reached it. Repeat it once, then
+    // again only after β more such packets.
+    f.handle_coded(S, &data(0, &[1, 1, 0, 0]), None).unwrap();
+    assert_eq!(f.poll_ack(), Some(ack));
+    for _ in 0..3 {
+        f.handle_coded(S, &data(0, &[1, 1, 1, 0]), None).unwrap();
+        assert_eq!(f.poll_ack(), None);
+    }
+    f.handle_coded(S, &data(0, &[1, 1, 1, 1]), None).unwrap();
+    assert_eq!(f.poll_ack(), Some(ack));
+    // Packets from downstream are no evidence.
+    f.handle_coded(D, &data(0, &[1, 0, 1, 0]), None).unwrap();
+    assert_eq!(f.poll_ack(), None);
+    assert_eq!(f.counters()[6], ("reacks", 2));
+}
+
+#[test]
+fn source_batch_timer_closes_a_short_batch_at_its_k_natives() {
+    use airtcp_core::{Duration, Instant};
+    let t0 = Instant::from_millis(10);
+    let mut s = MoreSource::new(1, cfg(4, 0), RngStream::new(1, "src")).unwrap().with_batch_timeout(Duration::from_millis(50));
+    let mut out = Symbol::new(4, 0);
+    assert_eq!(s.poll_timeout(), None);
+    s.push_native_at(t0, None).unwrap();
+    s.push_native_at(t0 + Duration::from_millis(20), None).unwrap();
+    assert!(s.poll_transmit(&mut out).is_none(), "an open batch is not sent");
+    assert_eq!(s.poll_timeout(), Some(t0 + Duration::from_millis(50)), "timed from the first native");
+    s.handle_timeout(t0 + Duration::from_millis(49));
+    assert!(s.poll_transmit(&mut out).is_none(), "not yet");
+    s.handle_timeout(t0 + Duration::from_millis(50));
+    let p = s.poll_transmit(&mut out).unwrap();
+    assert_eq!((p.batch, p.code.len()), (0, 2), "a batch of the 2 natives it had");
+    assert_eq!(s.poll_timeout(), None);
+    // One batch at a time: the next native waits for the ACK.
+    assert_eq!(s.push_native_at(t0, None), Err(MoreError::Backlogged));
+    s.handle_ack(&Coded { kind: CodedKind::BatchAck, ..data(0, &[]) }).unwrap();
+    assert_eq!(s.push_native_at(t0 + Duration::from_millis(100), None), Ok((1, 0)));
+    assert_eq!(s.poll_timeout(), Some(t0 + Duration::from_millis(150)));
+    assert_eq!(s.counters()[3], ("batches_closed_by_timer", 1));
+    // Without a timer a short batch waits for β natives.
+    let mut plain = MoreSource::new(1, cfg(4, 0), RngStream::new(1, "src")).unwrap();
+    plain.push_native(None).unwrap();
+    assert_eq!(plain.poll_timeout(), None);
+    assert!(plain.poll_transmit(&mut out).is_none());
 }

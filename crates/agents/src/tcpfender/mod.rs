@@ -26,6 +26,12 @@
 //! - **Redundancy.** Each segment from TCP earns its batch `z_src` coded
 //!   transmissions (MORE's expected transmissions of the source per packet,
 //!   the paper's "hop-to-hop redundancy factor" of §IV), spent oldest batch first.
+//! - **The source's pacing** ([`FenderSource`]): either those packets only
+//!   (the literal reading: the module sends when TCP pushes a segment down),
+//!   or MORE's source with the seed's changes on top: it also keeps sending
+//!   the oldest batch the receiver's ACKs do not cover whenever the MAC
+//!   takes a frame. §III.B says the nodes "run an enhanced version of MORE"
+//!   whose two changes concern when a batch may start, not how much is sent.
 //! - **ACK numbers.** The receiver counts packets; the sender converts a
 //!   count n into the TCP sequence number where packet n starts (it knows,
 //!   since it numbered them), and builds the TCP ACK from the receiver's
@@ -61,7 +67,7 @@ use airtcp_coding::CodecError;
 use airtcp_core::wire::WireError;
 
 pub use receiver::{Delivery, FenderReceiver};
-pub use sender::{FenderSender, Release};
+pub use sender::{FenderSender, FenderSource, Release};
 
 /// Parameters shared by the two modules of a flow.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -10,6 +10,29 @@ use airtcp_core::{wire, CodeVector, Coded, CodedKind, Packet, RngStream, SeqNum,
 use super::{FenderConfig, FenderError};
 use crate::more::seq_after;
 
+/// When the sender module broadcasts coded packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenderSource {
+    /// The literal reading of §III.B: each segment TCP pushes down (new or
+    /// retransmitted) earns its batch `z_src` coded packets, and the module
+    /// sends nothing else. A batch the receiver is short of is refilled only
+    /// by a TCP retransmission.
+    PerSegment,
+    /// MORE's source (Chachulski et al., SIGCOMM 2007, §4: "the source keeps
+    /// transmitting coded packets from the current batch until the batch is
+    /// acked") with the seed's two changes on top: early release (the batch
+    /// is coded over the k segments TCP has handed down so far) and
+    /// pipelining (several batches held). Segments still earn `z_src`
+    /// packets each, sent first so that new data is announced under its
+    /// own tag; whenever the MAC takes a frame and no such packet is owed,
+    /// the module sends one more of the oldest batch the receiver's ACKs do
+    /// not yet cover. For an early-released batch of k natives the ACK that
+    /// covers it is one of βb + k packets: the receiver holds all the source
+    /// has, so it stops until TCP hands down more (MORE's batch ACK is the
+    /// case k = β).
+    UntilAck,
+}
+
 /// What became of a segment TCP pushed down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Release {
@@ -43,6 +66,7 @@ struct SendBatch {
 pub struct FenderSender {
     flow: u16,
     cfg: FenderConfig,
+    source: FenderSource,
     rng: RngStream,
     batches: VecDeque<SendBatch>,
     spare: Vec<SendBatch>,
@@ -72,6 +96,7 @@ struct Counters {
     malformed: u64,
     backlogged: u64,
     receiver_acks_absorbed: u64,
+    coded_until_ack: u64,
 }
 
 impl FenderSender {
@@ -91,6 +116,7 @@ impl FenderSender {
         Ok(FenderSender {
             flow,
             cfg,
+            source: FenderSource::PerSegment,
             rng,
             batches: VecDeque::new(),
             spare,
@@ -103,6 +129,12 @@ impl FenderSender {
             scratch: Vec::with_capacity(cfg.symbol_len),
             c: Counters::default(),
         })
+    }
+
+    /// Send as `source` says (the default is [`FenderSource::PerSegment`]).
+    pub fn with_source(mut self, source: FenderSource) -> FenderSender {
+        self.source = source;
+        self
     }
 
     /// A packet the TCP sender pushed down.
@@ -213,8 +245,22 @@ impl FenderSender {
     /// The next coded packet to broadcast (oldest batch with a whole
     /// credit), its payload written into `out`.
     pub fn poll_transmit(&mut self, out: &mut Symbol) -> Option<Coded> {
-        let b = self.batches.iter_mut().find(|b| credit(b) >= 1.0 && b.enc.natives() > 0)?;
-        let tag = spend(b);
+        let owed = self.batches.iter().position(|b| credit(b) >= 1.0 && b.enc.natives() > 0);
+        let (i, tag) = match owed {
+            Some(i) => (i, spend(&mut self.batches[i])),
+            None if self.source == FenderSource::UntilAck => {
+                let acked = self.last_ack_pkts.unwrap_or(0);
+                let beta = self.cfg.beta as u64;
+                let i = self.batches.iter().position(|b| b.enc.natives() > 0 && acked < b.batch as u64 * beta + b.enc.natives() as u64)?;
+                // The newest segment of the batch: its information, sent again.
+                let b = &self.batches[i];
+                let tag = b.segs.last().and_then(|p| p.segment()).map_or(0, |s| s.seq.0);
+                self.c.coded_until_ack += 1;
+                (i, tag)
+            }
+            None => return None,
+        };
+        let b = &mut self.batches[i];
         b.enc.encode(&mut self.rng, out);
         if b.closed {
             out.code = CodeVector::from_slice(&out.code.as_slice()[..b.enc.natives()]).expect("k <= beta");
@@ -358,7 +404,7 @@ impl FenderSender {
     }
 
     /// End-of-run counters, in a fixed order.
-    pub fn counters(&self) -> [(&'static str, u64); 10] {
+    pub fn counters(&self) -> [(&'static str, u64); 11] {
         let c = &self.c;
         [
             ("natives", c.natives),
@@ -371,6 +417,7 @@ impl FenderSender {
             ("malformed", c.malformed),
             ("backlogged", c.backlogged),
             ("receiver_acks_absorbed", c.receiver_acks_absorbed),
+            ("coded_until_ack", c.coded_until_ack),
         ]
     }
 }

@@ -433,3 +433,47 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn more_source_keeps_sending_the_oldest_batch_until_its_ack_covers_it() {
+    let mut s = sender(cfg(4, 2, 1.0)).with_source(FenderSource::UntilAck);
+    let mut out = Symbol::new(4, 0);
+    assert!(s.poll_transmit(&mut out).is_none(), "nothing before the first segment");
+    s.on_tcp_segment(&data(0)).unwrap();
+    s.on_tcp_segment(&data(1)).unwrap();
+    // Two owed packets (z = 1 each), tagged with their segments, then more
+    // of the same two natives for as long as the MAC asks.
+    let tags: Vec<u32> = (0..5).map(|_| (s.poll_transmit(&mut out).unwrap().tag - ISS - 1) / MSS).collect();
+    assert_eq!(tags, vec![0, 1, 1, 1, 1]);
+    assert!(out.code.as_slice()[2..].iter().all(|&c| c == 0), "coded over the k = 2 natives TCP handed down");
+    assert_eq!(s.counters()[10], ("coded_until_ack", 3));
+    // The receiver holds one of the two: still short, keep sending.
+    s.on_tcp_ack(&receiver_ack(0));
+    s.on_fender_ack(&fender_ack(1, 0)).unwrap();
+    assert!(s.poll_transmit(&mut out).is_some());
+    // It holds both: the ACK covers all the source has; silence.
+    s.on_fender_ack(&fender_ack(2, 1)).unwrap();
+    assert!(s.poll_transmit(&mut out).is_none());
+    // A new segment earns its packet and reopens the batch to the flood.
+    s.on_tcp_segment(&data(2)).unwrap();
+    assert_eq!(s.poll_transmit(&mut out).unwrap().tag, ISS + 1 + 2 * MSS);
+    assert_eq!(s.poll_transmit(&mut out).unwrap().batch, 0);
+    // Batch 0 full and covered, batch 1 open: the flood moves to batch 1.
+    s.on_tcp_segment(&data(3)).unwrap();
+    s.on_tcp_segment(&data(4)).unwrap();
+    let owed: Vec<u32> = (0..2).map(|_| s.poll_transmit(&mut out).unwrap().batch).collect();
+    assert_eq!(owed, vec![0, 1], "the owed packets of segments 3 and 4");
+    assert_eq!(s.poll_transmit(&mut out).unwrap().batch, 0, "then batch 0, the oldest not covered");
+    s.on_fender_ack(&fender_ack(4, 3)).unwrap();
+    assert_eq!(s.batches_held().collect::<Vec<_>>(), vec![1]);
+    assert_eq!(s.poll_transmit(&mut out).unwrap().batch, 1);
+}
+
+#[test]
+fn per_segment_source_sends_only_what_segments_earn() {
+    let mut s = sender(cfg(4, 2, 1.0));
+    let mut out = Symbol::new(4, 0);
+    s.on_tcp_segment(&data(0)).unwrap();
+    assert!(s.poll_transmit(&mut out).is_some());
+    assert!(s.poll_transmit(&mut out).is_none(), "the literal reading sends nothing unearned");
+}

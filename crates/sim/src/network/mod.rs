@@ -188,6 +188,10 @@ impl Network {
     /// Run agent `a`'s timer if it is due.
     #[inline(never)]
     pub(crate) fn on_agent_timeout(&mut self, cx: &mut Cx, now: Instant, a: u32) {
+        if a == coded::TIMER_AGENT {
+            self.coded_timeout(cx, now);
+            return;
+        }
         let ai = a as usize;
         if self.agent_timer[ai] == Some(now) {
             self.agent_timer[ai] = None;

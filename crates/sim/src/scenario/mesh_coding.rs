@@ -9,6 +9,14 @@
 //! pipeline = 4             # batches in flight (default: more 1, tcpfender 4)
 //! prune = 0.1              # MORE's pruning: forwarders expected to make less
 //!                          # than this share of all transmissions are dropped
+//! source = "more"          # tcpfender: "more" (MORE's source: keeps sending
+//!                          # the oldest batch the receiver has not got, as
+//!                          # often as the MAC takes a frame; default) or
+//!                          # "per-segment" (z_src packets per TCP segment
+//!                          # and nothing more: the literal reading)
+//! batch_timeout = "100ms"  # more: a batch closes at β natives or this long
+//!                          # after its first one (default 100ms; "0s" for
+//!                          # size only)
 //! real_bytes = false       # carry real payload bytes through the codec
 //!                          # and check every decoded datagram against the
 //!                          # original (default: coefficients only)
@@ -20,12 +28,16 @@
 //!
 //! `ip` is plain TCP/IP over the mesh's shortest paths. `more` codes the
 //! flow's data segments with MORE (a batch is sent once it holds β
-//! segments, one batch at a time: TCP's own window may never fill it).
+//! segments or its timer runs out, one batch at a time: MORE's paper has
+//! file transfers whose batches always fill; TCP's window may never fill
+//! one, so the timer is our addition where the paper is silent).
 //! `tcpfender` puts the TCPFender modules under TCP at both ends (early
 //! release, pipelining, ACKs from the receiver's rank). Either way only data
 //! segments are coded; SYN, FIN and TCP's own ACKs travel by IP.
 
 use airtcp_agents::more::{ForwarderPlan, LinkProbs, PlanConfig};
+use airtcp_agents::tcpfender::FenderSource;
+use airtcp_core::Duration;
 
 use super::mesh::MeshLink;
 use super::value::{Table, R};
@@ -49,6 +61,10 @@ pub struct CodingSpec {
     pub beta: usize,
     pub pipeline: usize,
     pub prune: f64,
+    /// TCPFender: how the sender module paces its broadcasts.
+    pub source: FenderSource,
+    /// MORE: a short batch closes this long after its first native (`None`: by size only).
+    pub batch_timeout: Option<Duration>,
     /// Carry real bytes: coded frames hold the linear combination of the
     /// natives' datagrams, and each decoded datagram is checked against the
     /// original (`real_bytes_mismatches` in the summary).
@@ -73,7 +89,10 @@ pub fn credit_delivery(delivery: &[(usize, usize, f64)], links: &[MeshLink]) -> 
     out
 }
 
-pub(super) const CODING_KEYS: &[&str] = &["protocol", "flow", "batch", "pipeline", "prune", "real_bytes", "delivery"];
+pub(super) const CODING_KEYS: &[&str] = &["protocol", "flow", "batch", "pipeline", "prune", "source", "batch_timeout", "real_bytes", "delivery"];
+
+/// MORE's batch timer when `batch_timeout` is not given.
+pub const DEFAULT_BATCH_TIMEOUT: Duration = Duration::from_millis(100);
 
 /// Read the coding keys of `[mesh]`; `None` for `protocol = "ip"`.
 pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLink], nodes: &[NodeSpec], flows: &[FlowSpec]) -> R<Option<CodingSpec>> {
@@ -143,6 +162,28 @@ pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLin
             p
         }
     };
+    let source = match t.opt("source") {
+        None => FenderSource::UntilAck,
+        Some(f) => {
+            if protocol != Protocol::Fender {
+                return Err(f.err("source needs protocol = \"tcpfender\""));
+            }
+            match f.str()? {
+                "more" => FenderSource::UntilAck,
+                "per-segment" => FenderSource::PerSegment,
+                s => return Err(f.err(format!("unknown source \"{s}\" (known: more, per-segment)"))),
+            }
+        }
+    };
+    let batch_timeout = match t.opt("batch_timeout") {
+        None => Some(DEFAULT_BATCH_TIMEOUT),
+        Some(f) => {
+            if protocol != Protocol::More {
+                return Err(f.err("batch_timeout needs protocol = \"more\""));
+            }
+            Some(f.duration()?).filter(|d| *d > Duration::ZERO)
+        }
+    };
     let real_bytes = match t.opt("real_bytes") {
         None => false,
         Some(f) => f.bool()?,
@@ -175,7 +216,14 @@ pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLin
     }
     let cfg = PlanConfig { prune_fraction: prune, ..PlanConfig::default() };
     let plan = ForwarderPlan::compute(&probs, src, dst, &cfg).map_err(|e| here.err(format!("no MORE forwarder plan for flow \"{}\": {e}", fl.name)))?;
-    Ok(Some(CodingSpec { protocol, flow, src, dst, beta, pipeline, prune, real_bytes, delivery, plan }))
+    Ok(Some(CodingSpec { protocol, flow, src, dst, beta, pipeline, prune, source, batch_timeout, real_bytes, delivery, plan }))
+}
+
+pub fn source_name(s: FenderSource) -> &'static str {
+    match s {
+        FenderSource::UntilAck => "more",
+        FenderSource::PerSegment => "per-segment",
+    }
 }
 
 pub fn name(p: Protocol) -> &'static str {
@@ -193,6 +241,10 @@ pub fn coding_json(c: &CodingSpec, w: &WifiSpec, nodes: &[NodeSpec], flows: &[Fl
     out["batch"] = c.beta.into();
     out["pipeline"] = c.pipeline.into();
     out["prune"] = c.prune.into();
+    match c.protocol {
+        Protocol::Fender => out["source"] = source_name(c.source).into(),
+        Protocol::More => out["batch_timeout"] = super::units::format_duration(c.batch_timeout.unwrap_or(Duration::ZERO)).into(),
+    }
     out["real_bytes"] = c.real_bytes.into();
     out["delivery"] = c.delivery.iter().map(|&(a, b, p)| serde_json::json!([n(a), n(b), p])).collect();
 }

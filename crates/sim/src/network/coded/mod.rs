@@ -45,6 +45,9 @@ use roles::Role;
 const WAITING_LIMIT: usize = 100;
 /// Coded frames a radio keeps in its MAC queue, counting the one on the air.
 const MAC_DEPTH: usize = 2;
+/// The agent number under which the plane's one timer (MORE's batch timer
+/// at the source) travels the event queue as an `Ev::Agent`.
+pub(crate) const TIMER_AGENT: u32 = u32::MAX;
 
 pub(crate) struct CodedPlane {
     protocol: Protocol,
@@ -66,6 +69,8 @@ pub(crate) struct CodedPlane {
     waiting: VecDeque<Packet>,
     /// TCPFender: end of the highest segment the sender module took.
     taken_end: Option<SeqNum>,
+    /// The instant the batch timer event is queued for, if any.
+    timer_armed: Option<airtcp_core::Instant>,
     /// Bytes a coded packet carries: the flow's largest datagram so far.
     symbol_bytes: u16,
     /// `(MAC address, radio)` sorted by address: who broadcast a frame.
@@ -119,6 +124,7 @@ impl CodedPlane {
             natives: VecDeque::new(),
             waiting: VecDeque::new(),
             taken_end: None,
+            timer_armed: None,
             symbol_bytes: 0,
             mac_radio,
             payloads: c.real_bytes.then(|| PayloadRing::new(w.radios.len(), symbol_len)),
@@ -159,6 +165,7 @@ impl CodedPlane {
         serde_json::json!({
             "protocol": crate::scenario::mesh_coding::name(self.protocol),
             "batch": c.beta, "pipeline": c.pipeline, "real_bytes": c.real_bytes,
+            "source": if c.protocol == Protocol::Fender { Some(crate::scenario::mesh_coding::source_name(c.source)) } else { None },
             "forwarders": plan.forwarders().map(name).collect::<Vec<_>>(),
             "nodes": nodes,
             "counters": {

@@ -5,7 +5,7 @@ use airtcp_agents::tcpfender::Release;
 use airtcp_core::{Coded, CodedKind, Frame, Instant, IpPayload, Ipv4Header, Packet};
 
 use super::roles::Role;
-use super::{CodedPlane, MAC_DEPTH, WAITING_LIMIT};
+use super::{CodedPlane, MAC_DEPTH, TIMER_AGENT, WAITING_LIMIT};
 use crate::network::{Cx, LocalDelivery, Network};
 use crate::scenario::mesh_coding::Protocol;
 
@@ -26,7 +26,7 @@ impl Network {
         let seg = pkt.segment().expect("flow data is TCP");
         let retx = p.protocol == Protocol::Fender && p.taken_end.is_some_and(|e| seg.seq < e);
         if p.waiting.is_empty() || retx {
-            match p.offer(pkt) {
+            match p.offer(now, pkt) {
                 Offer::Taken => {}
                 Offer::Full => p.wait(*pkt),
                 Offer::Refused => p.c.refused += 1,
@@ -36,7 +36,35 @@ impl Network {
         }
         let src = p.src_radio;
         self.coded_pump(cx, now, src);
+        self.coded_arm_timer(cx, now);
         true
+    }
+
+    /// Queue the source's batch timer if it has one due that is not queued.
+    fn coded_arm_timer(&mut self, cx: &mut Cx, now: Instant) {
+        let Some(p) = self.coded.as_mut() else { return };
+        let Role::MoreSource(s) = &p.roles[p.src_radio as usize] else { return };
+        if let Some(t) = s.poll_timeout() {
+            let t = t.max(now);
+            if p.timer_armed.map_or(true, |a| t < a) {
+                p.timer_armed = Some(t);
+                cx.q.push(t, crate::engine::class::TIMER, crate::events::Ev::Agent { agent: TIMER_AGENT });
+            }
+        }
+    }
+
+    /// The plane's timer event: close a source batch whose timer ran out and send it.
+    pub(crate) fn coded_timeout(&mut self, cx: &mut Cx, now: Instant) {
+        let Some(p) = self.coded.as_mut() else { return };
+        if p.timer_armed == Some(now) {
+            p.timer_armed = None;
+        }
+        let src = p.src_radio;
+        if let Role::MoreSource(s) = &mut p.roles[src as usize] {
+            s.handle_timeout(now);
+        }
+        self.coded_pump(cx, now, src);
+        self.coded_arm_timer(cx, now);
     }
 
     /// Frame `idx` arrived at `radio`: coded broadcasts and the flow's ACKs
@@ -94,6 +122,8 @@ impl Network {
             _ => false,
         };
         self.coded = Some(p);
+        // A batch ACK may have let waiting segments open a new batch.
+        self.coded_arm_timer(cx, now);
         consumed
     }
 
@@ -192,7 +222,7 @@ impl Network {
             Role::FenderSender(s) => s.on_fender_ack(c).ok().flatten(),
             _ => None,
         };
-        p.drain_waiting();
+        p.drain_waiting(now);
         if let Some(a) = tcp_ack {
             let node = p.src_node;
             self.coded_local(node, radio, a);
@@ -273,9 +303,9 @@ pub(super) enum Offer {
 
 impl CodedPlane {
     /// Give a data segment to the source role.
-    pub(super) fn offer(&mut self, pkt: &Packet) -> Offer {
+    pub(super) fn offer(&mut self, now: Instant, pkt: &Packet) -> Offer {
         match &mut self.roles[self.src_radio as usize] {
-            Role::MoreSource(s) => match s.push_native(match &self.payloads {
+            Role::MoreSource(s) => match s.push_native_at(now, match &self.payloads {
                 None => None,
                 Some(_) => {
                     if airtcp_core::wire::encode(pkt, &mut self.wire_buf).is_err() {
@@ -322,9 +352,9 @@ impl CodedPlane {
     }
 
     /// Offer the waiting segments again, in order, until the role is full.
-    fn drain_waiting(&mut self) {
+    fn drain_waiting(&mut self, now: Instant) {
         while let Some(pkt) = self.waiting.front().copied() {
-            match self.offer(&pkt) {
+            match self.offer(now, &pkt) {
                 Offer::Full => return,
                 Offer::Taken => {}
                 Offer::Refused => self.c.refused += 1,

@@ -34,8 +34,14 @@ impl Role {
             .map(|r| {
                 Ok(if r == c.src {
                     match c.protocol {
-                        Protocol::More => Role::MoreSource(MoreSource::new(FLOW_ID, more, rng(r)).map_err(|e| e.to_string())?),
-                        Protocol::Fender => Role::FenderSender(Box::new(FenderSender::new(FLOW_ID, fender, rng(r)).map_err(|e| e.to_string())?)),
+                        Protocol::More => {
+                            let s = MoreSource::new(FLOW_ID, more, rng(r)).map_err(|e| e.to_string())?;
+                            Role::MoreSource(match c.batch_timeout {
+                                Some(t) => s.with_batch_timeout(t),
+                                None => s,
+                            })
+                        }
+                        Protocol::Fender => Role::FenderSender(Box::new(FenderSender::new(FLOW_ID, fender, rng(r)).map_err(|e| e.to_string())?.with_source(c.source))),
                     }
                 } else if r == c.dst {
                     match c.protocol {
