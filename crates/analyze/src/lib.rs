@@ -1,0 +1,10 @@
+//! TCP analysis of packet captures and simulated runs.
+//!
+//! One definition of every metric (documented in `docs/analyze.md`), applied
+//! the same way to a real capture (pcap, pcapng) and to a run of the
+//! simulator. This crate depends on nothing of the simulator, so the
+//! simulator can compute its own metrics through it.
+
+pub mod interruptions;
+
+pub use interruptions::{interruption_around, interruptions, Interruption, OutOfOrder};
