@@ -95,10 +95,49 @@ where
     I: IntoIterator<Item = (i64, u64)>,
 {
     let mut out = Vec::new();
-    let mut last: Option<(i64, u64)> = None; // last delivery
-    let mut prev_t: Option<i64> = None;
-    for (index, (t, bytes)) in observations.into_iter().enumerate() {
-        if let Some(p) = prev_t {
+    let mut tracker = Tracker::new(min_gap_ns);
+    for (t, bytes) in observations {
+        if let Some(i) = tracker.observe(t, bytes)? {
+            out.push(i);
+        }
+    }
+    if let Some(until) = observed_until_ns {
+        out.extend(tracker.finish(until));
+    }
+    Ok(out)
+}
+
+/// [`interruptions`] one observation at a time, for a stream (a capture
+/// read once): the same definition, constant memory.
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    min_gap_ns: i64,
+    index: usize,
+    prev_t: Option<i64>,
+    /// Last delivery: time and cumulative bytes.
+    last: Option<(i64, u64)>,
+}
+
+impl Tracker {
+    pub fn new(min_gap_ns: i64) -> Self {
+        Tracker {
+            min_gap_ns,
+            index: 0,
+            prev_t: None,
+            last: None,
+        }
+    }
+
+    /// The last delivery so far (time, cumulative bytes).
+    pub fn last_delivery(&self) -> Option<(i64, u64)> {
+        self.last
+    }
+
+    /// Take one observation; returns the interruption it ends, if any.
+    pub fn observe(&mut self, t: i64, bytes: u64) -> Result<Option<Interruption>, OutOfOrder> {
+        let index = self.index;
+        self.index += 1;
+        if let Some(p) = self.prev_t {
             if t < p {
                 return Err(OutOfOrder {
                     index,
@@ -107,32 +146,34 @@ where
                 });
             }
         }
-        prev_t = Some(t);
-        match last {
+        self.prev_t = Some(t);
+        match self.last {
             Some((lt, lb)) if bytes > lb => {
-                if t - lt > min_gap_ns {
-                    out.push(Interruption {
-                        start_ns: lt,
-                        delivered_before: lb,
-                        end_ns: Some(t),
-                    });
-                }
-                last = Some((t, bytes));
+                self.last = Some((t, bytes));
+                Ok((t - lt > self.min_gap_ns).then_some(Interruption {
+                    start_ns: lt,
+                    delivered_before: lb,
+                    end_ns: Some(t),
+                }))
             }
-            None if bytes > 0 => last = Some((t, bytes)),
-            _ => {}
+            None if bytes > 0 => {
+                self.last = Some((t, bytes));
+                Ok(None)
+            }
+            _ => Ok(None),
         }
     }
-    if let (Some(until), Some((lt, lb))) = (observed_until_ns, last) {
-        if until - lt > min_gap_ns {
-            out.push(Interruption {
-                start_ns: lt,
-                delivered_before: lb,
-                end_ns: None,
-            });
-        }
+
+    /// The open interruption at `until_ns` (end of observation), if the
+    /// last delivery is more than the threshold before it.
+    pub fn finish(&self, until_ns: i64) -> Option<Interruption> {
+        let (lt, lb) = self.last?;
+        (until_ns - lt > self.min_gap_ns).then_some(Interruption {
+            start_ns: lt,
+            delivered_before: lb,
+            end_ns: None,
+        })
     }
-    Ok(out)
 }
 
 /// The interruption around an event at `event_ns` (a disconnection, the
