@@ -42,6 +42,7 @@ pub struct At {
 
 #[derive(Clone, Copy, Debug)]
 struct Sent {
+    start: u64,
     end: u64,
     t_ns: i64,
     retransmitted: bool,
@@ -92,7 +93,7 @@ pub struct Flow {
     snd_max: u64,
     snd_una: u64,
     una_seen: bool,
-    first_una: u64,
+    syn_end: Option<u64>,
     rwnd: u64,
     last_window_raw: u16,
     dupacks: u32,
@@ -134,7 +135,7 @@ impl Flow {
             snd_max: 0,
             snd_una: 0,
             una_seen: false,
-            first_una: 0,
+            syn_end: None,
             rwnd: 0,
             last_window_raw: 0,
             dupacks: 0,
@@ -257,6 +258,9 @@ impl Flow {
         if fin == 1 {
             self.fin_seq = Some(end);
         }
+        if syn == 1 {
+            self.syn_end = Some(start + 1);
+        }
         if !self.started {
             self.started = true;
             self.snd_max = end;
@@ -264,7 +268,7 @@ impl Flow {
                 self.snd_una = start;
             }
             if seg_len > 0 {
-                self.outstanding.push_back(Sent { end, t_ns: at.t_ns, retransmitted: false });
+                self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false });
             }
             self.push_ts(tcp, payload, at.t_ns);
             return;
@@ -293,7 +297,7 @@ impl Flow {
                 self.event(sink, at, "capture_gap", self.snd_max, (start - self.snd_max) as u32, String::new());
             }
             self.snd_max = end;
-            self.outstanding.push_back(Sent { end, t_ns: at.t_ns, retransmitted: false });
+            self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false });
             self.push_ts(tcp, payload, at.t_ns);
             if payload > 0 && payload < self.mss && syn == 0 {
                 self.iv.short_segment = true;
@@ -394,10 +398,18 @@ impl Flow {
         if already {
             self.sum.already_received += 1;
         }
+        let mut covered = false;
         for s in self.outstanding.iter_mut() {
-            if s.end > start {
+            if s.end > start && s.start < end {
                 s.retransmitted = true;
+                covered = true;
             }
+        }
+        if !covered && end > self.snd_una {
+            // The original was sent before the capture began: remember the
+            // copy, so that its ACK is known to be ambiguous (Karn).
+            let at_end = self.outstanding.partition_point(|s| s.end < end);
+            self.outstanding.insert(at_end, Sent { start, end, t_ns: at.t_ns, retransmitted: true });
         }
         if self.rtx.len() == RTX_MEMORY {
             self.rtx.pop_front();
@@ -432,23 +444,35 @@ impl Flow {
     /// A segment of the other direction: its ACK, window, SACK blocks and
     /// timestamp echo concern this direction's data.
     pub fn on_ack(&mut self, tcp: &TcpInfo, at: At, s: &Settings, sink: &mut dyn Sink) {
-        if tcp.flags & flags::ACK == 0 || tcp.flags & flags::RST != 0 {
+        if tcp.flags & flags::ACK == 0 {
             return;
         }
+        // A RST's ACK still acknowledges (a refused SYN gives an RTT
+        // sample), but its window says nothing about the receiver.
+        let rst = tcp.flags & flags::RST != 0;
         let a = self.rel(tcp.ack, false);
         let syn = tcp.flags & flags::SYN != 0;
         let scale = if syn { 0 } else { self.peer_wscale };
-        self.rwnd = (tcp.window as u64) << scale;
-        if !self.una_seen {
+        if !rst {
+            self.rwnd = (tcp.window as u64) << scale;
+        }
+        if !self.una_seen && !self.started {
+            // The capture began after this direction's data: start here.
             self.una_seen = true;
             self.snd_una = a;
-            self.first_una = a;
-            if !self.started {
-                self.snd_max = a;
-            }
+            self.snd_max = a;
             self.observe_delivery(at, s, sink);
         } else if a > self.snd_una {
-            let adv = a - self.snd_una;
+            self.una_seen = true;
+            let old = self.snd_una;
+            // SYN and FIN take a sequence number each but are not data.
+            let mut adv = a - old;
+            if self.syn_end.is_some_and(|e| old < e && e <= a) {
+                adv -= 1;
+            }
+            if self.fin_seq.is_some_and(|e| old < e && e <= a) {
+                adv -= 1;
+            }
             self.sum.bytes_delivered += adv;
             self.iv.delivered += adv;
             self.snd_una = a;
@@ -466,8 +490,10 @@ impl Flow {
                 }
                 newest = self.outstanding.pop_front();
             }
-            if let Some(n) = newest.filter(|n| !n.retransmitted) {
-                self.rtt_sample(at, "karn", at.t_ns - n.t_ns, sink);
+            match newest {
+                Some(n) if !n.retransmitted => self.rtt_sample(at, "karn", at.t_ns - n.t_ns, sink),
+                Some(_) => self.sum.rtt_ambiguous += 1,
+                None => {}
             }
             // Eifel (RFC 3522): the first ACK covering a retransmission
             // echoes a timestamp older than the retransmission's own.
@@ -501,6 +527,7 @@ impl Flow {
             }
             self.observe_delivery(at, s, sink);
         } else if a == self.snd_una
+            && !rst
             && tcp.payload_len == 0
             && !syn
             && tcp.flags & flags::FIN == 0
@@ -510,6 +537,9 @@ impl Flow {
             // RFC 5681 §2 duplicate ACK: no data, same ACK and window, data outstanding.
             self.dupacks += 1;
             self.sum.dup_acks += 1;
+        }
+        if rst {
+            return;
         }
         self.last_window_raw = tcp.window;
         self.last_ack_t = at.t_ns;
@@ -624,15 +654,15 @@ impl Flow {
 
     /// An in-order delivery observation for the interruption tracker.
     fn observe_delivery(&mut self, at: At, s: &Settings, sink: &mut dyn Sink) {
-        let delivered = self.snd_una - self.first_una;
+        let delivered = self.sum.bytes_delivered;
         // Observations come in capture order; a capture whose clock steps
         // back is not an interruption.
-        let Ok(found) = self.tracker.observe(at.t_ns, delivered + 1) else {
+        let Ok(found) = self.tracker.observe(at.t_ns, delivered) else {
             return;
         };
         if let Some(i) = found {
             if self.gap_pending {
-                self.record_interruption(i.start_ns, i.end_ns, i.delivered_before - 1, s, at, sink);
+                self.record_interruption(i.start_ns, i.end_ns, i.delivered_before, s, at, sink);
             }
         }
         self.gap_rtx = 0;
@@ -681,7 +711,7 @@ impl Flow {
         }
         if self.snd_max > self.snd_una && self.gap_pending {
             if let Some(i) = self.tracker.finish(last_ns) {
-                self.record_interruption(i.start_ns, None, i.delivered_before - 1, s, at, sink);
+                self.record_interruption(i.start_ns, None, i.delivered_before, s, at, sink);
             }
         }
         self.close_chain();
