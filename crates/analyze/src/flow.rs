@@ -14,6 +14,10 @@ use crate::model::{
 
 /// Duplicate ACKs that start a fast retransmit (RFC 5681 §3.2, DupThresh).
 pub const DUP_THRESH: u32 = 3;
+/// No retransmission timer fires sooner than this after it was (re)armed:
+/// Linux's `TCP_RTO_MIN` (200 ms, include/net/tcp.h); RFC 6298 §2.4 asks
+/// for 1 s, so every conforming stack is covered.
+pub const RTO_MIN_NS: i64 = 200_000_000;
 /// Retransmissions kept for a later D-SACK or Eifel verdict.
 const RTX_MEMORY: usize = 256;
 
@@ -99,6 +103,7 @@ pub struct Flow {
     dupacks: u32,
     sacked_above: u64,
     last_ack_t: i64,
+    timer_ref_ns: i64,
     recovery: Recovery,
     outstanding: VecDeque<Sent>,
     rtx: VecDeque<Rtx>,
@@ -141,6 +146,7 @@ impl Flow {
             dupacks: 0,
             sacked_above: 0,
             last_ack_t: i64::MIN,
+            timer_ref_ns: i64::MIN,
             recovery: Recovery::None,
             outstanding: VecDeque::new(),
             rtx: VecDeque::new(),
@@ -263,6 +269,7 @@ impl Flow {
         }
         if !self.started {
             self.started = true;
+            self.timer_ref_ns = at.t_ns;
             self.snd_max = end;
             if !self.una_seen {
                 self.snd_una = start;
@@ -295,6 +302,9 @@ impl Flow {
         } else {
             if start > self.snd_max {
                 self.event(sink, at, "capture_gap", self.snd_max, (start - self.snd_max) as u32, String::new());
+            }
+            if self.snd_max == self.snd_una {
+                self.timer_ref_ns = at.t_ns;
             }
             self.snd_max = end;
             self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false });
@@ -338,36 +348,30 @@ impl Flow {
     }
 
     fn retransmission(&mut self, tcp: &TcpInfo, at: At, start: u64, end: u64, payload: u32, sink: &mut dyn Sink) {
-        let since_ack = at.t_ns.saturating_sub(self.last_ack_t);
-        let in_recovery = |r: Recovery, una: u64| match r {
-            Recovery::Fast { recover } | Recovery::Rto { recover } => una < recover,
-            Recovery::None => false,
-        };
+        // The retransmission timer runs from the last ACK that advanced, or
+        // from the send that found nothing in flight (RFC 6298 §5.1, §5.3).
+        let since_timer = at.t_ns.saturating_sub(self.timer_ref_ns);
+        let at_una = start == self.snd_una;
         let dup_trigger = self.dupacks >= DUP_THRESH
             || self.sacked_above >= DUP_THRESH as u64 * self.mss.max(1) as u64;
-        let chained = self
-            .chain
-            .as_ref()
-            .is_some_and(|c| c.seq == start && start == self.snd_una);
-        let kind = if chained {
+        let recovering = match self.recovery {
+            Recovery::Fast { recover } | Recovery::Rto { recover } => self.snd_una < recover,
+            Recovery::None => false,
+        };
+        let chained = self.chain.as_ref().is_some_and(|c| c.seq == start) && at_una;
+        let kind = if chained || at_una && since_timer >= RTO_MIN_NS {
             RtxKind::Rto
-        } else if in_recovery(self.recovery, self.snd_una) && matches!(self.recovery, Recovery::Fast { .. }) && start > self.snd_una {
+        } else if recovering && matches!(self.recovery, Recovery::Fast { .. }) {
             RtxKind::FastRecovery
-        } else if in_recovery(self.recovery, self.snd_una) && matches!(self.recovery, Recovery::Rto { .. }) && start > self.snd_una {
+        } else if recovering {
             RtxKind::RtoRecovery
-        } else if start == self.snd_una && dup_trigger && !matches!(self.recovery, Recovery::Fast { .. } if in_recovery(self.recovery, self.snd_una)) {
+        } else if at_una && dup_trigger {
             RtxKind::FastRetransmit
-        } else if start == self.snd_una && in_recovery(self.recovery, self.snd_una) && matches!(self.recovery, Recovery::Fast { .. }) && !self.rtx.iter().any(|r| r.start == start && !r.acked) {
-            // NewReno partial ACK (RFC 6582 §3.2 step 3): the next hole at once.
-            RtxKind::FastRecovery
         } else if end == self.snd_max && start > self.snd_una {
             RtxKind::Tlp
-        } else if start == self.snd_una {
-            RtxKind::Rto
         } else {
             RtxKind::Other
         };
-        let _ = since_ack;
         match kind {
             RtxKind::FastRetransmit => {
                 self.recovery = Recovery::Fast { recover: self.snd_max };
@@ -375,6 +379,7 @@ impl Flow {
             }
             RtxKind::FastRecovery => self.sum.fast_recovery += 1,
             RtxKind::Rto => {
+                self.timer_ref_ns = at.t_ns;
                 self.recovery = Recovery::Rto { recover: self.snd_max };
                 self.sum.timeouts += 1;
                 self.gap_rto += 1;
@@ -476,6 +481,7 @@ impl Flow {
             self.sum.bytes_delivered += adv;
             self.iv.delivered += adv;
             self.snd_una = a;
+            self.timer_ref_ns = at.t_ns;
             if a > self.snd_max {
                 self.snd_max = a;
             }
