@@ -55,6 +55,9 @@ pub struct CaptureSummary {
     pub damaged: u64,
     pub damaged_packets: Vec<u64>,
     pub unknown_link: u64,
+    /// 802.11 frames repeated by the MAC (Retry bit, same sequence number
+    /// from the same transmitter as its previous frame): not analysed again.
+    pub mac_retries: u64,
     pub connections: u64,
     /// Time origin of every `t_s` in the outputs, ns since the epoch (0 for
     /// a relative clock).
@@ -97,6 +100,8 @@ pub fn analyze_reader<R: Read + Send>(input: R, opts: &Options, sink: &mut dyn S
     let mut first: Option<i64> = None;
     let mut last = 0i64;
     let mut external = Some(&opts.events);
+    // Last 802.11 sequence control per transmitter (bounded by radios).
+    let mut mac_last: rustc_hash::FxHashMap<[u8; 6], u16> = Default::default();
     let end = for_each_packet(input, |p| {
         if first.is_none() {
             let t0 = if p.t_ns < RELATIVE_CLOCK_LIMIT_NS { 0 } else { p.t_ns };
@@ -110,7 +115,15 @@ pub fn analyze_reader<R: Read + Send>(input: R, opts: &Options, sink: &mut dyn S
         last = last.max(p.t_ns);
         sum.packets += 1;
         match decode(p.linktype, p.data, p.orig_len) {
-            Ok(tcp) => an.packet(p.t_ns, p.number, &tcp),
+            Ok(tcp) => {
+                if let Some((ta, seq_ctl, retry)) = tcp.mac {
+                    if mac_last.insert(ta, seq_ctl) == Some(seq_ctl) && retry {
+                        sum.mac_retries += 1;
+                        return;
+                    }
+                }
+                an.packet(p.t_ns, p.number, &tcp)
+            }
             Err(Skip::NotTcp) => sum.not_tcp += 1,
             Err(Skip::UnknownLink) => sum.unknown_link += 1,
             Err(Skip::Damaged(_)) => {

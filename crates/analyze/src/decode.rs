@@ -82,6 +82,10 @@ pub struct TcpInfo {
     pub ts: Option<(u32, u32)>,
     pub sack: [(u32, u32); 4],
     pub n_sack: u8,
+    /// 802.11 frames: transmitter address, sequence control, Retry bit.
+    /// The MAC repeats a frame until it is acknowledged; a repeat is the
+    /// same TCP segment, not a TCP retransmission.
+    pub mac: Option<([u8; 6], u16, bool)>,
 }
 
 impl Default for Endpoint {
@@ -109,6 +113,7 @@ pub enum Skip {
 /// Decode the TCP header of `data`, a frame of link type `link`, whose
 /// original length on the wire was `orig_len`.
 pub fn decode(link: i32, data: &[u8], orig_len: u32) -> Result<TcpInfo, Skip> {
+    let mut mac = None;
     let lax = match link {
         linktype::ETHERNET => {
             LaxSlicedPacket::from_ethernet(data).map_err(|_| Skip::Damaged("Ethernet header cut"))?
@@ -136,12 +141,20 @@ pub fn decode(link: i32, data: &[u8], orig_len: u32) -> Result<TcpInfo, Skip> {
             let h = data.get(..4).ok_or(Skip::Damaged("radiotap header cut"))?;
             let len = u16::from_le_bytes([h[2], h[3]]) as usize;
             let frame = data.get(len..).ok_or(Skip::Damaged("radiotap header cut"))?;
-            ieee80211(frame)?
+            let (lax, m) = ieee80211(frame)?;
+            mac = Some(m);
+            lax
         }
-        linktype::IEEE802_11 => ieee80211(data)?,
+        linktype::IEEE802_11 => {
+            let (lax, m) = ieee80211(data)?;
+            mac = Some(m);
+            lax
+        }
         _ => return Err(Skip::UnknownLink),
     };
-    tcp_of(&lax, orig_len)
+    let mut info = tcp_of(&lax, orig_len)?;
+    info.mac = mac;
+    Ok(info)
 }
 
 fn from_ip(data: &[u8]) -> Result<LaxSlicedPacket<'_>, Skip> {
@@ -151,7 +164,7 @@ fn from_ip(data: &[u8]) -> Result<LaxSlicedPacket<'_>, Skip> {
 /// An 802.11 data frame (IEEE 802.11-2020 9.2.4.1): frame control, then a
 /// header of 24 bytes, +6 with four addresses, +2 for QoS, +4 for HT
 /// control; then an LLC/SNAP header (AA AA 03 00 00 00) and the EtherType.
-fn ieee80211(f: &[u8]) -> Result<LaxSlicedPacket<'_>, Skip> {
+fn ieee80211(f: &[u8]) -> Result<(LaxSlicedPacket<'_>, ([u8; 6], u16, bool)), Skip> {
     let fc = f.get(..2).ok_or(Skip::Damaged("802.11 header cut"))?;
     let ftype = (fc[0] >> 2) & 0x3;
     let subtype = fc[0] >> 4;
@@ -179,9 +192,13 @@ fn ieee80211(f: &[u8]) -> Result<LaxSlicedPacket<'_>, Skip> {
         return Err(Skip::NotTcp);
     }
     let et = u16::from_be_bytes([llc[6], llc[7]]);
-    Ok(LaxSlicedPacket::from_ether_type(
-        EtherType(et),
-        &f[hlen + 8..],
+    let mut ta = [0u8; 6];
+    ta.copy_from_slice(&f[10..16]);
+    let seq_ctl = u16::from_le_bytes([f[22], f[23]]);
+    let retry = fc[1] & 0x08 != 0;
+    Ok((
+        LaxSlicedPacket::from_ether_type(EtherType(et), &f[hlen + 8..]),
+        (ta, seq_ctl, retry),
     ))
 }
 
