@@ -109,7 +109,7 @@ pub fn analyze_reader<R: Read + Send>(input: R, opts: &Options, sink: &mut dyn S
             an.set_t0(t0);
             sum.t0_ns = t0;
             if let Some(ev) = external.take() {
-                an.set_external(ev.iter().map(|(s, e, k)| (t0 + (s * 1e9) as i64, t0 + (e * 1e9) as i64, k.clone())).collect());
+                an.set_external(ev.iter().map(|(s, e, k)| (t0.saturating_add((s * 1e9) as i64), t0.saturating_add((e * 1e9) as i64), k.clone())).collect());
             }
         }
         last = last.max(p.t_ns);

@@ -152,7 +152,7 @@ where
                         } else {
                             b.ts_usec as i64 * 1000
                         };
-                        packet(None, b.ts_sec as i64 * 1_000_000_000 + frac, b.data, b.origlen);
+                        packet(None, clamp_time(b.ts_sec as i64 * 1_000_000_000 + frac), b.data, b.origlen);
                     }
                     PcapBlockOwned::NG(Block::SectionHeader(_)) => ifaces.clear(),
                     PcapBlockOwned::NG(Block::InterfaceDescription(idb)) => ifaces.push(Interface {
@@ -175,9 +175,8 @@ where
                         let secs = raw / f.units_per_s;
                         let frac = raw % f.units_per_s;
                         let frac_ns = (frac as u128 * 1_000_000_000 / f.units_per_s as u128) as i64;
-                        let t_ns = (secs as i64 + f.offset_s)
-                            .saturating_mul(1_000_000_000)
-                            .saturating_add(frac_ns);
+                        let secs = i64::try_from(secs).unwrap_or(i64::MAX).saturating_add(f.offset_s);
+                        let t_ns = clamp_time(secs.saturating_mul(1_000_000_000).saturating_add(frac_ns));
                         let data = &epb.data[..(epb.caplen as usize).min(epb.data.len())];
                         packet(Some(epb.if_id), t_ns, data, epb.origlen);
                     }
@@ -231,6 +230,14 @@ where
             }
         }
     }
+}
+
+/// Timestamps are kept within [0, 2^61 ns] (73 years past 2262 is not a
+/// capture): differences of two of them never overflow.
+const MAX_TIME_NS: i64 = 1 << 61;
+
+fn clamp_time(t: i64) -> i64 {
+    t.clamp(0, MAX_TIME_NS)
 }
 
 fn truncated(number: u64, offset: u64) -> ReadEnd {

@@ -152,7 +152,7 @@ pub fn decode(link: i32, data: &[u8], orig_len: u32) -> Result<TcpInfo, Skip> {
         }
         _ => return Err(Skip::UnknownLink),
     };
-    let mut info = tcp_of(&lax, orig_len)?;
+    let mut info = tcp_of(&lax, orig_len, 0)?;
     info.mac = mac;
     Ok(info)
 }
@@ -202,7 +202,10 @@ fn ieee80211(f: &[u8]) -> Result<(LaxSlicedPacket<'_>, ([u8; 6], u16, bool)), Sk
     ))
 }
 
-fn tcp_of(lax: &LaxSlicedPacket<'_>, orig_len: u32) -> Result<TcpInfo, Skip> {
+/// IP-in-IP headers followed at most (Mobile IP uses one).
+const MAX_TUNNEL_DEPTH: u8 = 4;
+
+fn tcp_of(lax: &LaxSlicedPacket<'_>, orig_len: u32, depth: u8) -> Result<TcpInfo, Skip> {
     let (ip_start, ip_total, src, dst, proto, inner) = match &lax.net {
         Some(LaxNetSlice::Ipv4(v4)) => {
             let h = v4.header();
@@ -239,8 +242,11 @@ fn tcp_of(lax: &LaxSlicedPacket<'_>, orig_len: u32) -> Result<TcpInfo, Skip> {
     };
     if proto == IpNumber::IPV4 || proto == IpNumber::IPV6 {
         // IP in IP (Mobile IP tunnels): the inner datagram is what TCP sees.
+        if depth >= MAX_TUNNEL_DEPTH {
+            return Err(Skip::Damaged("IP tunnels nested too deep"));
+        }
         let inner_lax = from_ip(inner)?;
-        return tcp_of(&inner_lax, inner.len() as u32);
+        return tcp_of(&inner_lax, inner.len() as u32, depth + 1);
     }
     let Some(TransportSlice::Tcp(tcp)) = &lax.transport else {
         if proto == IpNumber::TCP {

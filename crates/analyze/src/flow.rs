@@ -18,6 +18,9 @@ pub const DUP_THRESH: u32 = 3;
 /// Linux's `TCP_RTO_MIN` (200 ms, include/net/tcp.h); RFC 6298 §2.4 asks
 /// for 1 s, so every conforming stack is covered.
 pub const RTO_MIN_NS: i64 = 200_000_000;
+/// Empty series rows written for one silence at most (10 000 intervals:
+/// 1000 s at the default 100 ms); longer silences leave a jump in `t_s`.
+pub const MAX_EMPTY_ROWS: i64 = 10_000;
 /// Retransmissions kept for a later D-SACK or Eifel verdict.
 const RTX_MEMORY: usize = 256;
 
@@ -207,6 +210,12 @@ impl Flow {
         }
         while t_ns >= self.iv.end_ns {
             self.flush_interval(s, conn, sink);
+            // A silence longer than MAX_EMPTY_ROWS intervals is not written
+            // row by row: the series jumps to the interval of `t_ns`.
+            let behind = (t_ns - self.iv.end_ns) / s.interval_ns;
+            if behind > MAX_EMPTY_ROWS {
+                self.iv.end_ns += behind * s.interval_ns;
+            }
         }
     }
 
@@ -607,7 +616,7 @@ impl Flow {
                     });
             if dsack {
                 self.sum.dsacks += 1;
-                self.event(sink, at, "dsack", l, (r - l) as u32, String::new());
+                self.event(sink, at, "dsack", l, r.saturating_sub(l) as u32, String::new());
                 let mut found = None;
                 for x in self.rtx.iter_mut().rev() {
                     if x.start < r && l < x.end && !x.spurious {
