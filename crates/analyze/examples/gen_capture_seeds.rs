@@ -22,7 +22,7 @@ fn exchange() -> Vec<Seg> {
         Seg { from_server: true, seq: 1, ack: Some(2001), win: 0, opts: ts(30, 10), ..Seg::default() },
         Seg { seq: 2001, ack: Some(1), win: 65535, len: 1, ..Seg::default() },
         Seg { from_server: true, seq: 1, ack: Some(2001), win: 4000, ..Seg::default() },
-        Seg { seq: 2001, ack: Some(1), win: 65535, fin: true, ..Seg::default() },
+        Seg { seq: 2002, ack: Some(1), win: 65535, fin: true, ..Seg::default() },
     ]
 }
 
