@@ -115,7 +115,7 @@ def main() -> int:
     for c in caps:
         o, t, tt = ours(c, a.analyzer), tshark(c), tcptrace(c)
         for m in METRICS:
-            if not (o[m] or t.get(m) or tt.get(m)):
+            if all(str(v) in ("0", "", "-") for v in (o[m], t.get(m, ""), tt.get(m, ""))):
                 continue
             row = [c.name, m, str(o[m]), str(t.get(m, "")), str(tt.get(m, "-"))]
             print(("| " + " | ".join(row) + " |") if a.markdown else "\t".join(row))
