@@ -122,6 +122,10 @@ where
     let mut legacy_nanos = false;
     // pcapng: the interfaces of the current section.
     let mut ifaces: Vec<Interface> = Vec::new();
+    // Format and byte order of what is being read, to tell a file cut short
+    // from a block whose length field is corrupt.
+    let mut ng = false;
+    let mut big_endian = false;
     loop {
         match reader.next() {
             Ok((len, block)) => {
@@ -143,6 +147,7 @@ where
                 };
                 match block {
                     PcapBlockOwned::LegacyHeader(h) => {
+                        big_endian = h.is_bigendian();
                         legacy_link = h.network.0;
                         legacy_nanos = h.is_nanosecond_precision();
                     }
@@ -154,7 +159,11 @@ where
                         };
                         packet(None, clamp_time(b.ts_sec as i64 * 1_000_000_000 + frac), b.data, b.origlen);
                     }
-                    PcapBlockOwned::NG(Block::SectionHeader(_)) => ifaces.clear(),
+                    PcapBlockOwned::NG(Block::SectionHeader(shb)) => {
+                        ng = true;
+                        big_endian = shb.big_endian();
+                        ifaces.clear();
+                    }
                     PcapBlockOwned::NG(Block::InterfaceDescription(idb)) => ifaces.push(Interface {
                         linktype: idb.linktype.0,
                         units_per_s: idb.ts_resolution().unwrap_or(0),
@@ -201,7 +210,7 @@ where
             }
             Err(PcapError::Incomplete(_)) => {
                 if reader.reader_exhausted() {
-                    return Ok(truncated(number, offset));
+                    return cut_or_corrupt(reader.data(), ng, big_endian, number, offset);
                 }
                 reader
                     .refill()
@@ -220,7 +229,7 @@ where
                     .refill()
                     .map_err(|e| err(number + 1, offset, format!("read failed: {e}")))?;
             }
-            Err(PcapError::UnexpectedEof) => return Ok(truncated(number, offset)),
+            Err(PcapError::UnexpectedEof) => return cut_or_corrupt(reader.data(), ng, big_endian, number, offset),
             Err(e) => {
                 return Err(err(
                     number + 1,
@@ -238,6 +247,30 @@ const MAX_TIME_NS: i64 = 1 << 61;
 
 fn clamp_time(t: i64) -> i64 {
     t.clamp(0, MAX_TIME_NS)
+}
+
+/// The file ended while a record was incomplete. It was cut short if the
+/// record's declared length runs past the end of the file and is plausible;
+/// otherwise the length field (or what follows it) is corrupt.
+fn cut_or_corrupt(rest: &[u8], ng: bool, big_endian: bool, number: u64, offset: u64) -> Result<ReadEnd, CaptureError> {
+    let word = |at: usize| -> Option<u64> {
+        let b: [u8; 4] = rest.get(at..at + 4)?.try_into().ok()?;
+        Some(if big_endian { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) } as u64)
+    };
+    // pcapng: total block length at bytes 4..8; pcap: 16-byte record header
+    // whose captured length is at bytes 8..12.
+    let declared = if ng { word(4) } else { word(8).map(|n| n + 16) };
+    match declared {
+        Some(len) if len > MAX_BLOCK as u64 || len <= rest.len() as u64 => Err(CaptureError {
+            packet: number + 1,
+            offset,
+            message: format!(
+                "corrupt block: its length field says {len} bytes{}",
+                if len > MAX_BLOCK as u64 { " (more than any packet)" } else { " but its content does not parse" }
+            ),
+        }),
+        _ => Ok(truncated(number, offset)),
+    }
 }
 
 fn truncated(number: u64, offset: u64) -> ReadEnd {

@@ -140,3 +140,19 @@ fn not_a_capture_is_an_error_at_offset_zero() {
         .unwrap_err();
     assert_eq!(e.to_string(), "packet 1 (byte offset 0): not a pcap or pcapng file (unknown magic number)");
 }
+
+#[test]
+fn length_field_past_the_end_is_corrupt_not_a_cut() {
+    let mut ng = PcapNg::new();
+    ng.iface(101, None);
+    let p = ipv4(&data_seg(10));
+    let first = ng.0.len();
+    ng.packet(0, 1, &p, p.len() as u32);
+    ng.packet(0, 2, &p, p.len() as u32);
+    ng.0[first + 4..first + 8].copy_from_slice(&0x7fff_fff0u32.to_le_bytes());
+    let e = analyze_reader(Cursor::new(ng.0), &Options::default(), &mut Collect::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!("packet 1 (byte offset {first}): corrupt block: its length field says 2147483632 bytes (more than any packet)")
+    );
+}
