@@ -74,7 +74,16 @@ fn run_summary_and_capture_analysis_agree_over_shipped_scenarios() {
     for path in scenarios {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let sets = vec![("sim.duration".to_string(), "4s".to_string())];
-        let sc = Scenario::from_path(&path, &sets).unwrap();
+        let sc = match Scenario::from_path(&path, &sets) {
+            Ok(sc) => sc,
+            // The drive scenarios read logs from ../shared/traces, absent
+            // from some checkouts (the trace tests skip them the same way).
+            Err(e) if e.message.contains("cannot read trace file") => {
+                eprintln!("{name}: skipped ({})", e.message);
+                continue;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        };
         let dir = std::env::temp_dir().join(format!("airtcp-agree-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -97,6 +106,7 @@ fn run_summary_and_capture_analysis_agree_over_shipped_scenarios() {
                     });
                     assert_eq!(d.retransmissions, f["retransmissions"].as_u64().unwrap(), "{name} {from}->{to} retransmissions");
                     assert_eq!(d.timeouts, f["timeouts"].as_u64().unwrap(), "{name} {from}->{to} timeouts");
+                    eprintln!("{name} {from}->{to}: {} retransmissions, {} timeouts at {}", d.retransmissions, d.timeouts, cap.display());
                     checked_rtx += 1;
                 }
             }
@@ -117,6 +127,7 @@ fn run_summary_and_capture_analysis_agree_over_shipped_scenarios() {
                     .unwrap_or_else(|| panic!("{name} {from}->{to}: receiver delivered {delivered}, capture: {:?}",
                         c.connections.iter().map(|c| (c.fwd.bytes_delivered, c.rev.bytes_delivered)).collect::<Vec<_>>()));
                 assert!(got <= delivered);
+                eprintln!("{name} {from}->{to}: {got} of {delivered} bytes delivered at {}", cap.display());
                 checked_bytes += 1;
             }
         }
