@@ -38,7 +38,7 @@ pub mod flags {
 
 /// One endpoint: an IPv4 address is stored mapped into the IPv6 space
 /// (`::ffff:a.b.c.d`) so both families share one key type.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Endpoint {
     pub addr: [u8; 16],
     pub port: u16,
@@ -63,6 +63,9 @@ impl Endpoint {
     }
 }
 
+/// An 802.11 frame's transmitter address, sequence control and Retry bit.
+pub type MacFrame = ([u8; 6], u16, bool);
+
 /// The TCP header of one packet, with what the options say.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TcpInfo {
@@ -85,17 +88,9 @@ pub struct TcpInfo {
     /// 802.11 frames: transmitter address, sequence control, Retry bit.
     /// The MAC repeats a frame until it is acknowledged; a repeat is the
     /// same TCP segment, not a TCP retransmission.
-    pub mac: Option<([u8; 6], u16, bool)>,
+    pub mac: Option<MacFrame>,
 }
 
-impl Default for Endpoint {
-    fn default() -> Self {
-        Endpoint {
-            addr: [0; 16],
-            port: 0,
-        }
-    }
-}
 
 /// Why a frame gave no TCP header. Only `Damaged` is a warning: the others
 /// are simply not TCP over IP.
@@ -164,7 +159,7 @@ fn from_ip(data: &[u8]) -> Result<LaxSlicedPacket<'_>, Skip> {
 /// An 802.11 data frame (IEEE 802.11-2020 9.2.4.1): frame control, then a
 /// header of 24 bytes, +6 with four addresses, +2 for QoS, +4 for HT
 /// control; then an LLC/SNAP header (AA AA 03 00 00 00) and the EtherType.
-fn ieee80211(f: &[u8]) -> Result<(LaxSlicedPacket<'_>, ([u8; 6], u16, bool)), Skip> {
+fn ieee80211(f: &[u8]) -> Result<(LaxSlicedPacket<'_>, MacFrame), Skip> {
     let fc = f.get(..2).ok_or(Skip::Damaged("802.11 header cut"))?;
     let ftype = (fc[0] >> 2) & 0x3;
     let subtype = fc[0] >> 4;

@@ -755,7 +755,7 @@ trait OptExt {
 }
 impl OptExt for Option<u32> {
     fn is_none_or_lt(&self, v: u32) -> bool {
-        self.map_or(true, |l| seq_lt(l, v))
+        self.is_none_or(|l| seq_lt(l, v))
     }
 }
 trait OptGe {
@@ -763,6 +763,6 @@ trait OptGe {
 }
 impl OptGe for Option<i64> {
     fn is_none_or_ge(&self, v: i64) -> bool {
-        self.map_or(true, |e| e >= v)
+        self.is_none_or(|e| e >= v)
     }
 }

@@ -45,7 +45,7 @@ impl Interruption {
     /// Whether `t_ns` falls inside the gap (`start_ns <= t <= end_ns`; an
     /// open gap contains every later time).
     pub fn contains(&self, t_ns: i64) -> bool {
-        t_ns >= self.start_ns && self.end_ns.map_or(true, |e| t_ns <= e)
+        t_ns >= self.start_ns && self.end_ns.is_none_or(|e| t_ns <= e)
     }
 
     /// Idle time after the path returned at `path_return_ns`: the first new

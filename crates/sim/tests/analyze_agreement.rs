@@ -54,7 +54,7 @@ fn capture_next_to(dir: &Path, summary: &Value, node: &str, leaving: bool) -> Op
 
 /// The direction of a connection carrying the flow's data: the one whose
 /// data segments are as many as the sender's (retransmissions included).
-fn data_dir<'a>(conns: &'a [ConnSummary], segs: u64) -> Option<&'a DirSummary> {
+fn data_dir(conns: &[ConnSummary], segs: u64) -> Option<&DirSummary> {
     conns
         .iter()
         .flat_map(|c| [&c.fwd, &c.rev])

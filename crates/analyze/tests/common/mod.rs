@@ -127,7 +127,7 @@ pub struct PcapNg(pub Vec<u8>);
 
 fn block(v: &mut Vec<u8>, kind: u32, body: &[u8]) {
     let mut b = body.to_vec();
-    while b.len() % 4 != 0 {
+    while !b.len().is_multiple_of(4) {
         b.push(0);
     }
     let len = (b.len() + 12) as u32;
