@@ -33,7 +33,6 @@ fn analyze(path: &Path) -> Collect {
 /// that link's direction leaving `node` before capture.
 fn capture_next_to(dir: &Path, summary: &Value, node: &str, leaving: bool) -> Option<(PathBuf, u64)> {
     for (i, l) in summary["links"].as_array()?.iter().enumerate() {
-        let name = l["name"].as_str()?;
         let (a, b) = (l["a"].as_str()?, l["b"].as_str()?);
         if a != node && b != node {
             continue;
@@ -44,7 +43,7 @@ fn capture_next_to(dir: &Path, summary: &Value, node: &str, leaving: bool) -> Op
             .iter()
             .map(|k| d[k].as_u64().unwrap_or(0))
             .sum();
-        let p = dir.join(format!("link{i}_{name}.pcap"));
+        let p = dir.join(format!("link{i}_{a}-{b}.pcap"));
         if p.exists() {
             return Some((p, drops));
         }
