@@ -21,8 +21,8 @@ from ._api import Result, run
 
 def analyze(path, **kwargs):
     """TCP analysis of a pcap/pcapng capture or of a run directory's
-    captures (see :func:`airtcp.analyze.analyze` and docs/analyze.md)."""
-    from .analyze import analyze as _analyze
+    captures (see :func:`airtcp.capture_analysis.analyze` and docs/analyze.md)."""
+    from .capture_analysis import analyze as _analyze
 
     return _analyze(path, **kwargs)
 

@@ -1,4 +1,4 @@
-"""``airtcp.analyze``: the TCP analysis of a capture or a run's captures.
+"""``airtcp.analyze`` (this module: ``airtcp.capture_analysis``): the TCP analysis of a capture or a run's captures.
 
 The work is done by the Rust crate ``airtcp-analyze`` (the same code as the
 ``airtcp analyze`` command); this module reads its output files into pandas
