@@ -180,6 +180,55 @@ impl NativeResult {
     }
 }
 
+/// Analyse a capture, or every capture of a run directory, into `out_dir`
+/// (see docs/analyze.md). `events`: an events CSV to align with. Returns
+/// `[(capture path, capture summary JSON, output directory)]`; raises
+/// `airtcp.AnalyzeError` naming the file, packet number and byte offset of
+/// unreadable input (nothing is written then).
+#[pyfunction]
+#[pyo3(signature = (path, out_dir, events=None, interval_s=0.1, min_gap_s=1.0))]
+fn analyze(
+    py: Python<'_>,
+    path: PathBuf,
+    out_dir: PathBuf,
+    events: Option<PathBuf>,
+    interval_s: f64,
+    min_gap_s: f64,
+) -> PyResult<Vec<(String, String, String)>> {
+    if !(interval_s > 0.0 && min_gap_s > 0.0) {
+        return Err(PyValueError::new_err("interval_s and min_gap_s must be positive"));
+    }
+    let outcome = py.detach(|| {
+        let mut opts = airtcp_analyze::Options {
+            interval_ns: (interval_s * 1e9) as i64,
+            min_gap_ns: (min_gap_s * 1e9) as i64,
+            events: Vec::new(),
+        };
+        if let Some(e) = &events {
+            opts.events = airtcp_analyze::read_events(e)?;
+        }
+        let single = !path.is_dir();
+        let res = airtcp_analyze::analyze_path(&path, &out_dir, &opts)?;
+        Ok::<_, airtcp_analyze::AnalyzeError>(
+            res.into_iter()
+                .map(|(cap, sum)| {
+                    let dir = if single {
+                        out_dir.clone()
+                    } else {
+                        out_dir.join(cap.file_stem().unwrap_or_default())
+                    };
+                    (
+                        cap.display().to_string(),
+                        serde_json::to_string(&sum).unwrap_or_default(),
+                        dir.display().to_string(),
+                    )
+                })
+                .collect(),
+        )
+    });
+    outcome.map_err(|e| py_error(py, "AnalyzeError", e.to_string()))
+}
+
 fn flow_index_error(i: usize, n: usize) -> PyErr {
     pyo3::exceptions::PyIndexError::new_err(format!(
         "flow {i} out of range: the run has {n} flow(s)"
@@ -190,6 +239,7 @@ fn flow_index_error(i: usize, n: usize) -> PyErr {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_class::<NativeResult>()?;
     Ok(())
 }
