@@ -14,6 +14,7 @@ mod linux;
 mod ns3;
 mod opnet;
 mod rfc;
+pub mod doc;
 
 use crate::config::TcpConfig;
 

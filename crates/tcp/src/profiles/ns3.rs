@@ -76,6 +76,7 @@ pub(super) const NS3: Profile = Profile {
         ("recovery", "TcpPrrRecovery as ns-3.44 runs it (endpoint/ns3_prr.rs)"),
         ("cc", "the anchor runs ns3::TcpNewReno; ns-3.44's default SocketType is TcpCubic"),
         ("syn_rto", "TcpSocket::ConnTimeout = 3 s"),
+        ("rack", "left on but inactive: ns3-prr recovery never runs RACK (ns-3 3.44 has none)"),
         ("max_retries", "TcpSocket::DataRetries = 6 is not applied (15 kept, as the anchor scenarios have)"),
     ],
     gaps: &[
