@@ -56,7 +56,17 @@ initial_cwnd = {iw}
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    // 24 cases with a fixed RNG seed keep CI cheap and deterministic;
+    // PROPTEST_CASES / PROPTEST_RNG_SEED explore more.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
+        failure_persistence: None,
+        rng_seed: match std::env::var("PROPTEST_RNG_SEED") {
+            Ok(_) => ProptestConfig::default().rng_seed,
+            Err(_) => proptest::test_runner::RngSeed::Fixed(20_261_128),
+        },
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn retransmissions_are_bounded_by_what_the_path_dropped(
