@@ -79,8 +79,10 @@ fn freeze_tcp_warned_too_late_still_times_out() {
     // The TR-ACKs reopen the window, but only the first is a window update:
     // two duplicate ACKs, no fast retransmit; the backed-off RTO resends.
     assert_eq!(o.summary["flows"][0]["fast_retransmits"].as_u64(), Some(0));
+    // The second RTO (1.8 s = the `linux` profile's 0.9 s backed off)
+    // fires 0.8 s after reassociation.
     let back = first_after(&o, "wifi_associated", 10.2);
-    assert!(first_after(&o, "timeout", back) - back > 1.0);
+    assert!(first_after(&o, "timeout", back) - back > 0.7);
 }
 
 #[test]

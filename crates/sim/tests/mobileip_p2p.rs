@@ -120,8 +120,14 @@ fn explicit_handover_notification_resets_the_sender_after_each_handoff() {
             assert!(field(obeyed[k], "lost").parse::<u32>().unwrap() > 0, "the window in flight was lost");
         }
         // No sender wait for a backed-off timer after the notification: the
-        // next timeout (if any) is a fresh one.
-        assert!(e.events.iter().filter(|x| x.kind == "timeout").all(|x| x.detail.contains("backoff=1")), "{name}");
+        // next timeout (if any) is a fresh one. (While away the timer may
+        // back off: the `linux` profile's RTO, SRTT + 200 ms, fires more than
+        // once in a second out of reach.)
+        for n in &obeyed {
+            if let Some(x) = e.events.iter().find(|x| x.kind == "timeout" && x.t_s > n.t_s) {
+                assert!(x.detail.contains("backoff=1"), "{name}: {} after the notification at {}", x.detail, n.t_s);
+            }
+        }
         println!("{name}: route-optimised {:.0} b/s, {} RTOs; with EHN {:.0} b/s, {} RTOs", flow(&ro, "goodput_bps"), flow(&ro, "timeouts"), flow(&e, "goodput_bps"), flow(&e, "timeouts"));
     }
 }

@@ -59,10 +59,12 @@ fn legacy_roaming_backs_off_and_resumes_on_the_new_ap() {
     assert!(o.summary.get("sdn").is_none_or(|v| v.is_null()));
     // The ADD-notify of AP2 reached every learning switch.
     assert!(o.summary["run"]["hosts_learned"].as_u64().unwrap() >= 8);
-    assert_eq!(flow(&o, "timeouts"), 2, "RTOs of 1 and 2 s while away");
+    // The `linux` profile's RTO (SRTT + TCP_RTO_MIN, ~0.9 s here) backed
+    // off once: 0.9 s and 1.8 s (1 and 2 s with the former RFC 6298 default).
+    assert_eq!(flow(&o, "timeouts"), 2, "RTOs of 0.9 and 1.8 s while away");
     let back = first_after(&o, "wifi_associated", 10.2);
     let resumed = first_after(&o, "timeout", back);
-    assert!(resumed - back > 0.9, "the backed-off RTO after reassociation: {:.3}", resumed - back);
+    assert!(resumed - back > 0.7, "the backed-off RTO after reassociation: {:.3}", resumed - back);
     assert!(flow(&o, "bytes_delivered") > 2_000_000);
     assert_eq!(o.summary["run"]["misrouted_packets"].as_u64(), Some(0));
 }

@@ -252,3 +252,70 @@ fn tlp_follows_the_profile_and_names_its_key() {
         "bulk.toml:69: flows[0].tcp.tlp: expected true or false, got integer 1"
     );
 }
+
+/// A two-node scenario whose `[flows.tcp]` is `tcp` (omitted when empty).
+fn with_tcp(tcp: &str) -> String {
+    let table = if tcp.is_empty() { String::new() } else { format!("[flows.tcp]\n{tcp}\n") };
+    format!(
+        "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\ndelay = \"10ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\napp = \"bulk\"\n{table}"
+    )
+}
+
+#[test]
+fn a_flow_naming_no_profile_runs_linux() {
+    for tcp in ["", "cc = \"reno\""] {
+        let s = Scenario::from_toml_str(&with_tcp(tcp), "x.toml", &[]).unwrap();
+        let t = &s.flows[0].tcp;
+        assert_eq!(t.profile, "linux");
+        assert_eq!((t.min_rto, t.max_rto, t.rto_timer), (Duration::from_millis(200), Duration::from_secs(120), airtcp_tcp::RtoTimer::Linux));
+        assert_eq!((t.delack_timeout, t.initial_quickacks, t.hz), (Duration::from_millis(40), 16, 250));
+        assert!(t.rcv_buf_autotune && t.snd_buf_autotune);
+    }
+    let s = Scenario::from_toml_str(&with_tcp(""), "x.toml", &[]).unwrap();
+    assert_eq!(s.flows[0].tcp.cc, "cubic");
+}
+
+#[test]
+fn keys_beside_a_profile_override_only_themselves() {
+    let s = Scenario::from_toml_str(&with_tcp("profile = \"linux-3.16\"\ncc = \"westwood\"\nrcv_buf = 65536"), "x.toml", &[]).unwrap();
+    let t = &s.flows[0].tcp;
+    assert_eq!((t.profile, t.cc.as_str(), t.rack, t.tlp), ("linux-3.16", "westwood", false, true));
+    assert_eq!(t.tcp_rmem, [4096, 87_380, 6_291_456]);
+    // An explicit buffer locks its autotuning, the other stays on.
+    assert!(!t.rcv_buf_autotune && t.snd_buf_autotune);
+    let s = Scenario::from_toml_str(&with_tcp("profile = \"opnet-2003\""), "x.toml", &[]).unwrap();
+    let t = &s.flows[0].tcp;
+    assert_eq!((t.mss, t.rcv_buf, t.min_rto, t.rto_tick), (2264, 8760, Duration::from_millis(500), Some(Duration::from_millis(500))));
+    // ns-3's recovery alone selects the ns3 profile; a profile given wins.
+    let s = Scenario::from_toml_str(&with_tcp("recovery = \"ns3-prr\""), "x.toml", &[]).unwrap();
+    assert_eq!((s.flows[0].tcp.profile, s.flows[0].tcp.cc.as_str(), s.flows[0].tcp.frto), ("ns3", "newreno", false));
+    let s = Scenario::from_toml_str(&with_tcp("profile = \"linux\"\nrecovery = \"ns3-prr\""), "x.toml", &[]).unwrap();
+    assert_eq!((s.flows[0].tcp.profile, s.flows[0].tcp.frto), ("linux", true));
+}
+
+#[test]
+fn a_bad_profile_names_its_line() {
+    let e = Scenario::from_toml_str(&with_tcp("profile = \"linux-2.4\""), "x.toml", &[]).unwrap_err().to_string();
+    assert_eq!(e, "x.toml:17: flows[0].tcp.profile: unknown profile \"linux-2.4\" (known: linux, linux-4.4, linux-3.16, ns3, opnet-2003, rfc)");
+    let e = Scenario::from_toml_str(&with_tcp("profile = \"ns2-newreno\""), "x.toml", &[]).unwrap_err().to_string();
+    assert!(e.contains("ns-2 profiles need the ns-2 agents"), "{e}");
+}
+
+#[test]
+fn summary_records_the_profile_and_every_value() {
+    let s = Scenario::from_toml_str(&with_tcp("profile = \"opnet-2003\"\ninitial_cwnd = 2"), "x.toml", &[]).unwrap();
+    let j = s.to_json();
+    let t = &j["flows"][0]["tcp"];
+    assert_eq!((t["profile"].as_str(), t["rto_tick"].as_str(), t["initial_cwnd"].as_u64()), (Some("opnet-2003"), Some("500ms"), Some(2)));
+    assert_eq!((t["syn_rto"].as_str(), t["witcp"].as_bool(), t["witcp_max_freeze"].as_str()), (Some("none"), Some(false), Some("none")));
+    // Every key the input accepts is written, so the record is complete
+    // and loads back to the same configuration.
+    let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = airtcp_sim::scenario::tcp::TCP_KEYS.to_vec();
+    want.sort_unstable();
+    let mut have = keys.clone();
+    have.sort_unstable();
+    assert_eq!(have, want);
+    let back = Scenario::from_json_str(&j.to_string(), "<dict>", &[]).unwrap();
+    assert_eq!(back.flows[0].tcp, s.flows[0].tcp);
+}

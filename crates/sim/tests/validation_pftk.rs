@@ -8,8 +8,15 @@
 //! the simulator's goodput counts application bytes delivered in order, so
 //! the prediction is B(p)·(1-p)·MSS (analysis::compare).
 //!
-//! Result (4 seeds x 600 s per p): the simulated goodput is 6-22 % above the
-//! model, and the gap grows with p. Its cause is Q̂, the model's share of
+//! Result (4 seeds x 600 s per p) since Reno holds off a second fast
+//! retransmit until the ACK passes `recover` (RFC 6582 / ns-2 `bug_fix_`):
+//! the simulated goodput is 5-8 % above the model, the runs see 10-33 %
+//! fewer timeouts than Q̂, and with the run's own timeout share the model is
+//! within -11..+7 %. Before that guard (the text below) Reno fast-retransmitted
+//! again inside one window and timed out 3-10x less often than Q̂.
+//!
+//! Before the guard: the simulated goodput was 6-22 % above the
+//! model, and the gap grew with p. Its cause is Q̂, the model's share of
 //! loss indications that are timeouts: PFTK assumes that after one loss the
 //! rest of the round is lost too, so a loss late in a window often leaves
 //! fewer than three duplicate ACKs. Under independent (uniform) loss the rest
@@ -78,9 +85,11 @@ fn reno_goodput_within_20_percent_of_pftk_full_model() {
 fn pftk_gap_is_its_timeout_share_under_independent_loss() {
     for r in sweep() {
         let p = r.p;
-        // Q̂ over-predicts the timeouts of Reno under uniform loss at every p...
+        // Q̂ over-predicts the timeouts of Reno under uniform loss at every p
+        // (by 10-33 % with the guard against repeated fast retransmits; 3-10x
+        // without it)...
         assert!(
-            r.to_share < 0.6 * r.q_hat,
+            r.to_share < r.q_hat,
             "p={p}: run {:.3} vs Q̂ {:.3}",
             r.to_share,
             r.q_hat

@@ -269,8 +269,12 @@ pub const TCP_RMEM: [u32; 3] = [4096, 131_072, 6_291_456];
 /// `net.ipv4.tcp_wmem` defaults (Documentation/networking/ip-sysctl.rst).
 pub const TCP_WMEM: [u32; 3] = [4096, 16_384, 4_194_304];
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
+    /// The named profile (`crate::profiles`) this configuration starts
+    /// from, for the record (summary.json); "" when built in code from
+    /// [`TcpConfig::default`]. The endpoint never reads it.
+    pub profile: &'static str,
     /// Sender maximum segment size in payload bytes.
     pub mss: u32,
     /// Initial congestion window in segments (RFC 6928 / Linux: 10; ns-3: 10).
@@ -349,6 +353,13 @@ pub struct TcpConfig {
     pub max_rto: Duration,
     /// Clock granularity G in RTO = SRTT + max(G, 4·RTTVAR) (ns-3: 1 ms).
     pub clock_granularity: Duration,
+    /// A coarse timer tick, as BSD's 500 ms slow timer and OPNET's "Timer
+    /// Granularity" apply it (`endpoint/rtt.rs`, `endpoint/timers.rs`):
+    /// every RTT sample is rounded up to whole ticks (at least one), and the
+    /// retransmission timer fires only on a tick boundary (the first at or
+    /// after its deadline). `None` (default): no tick, samples and timers at
+    /// the simulator's resolution.
+    pub rto_tick: Option<Duration>,
     pub recovery: Recovery,
     /// Duplicate-ACK threshold (RFC 5681: 3).
     pub dupack_threshold: u32,
@@ -464,6 +475,7 @@ impl Default for TcpConfig {
     /// everything a congestion module sees.
     fn default() -> Self {
         TcpConfig {
+            profile: "",
             mss: 1460,
             initial_cwnd: 10,
             initial_ssthresh: crate::cc::TCP_INFINITE_SSTHRESH,
@@ -486,6 +498,7 @@ impl Default for TcpConfig {
             min_rto: Duration::from_secs(1),
             max_rto: Duration::from_secs(60),
             clock_granularity: Duration::from_millis(1),
+            rto_tick: None,
             recovery: Recovery::Prr,
             dupack_threshold: 3,
             limited_transmit: true,
@@ -605,6 +618,12 @@ impl TcpConfig {
         }
         if self.persist_min > self.persist_max {
             return Err(format!("persist_min {} exceeds persist_max {}", self.persist_min, self.persist_max));
+        }
+        if self.rto_tick == Some(Duration::ZERO) {
+            return Err("rto_tick must be positive (leave it unset for no tick)".into());
+        }
+        if let Some(t) = self.rto_tick.filter(|t| *t > self.max_rto) {
+            return Err(format!("rto_tick {t} exceeds max_rto {}", self.max_rto));
         }
         if self.witcp_max_freeze == Some(Duration::ZERO) {
             return Err("witcp_max_freeze must be positive (leave it unset for no limit)".into());

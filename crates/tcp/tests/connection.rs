@@ -245,7 +245,12 @@ fn lossy_transfer_delivers_every_byte_once_in_order() {
             written += w.a.send(total - written);
             t += 50;
             w.run_until(ms(t));
-            assert!(t < 600_000, "{recovery:?} sack={sack}: stalled at {}", w.b_read);
+            // NewReno takes ~1060 s: the pattern also drops go-back-N
+            // retransmissions, each such loss waits for an RTO (the RFC 6582
+            // guard allows no fast retransmit below `recover`), and without
+            // timestamps Karn's rule keeps the backoff until new data is
+            // acknowledged, which this pattern rarely allows.
+            assert!(t < 1_500_000, "{recovery:?} sack={sack}: stalled at {}", w.b_read);
         }
         assert_eq!(w.b_read, total, "{recovery:?}");
         assert!(w.a.stats().retransmissions >= 20, "{recovery:?}: {:?}", w.a.stats());

@@ -135,6 +135,57 @@ fn tahoe_third_dupack_collapses_to_one_and_goes_back_n() {
     assert_eq!(s, vec![1_000, 2_000]);
 }
 
+/// RFC 6582 §3.2 step 1 / ns-2's `bug_fix_`: Tahoe's go-back-N resends
+/// segments the receiver already holds; their duplicate ACKs arrive after
+/// the window is repaired and must not start a second fast retransmit until
+/// the cumulative ACK passes `recover` (SND.MAX at the first one). Without
+/// the guard each spurious fast retransmit resends the window again and the
+/// flow never leaves the loop (0.68 Mb/s against ns-2's 9.3 on a clean
+/// 10 Mb/s path).
+#[test]
+fn tahoe_duplicates_of_go_back_n_do_not_refire_fast_retransmit() {
+    // ns-2's Tahoe: no undo (with it Loss holds until the ACK passes the
+    // recovery point, `tcp_try_undo_recovery`, and the guard acts later).
+    let cfg = TcpConfig { recovery: Recovery::Tahoe, frto: false, undo: false, limited_transmit: false, ..plain() };
+    let (mut ep, t) = established(cfg);
+    ep.send(1_000_000);
+    assert_eq!(drain(&mut ep, t).len(), 10);
+    let t = t + dms(100);
+    for _ in 0..3 {
+        dupack(&mut ep, t);
+    }
+    assert_eq!(ep.stats().fast_retransmits, 1);
+    // Go-back-N in slow start: 0, then 1000 and 2000, then 3000.. again.
+    ack(&mut ep, t + dms(100), 1_000, 65_535);
+    ack(&mut ep, t + dms(200), 3_000, 65_535);
+    let resent: Vec<u64> = drain(&mut ep, t + dms(200)).iter().map(our_off).collect();
+    assert_eq!(resent[0], 3_000);
+    // The receiver held 3..9: the ACK jumps to recover (10_000), Loss ends
+    // and new data goes out.
+    let t3 = t + dms(300);
+    ack(&mut ep, t3, 10_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Open);
+    assert!(drain(&mut ep, t3).iter().all(|s| our_off(s) >= 10_000));
+    // Three duplicates of the resent 3000.. come back: no fast retransmit.
+    for _ in 0..3 {
+        assert!(dupack_at(&mut ep, t3, 10_000).iter().all(|&o| o > 10_000));
+    }
+    assert_eq!(ep.stats().fast_retransmits, 1);
+    // Once the ACK passes recover, three dupacks are a new loss again.
+    ack(&mut ep, t3 + dms(10), 11_000, 65_535);
+    drain(&mut ep, t3 + dms(10));
+    for _ in 0..3 {
+        dupack_at(&mut ep, t3 + dms(20), 11_000);
+    }
+    assert_eq!(ep.stats().fast_retransmits, 2);
+}
+
+/// Offsets sent in response to a duplicate ACK of `acked`.
+fn dupack_at(ep: &mut airtcp_tcp::Endpoint, now: Instant, acked: u64) -> Vec<u64> {
+    ack(ep, now, acked, 65_535);
+    drain(ep, now).iter().map(our_off).collect()
+}
+
 #[test]
 fn rto_marks_everything_lost_and_retransmits_in_order() {
     // Go-back-N after an RTO is the F-RTO-off behaviour (ns-3, RFC 6298

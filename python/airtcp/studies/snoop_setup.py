@@ -148,6 +148,12 @@ TCP = {
     "persist_min": "1s",  # "Persist Timeout 1.0"
     "initial_cwnd": 1,
     "limited_transmit": False,
+    # The former default's timers, which this study was calibrated with,
+    # until it moves to its seed's profile, opnet-2003 (docs/tcp-profiles.md).
+    "rto_timer": "rfc6298",
+    "initial_quickacks": 0,
+    "hz": 1000,
+    "persist_max": "60s",
 }
 
 #: How each row of the seed's table maps to the endpoint (for the report).

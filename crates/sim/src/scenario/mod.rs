@@ -74,11 +74,15 @@
 //! bytes = 1000000           # transfer size
 //! recv_rate = "unlimited"   # or a rate: the receiver reads that fast,
 //! recv_interval = "10ms"    # in reads of rate x recv_interval bytes (default 10ms)
-//! [flows.tcp]               # any TcpConfig field by its name (scenario::tcp::TCP_KEYS):
+//! [flows.tcp]               # a named profile, then any TcpConfig field by its name
+//! profile = "linux"         # (scenario::tcp::TCP_KEYS) overriding the profile's value;
+//!                           # profiles: linux (default), linux-4.4, linux-3.16, ns3,
+//!                           # opnet-2003, rfc (docs/tcp-profiles.md)
 //! cc = "newreno"           # mss, initial_cwnd, initial_ssthresh (or "infinite"), rcv_buf,
 //!                           # snd_buf, sack, timestamps, window_scaling, delack_count,
 //!                           # delack_timeout, initial_rto, min_rto, max_rto, clock_granularity,
-//!                           # recovery (tahoe|reno|newreno|prr), dupack_threshold,
+//!                           # rto_tick (a duration or "none"), recovery
+//!                           # (tahoe|reno|newreno|prr|ns3-prr), dupack_threshold,
 //!                           # limited_transmit, cc, hz, persist_min, persist_max,
 //!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
 //!                           # ts_granularity, msl, ecn (0|1|2 or off|on|passive),

@@ -1,10 +1,13 @@
-//! `[flows.tcp]`: every `TcpConfig` field by name. Fields not given keep
-//! `TcpConfig::default()` (documented in the tcp crate), except those whose
-//! default follows the profile (Linux, or ns-3 with `recovery = "ns3-prr"`)
-//! and the buffer autotuning that an explicit `rcv_buf` / `snd_buf` locks;
-//! both ends of a flow use the same configuration.
+//! `[flows.tcp]`: a named profile (`profile = "linux"`, the default; see
+//! `airtcp_tcp::profiles` and docs/tcp-profiles.md) and every `TcpConfig`
+//! field by name, each overriding the profile's value. Without `profile`,
+//! `recovery = "ns3-prr"` selects the `ns3` profile (the ns-3 anchor
+//! scenarios name no profile), anything else `linux`. An explicit `rcv_buf`
+//! / `snd_buf` locks that buffer's autotuning, as a program's SO_RCVBUF /
+//! SO_SNDBUF does. Both ends of a flow use the same configuration.
 
 use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
+use airtcp_tcp::profiles::{self, DEFAULT_PROFILE};
 use airtcp_tcp::TcpConfig;
 use serde_json::{json, Value};
 
@@ -12,6 +15,7 @@ use super::units::format_duration;
 use super::value::{Table, R};
 
 pub const TCP_KEYS: &[&str] = &[
+    "profile",
     "mss",
     "initial_cwnd",
     "initial_ssthresh",
@@ -26,6 +30,7 @@ pub const TCP_KEYS: &[&str] = &[
     "min_rto",
     "max_rto",
     "clock_granularity",
+    "rto_tick",
     "recovery",
     "dupack_threshold",
     "limited_transmit",
@@ -64,13 +69,6 @@ pub const TCP_KEYS: &[&str] = &[
     "freeze",
 ];
 
-/// Keys whose default follows the profile: Linux's value normally, ns-3
-/// 3.44's (off: no F-RTO, no undo, no D-SACK, no TLP) when the flow selects ns-3's
-/// recovery (`recovery = "ns3-prr"`), so the ns-3 anchor scenarios keep
-/// ns-3's behaviour without naming them. Given explicitly, they win.
-/// `ecn` goes to 0 (ns-3's `UseEcn` default Off).
-const NS3_PROFILE_OFF: &[&str] = &["frto", "dsack", "undo", "eifel", "ecn", "tlp", "slow_start_after_idle"];
-
 /// A `[min, default, max]` list of sizes (`tcp_rmem`, `tcp_wmem`).
 fn size_triple(f: &super::value::Field) -> R<[u32; 3]> {
     let items = f.list()?;
@@ -81,18 +79,32 @@ fn size_triple(f: &super::value::Field) -> R<[u32; 3]> {
 }
 
 /// The configuration of a flow (or proxy connection) without a `tcp`
-/// table: what an empty table gives, i.e. the Linux profile with both
-/// buffers autotuned.
+/// table: the default profile.
 pub(crate) fn tcp_default() -> TcpConfig {
-    TcpConfig { rcv_buf_autotune: true, snd_buf_autotune: true, ..TcpConfig::default() }
+    profiles::config(DEFAULT_PROFILE).expect("the default profile exists")
+}
+
+/// An optional duration: a duration, or "none".
+fn opt_duration(f: &super::value::Field) -> R<Option<airtcp_core::Duration>> {
+    match f.v {
+        Value::String(s) if s == "none" => Ok(None),
+        _ => Ok(Some(f.duration()?)),
+    }
 }
 
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
     t.known(TCP_KEYS)?;
-    let mut c = TcpConfig::default();
+    let mut c = match t.opt("profile") {
+        Some(f) => profiles::config(f.str()?).map_err(|m| f.err(m))?,
+        None => {
+            let ns3 = t.opt("recovery").is_some_and(|f| matches!(f.v, Value::String(s) if s == "ns3-prr"));
+            profiles::config(if ns3 { "ns3" } else { DEFAULT_PROFILE }).expect("built-in profile")
+        }
+    };
     for key in t.map.keys() {
         let f = t.opt(key).expect("present");
         match key.as_str() {
+            "profile" => {}
             "mss" => c.mss = f.u32()?,
             "initial_cwnd" => c.initial_cwnd = f.u32()?,
             "initial_ssthresh" => {
@@ -112,6 +124,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "min_rto" => c.min_rto = f.duration()?,
             "max_rto" => c.max_rto = f.duration()?,
             "clock_granularity" => c.clock_granularity = f.duration()?,
+            "rto_tick" => c.rto_tick = opt_duration(&f)?,
             "recovery" => c.recovery = Recovery::from_name(f.str()?).map_err(|m| f.err(m))?,
             "dupack_threshold" => c.dupack_threshold = f.u32()?,
             "limited_transmit" => c.limited_transmit = f.bool()?,
@@ -135,7 +148,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "ts_granularity" => c.ts_granularity = f.duration()?,
             "msl" => c.msl = f.duration()?,
             "initial_quickacks" => c.initial_quickacks = f.u32()?,
-            "syn_rto" => c.syn_rto = Some(f.duration()?),
+            "syn_rto" => c.syn_rto = opt_duration(&f)?,
             "reno_sacks" => c.reno_sacks = RenoSacks::from_name(f.str()?).map_err(|m| f.err(m))?,
             "loss_exit_growth" => c.loss_exit_growth = LossExitGrowth::from_name(f.str()?).map_err(|m| f.err(m))?,
             "rto_ssthresh" => c.rto_ssthresh = RtoSsthresh::from_name(f.str()?).map_err(|m| f.err(m))?,
@@ -162,78 +175,51 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
             "witcp" => c.witcp = f.bool()?,
             "freeze" => c.freeze = f.bool()?,
-            "witcp_max_freeze" => c.witcp_max_freeze = Some(f.duration()?),
+            "witcp_max_freeze" => c.witcp_max_freeze = opt_duration(&f)?,
             "ehn" => c.ehn = f.bool()?,
             _ => unreachable!("checked by known()"),
         }
     }
-    let ns3 = c.recovery == Recovery::Ns3Prr;
-    if ns3 {
-        for &key in NS3_PROFILE_OFF {
-            if t.opt(key).is_none() {
-                match key {
-                    "frto" => c.frto = false,
-                    "dsack" => c.dsack = false,
-                    "undo" => c.undo = false,
-                    "ecn" => c.ecn = EcnMode::Off,
-                    "tlp" => c.tlp = false,
-                    "slow_start_after_idle" => c.slow_start_after_idle = false,
-                    _ => c.eifel = false,
-                }
-            }
-        }
-        // ns-3 3.44 TcpSocket::TcpNoDelay defaults to true.
-        if t.opt("nodelay").is_none() {
-            c.nodelay = true;
-        }
+    // A program's SO_RCVBUF / SO_SNDBUF locks that buffer
+    // (SOCK_RCVBUF_LOCK, SOCK_SNDBUF_LOCK): an explicit size turns the
+    // profile's autotuning off unless the autotune key is given too.
+    if t.opt("rcv_buf").is_some() && t.opt("rcv_buf_autotune").is_none() {
+        c.rcv_buf_autotune = false;
     }
-    // Buffers autotune in the Linux profile unless the flow sets them:
-    // a program's SO_RCVBUF / SO_SNDBUF locks them (SOCK_RCVBUF_LOCK,
-    // SOCK_SNDBUF_LOCK). ns-3's buffers are fixed. An explicit key wins.
-    if t.opt("rcv_buf_autotune").is_none() {
-        c.rcv_buf_autotune = !ns3 && t.opt("rcv_buf").is_none();
-    }
-    if t.opt("snd_buf_autotune").is_none() {
-        c.snd_buf_autotune = !ns3 && t.opt("snd_buf").is_none();
+    if t.opt("snd_buf").is_some() && t.opt("snd_buf_autotune").is_none() {
+        c.snd_buf_autotune = false;
     }
     c.validate().map_err(|m| t.err(m))?;
     Ok(c)
 }
 
+/// Every field of the resolved configuration, under the input format's
+/// keys (so the JSON loads back to the same configuration), with the
+/// profile it started from.
 pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
     let mut v = tcp_json_fixed(c);
     // Separate from `tcp_json_fixed`: one json! literal of every key
     // exceeds serde_json's macro recursion limit.
+    let opt = |d: Option<airtcp_core::Duration>| d.map_or(json!("none"), |d| json!(format_duration(d)));
     if let Some(map) = v.as_object_mut() {
-        let buffers = [
+        let rest = [
+            ("profile", json!(c.profile)),
             ("rcv_buf_autotune", json!(c.rcv_buf_autotune)),
             ("tcp_rmem", json!(c.tcp_rmem)),
             ("snd_buf_autotune", json!(c.snd_buf_autotune)),
             ("tcp_wmem", json!(c.tcp_wmem)),
             ("nodelay", json!(c.nodelay)),
             ("slow_start_after_idle", json!(c.slow_start_after_idle)),
+            ("rto_tick", opt(c.rto_tick)),
+            ("syn_rto", opt(c.syn_rto)),
+            ("witcp", json!(c.witcp)),
+            ("witcp_max_freeze", opt(c.witcp_max_freeze)),
+            ("ehn", json!(c.ehn)),
+            ("freeze", json!(c.freeze)),
         ];
-        for (k, val) in buffers {
+        for (k, val) in rest {
             map.insert(k.into(), val);
         }
-    }
-    // Wi-TCP (seed 001): written only when on, so other scenarios' resolved
-    // JSON is unchanged.
-    if let (true, Some(map)) = (c.freeze, v.as_object_mut()) {
-        map.insert("freeze".into(), json!(true));
-    }
-    if let (true, Some(map)) = (c.witcp, v.as_object_mut()) {
-        map.insert("witcp".into(), json!(true));
-    }
-    if let (true, Some(map)) = (c.ehn, v.as_object_mut()) {
-        map.insert("ehn".into(), json!(true));
-    }
-    if let (Some(d), Some(map)) = (c.witcp_max_freeze, v.as_object_mut()) {
-        map.insert("witcp_max_freeze".into(), Value::String(format_duration(d)));
-    }
-    // Unset means "same as initial_rto"; omitted so the JSON loads back.
-    if let (Some(d), Some(map)) = (c.syn_rto, v.as_object_mut()) {
-        map.insert("syn_rto".into(), Value::String(format_duration(d)));
     }
     v
 }

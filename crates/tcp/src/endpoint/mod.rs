@@ -143,6 +143,12 @@ pub struct Endpoint {
     rtx: VecDeque<TxSeg>,
     /// Recovery point (Linux `high_seq`, RFC 6582 `recover`).
     high_seq: u64,
+    /// SND.MAX when the last fast retransmit or RTO began (RFC 6582 §3.2
+    /// `recover`, ns-2 `recover_ = maxseq_`). Unlike `high_seq` it is not
+    /// moved when the sender drops back to Open, so it still marks the
+    /// window whose go-back-N retransmissions may come back as duplicate
+    /// ACKs (see `Endpoint::may_fast_retransmit`).
+    recover: u64,
     prr_delivered: u32,
     prr_out: u32,
     /// RecoverFS of `Recovery::Ns3Prr` (packets).
@@ -284,7 +290,7 @@ impl Endpoint {
             snd_nxt: iss.0,
             ..Default::default()
         };
-        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity, cfg.rto_timer);
+        let rtt = RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto, cfg.clock_granularity, cfg.rto_timer).with_tick(cfg.rto_tick);
         let rcv_wscale = match (cfg.window_scaling, cfg.rcv_buf_autotune) {
             (false, _) => 0,
             (true, false) => wscale_for(cfg.rcv_buf),
@@ -299,7 +305,7 @@ impl Endpoint {
             remote_port,
             stats: TcpStats::default(),
             events: VecDeque::with_capacity(16),
-            timers: Timers::default(),
+            timers: Timers::with_rto_tick(cfg.rto_tick),
             rtt,
             iss,
             snd_una: 0,
@@ -315,6 +321,7 @@ impl Endpoint {
             fin_sent: false,
             rtx: VecDeque::with_capacity(64),
             high_seq: 0,
+            recover: 0,
             prr_delivered: 0,
             prr_out: 0,
             prr_recover_fs: 0,

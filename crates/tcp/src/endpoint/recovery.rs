@@ -166,6 +166,23 @@ impl Endpoint {
         }
     }
 
+    /// The guard against repeated fast retransmits of one window (RFC 6582
+    /// §3.2 step 1, RFC 2582's "bugfix", ns-2 `dupack_action` with
+    /// `bug_fix_`): without SACK, Tahoe, Reno and NewReno (the RFC 5681 /
+    /// 6582 modes) start a fast retransmit only once the cumulative ACK
+    /// covers more than `recover`, SND.MAX when the last fast retransmit or
+    /// RTO began. Without it a go-back-N (Tahoe's fast retransmit, any RTO)
+    /// resends segments the receiver holds; each comes back as a duplicate
+    /// ACK after the window is repaired, three of them start a spurious
+    /// fast retransmit, which resends the window again, and so on for the
+    /// rest of the run. Linux (`Prr`) holds only until the ACK passes
+    /// `high_seq` (`tcp_try_undo_recovery`); with SACK the duplicates carry
+    /// no new SACK information and start nothing.
+    pub(super) fn may_fast_retransmit(&self) -> bool {
+        let guarded = !self.sack_ok && matches!(self.mode(), Mode::Tahoe | Mode::Classic);
+        !guarded || self.snd_una > self.recover
+    }
+
     /// `tcp_time_to_recover` (non-RACK): lost data, or DupThresh dupacks/SACKs.
     fn time_to_recover(&self) -> bool {
         self.tp.lost_out > 0 || self.tp.sacked_out + 1 > self.cfg.dupack_threshold
@@ -348,8 +365,9 @@ impl Endpoint {
                     // A late D-SACK may still show the last reduction needless.
                     self.try_undo_dsack();
                 }
-                if persist && !self.sack_ok && num_dupack == 0 {
-                    // ns-3 looks for loss only in DupAck.
+                if (persist && !self.sack_ok && num_dupack == 0) || !self.may_fast_retransmit() {
+                    // ns-3 looks for loss only in DupAck; and the RFC 6582
+                    // guard holds off a repeated fast retransmit.
                     self.try_to_open(flag);
                     return;
                 }
@@ -398,6 +416,7 @@ impl Endpoint {
     /// stays 0).
     pub(super) fn enter_recovery_with(&mut self, delivered: u32, mark_head: bool, ece: bool) {
         let head = self.seq_of(self.snd_una);
+        self.recover = self.snd_max;
         self.stats.fast_retransmits += 1;
         self.events.push_back(Event::FastRetransmit { seq: head });
         if self.mode() == Mode::Tahoe {
@@ -520,6 +539,7 @@ impl Endpoint {
         // F-RTO (RFC 5682 §3.1 step 1, §3.2): a new loss episode, or a
         // repeated timeout of the same SND.UNA.
         let new_recovery = st < CaState::Recovery;
+        self.recover = self.snd_max;
         if reduce {
             self.tp.prior_ssthresh = self.current_ssthresh();
             self.tp.prior_cwnd = self.tp.snd_cwnd;

@@ -40,6 +40,8 @@ pub struct RttEstimator {
     min_rto: Duration,
     max_rto: Duration,
     granularity: Duration,
+    /// `TcpConfig::rto_tick` in ns (0: none): samples are counted in ticks.
+    tick: u64,
     /// `Some` when the RTO follows Linux.
     linux: Option<LinuxRtt>,
 }
@@ -56,8 +58,18 @@ impl RttEstimator {
             min_rto,
             max_rto,
             granularity,
+            tick: 0,
             linux: (timer == RtoTimer::Linux).then(LinuxRtt::default),
         }
+    }
+
+    /// Measures RTTs on a coarse tick (`TcpConfig::rto_tick`): a sample
+    /// counts the ticks it spans, rounded up and at least one, as BSD's
+    /// `t_rtt` counter of 500 ms slow-timer ticks (Jacobson & Karels 1988)
+    /// and OPNET's "Timer Granularity" (the precision of RTT measurement).
+    pub fn with_tick(mut self, tick: Option<Duration>) -> Self {
+        self.tick = tick.map_or(0, |t| t.0);
+        self
     }
 
     /// Feeds one RTT measurement (RFC 6298 §2.2 / §2.3, or Linux
@@ -65,6 +77,7 @@ impl RttEstimator {
     /// `snd_nxt` (stream offsets after this ACK) delimit Linux's per-RTT
     /// rttvar update.
     pub fn sample(&mut self, r: Duration, snd_una: u64, snd_nxt: u64) {
+        let r = if self.tick > 0 { Duration(r.0.div_ceil(self.tick).max(1).saturating_mul(self.tick)) } else { r };
         if self.linux.is_some() {
             return self.sample_linux(r, snd_una, snd_nxt);
         }
@@ -194,6 +207,19 @@ mod tests {
         assert_eq!(e.srtt(), Duration::from_micros(112_500));
         assert_eq!(e.rttvar(), Duration::from_micros(62_500));
         assert_eq!(e.rto(), Duration::from_micros(362_500));
+    }
+
+    #[test]
+    fn ticked_samples_count_whole_ticks() {
+        // OPNET 2003 (seed 004): 0.5 s tick, min RTO 0.5 s. A 40 ms RTT is
+        // one tick: SRTT 0.5 s, RTTVAR 0.25 s, RTO = 0.5 + 4 x 0.25 = 1.5 s.
+        let mut e = RttEstimator::new(Duration::from_secs(1), Duration::from_millis(500), Duration::from_secs(64), Duration::ZERO, RtoTimer::Rfc6298)
+            .with_tick(Some(Duration::from_millis(500)));
+        e.sample(Duration::from_millis(40), 0, 0);
+        assert_eq!(e.srtt(), Duration::from_millis(500));
+        assert_eq!(e.rto(), Duration::from_millis(1500));
+        e.sample(Duration::from_millis(510), 0, 0);
+        assert_eq!(e.srtt(), Duration::from_micros(562_500));
     }
 
     #[test]

@@ -48,16 +48,33 @@ const OFF: Instant = Instant::MAX;
 #[derive(Clone, Debug)]
 pub struct Timers {
     slots: [Instant; SLOTS],
+    /// `TcpConfig::rto_tick` in ns (0: none).
+    rto_tick: u64,
 }
 
 impl Default for Timers {
     fn default() -> Timers {
-        Timers { slots: [OFF; SLOTS] }
+        Timers { slots: [OFF; SLOTS], rto_tick: 0 }
     }
 }
 
 impl Timers {
+    /// Timers whose retransmission timer runs on a coarse tick
+    /// (`TcpConfig::rto_tick`).
+    pub fn with_rto_tick(tick: Option<airtcp_core::Duration>) -> Timers {
+        Timers { rto_tick: tick.map_or(0, |t| t.0), ..Timers::default() }
+    }
+
     pub fn set(&mut self, k: TimerKind, at: Instant) {
+        // A ticked retransmission timer is serviced only on the tick grid
+        // (BSD's `tcp_slowtimo`, OPNET's timer granularity): it fires at the
+        // first boundary at or after its deadline. In OPNET a 1 s RTO with
+        // the 0.5 s tick retransmits about 1.5 s after the lost segment.
+        let at = if k == TimerKind::Rto && self.rto_tick > 0 && at != OFF {
+            Instant(at.0.div_ceil(self.rto_tick).saturating_mul(self.rto_tick))
+        } else {
+            at
+        };
         self.slots[k as usize] = at;
     }
     pub fn stop(&mut self, k: TimerKind) {
@@ -82,5 +99,22 @@ impl Timers {
     /// Whether `k` is armed and due at `now`.
     pub fn expired(&self, k: TimerKind, now: Instant) -> bool {
         self.slots[k as usize] <= now && self.slots[k as usize] != OFF
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticked_rto_fires_on_the_next_tick_boundary() {
+        let mut t = Timers::with_rto_tick(Some(airtcp_core::Duration::from_millis(500)));
+        t.set(TimerKind::Rto, Instant::from_millis(1_100));
+        assert_eq!(t.get(TimerKind::Rto), Some(Instant::from_millis(1_500)));
+        t.set(TimerKind::Rto, Instant::from_millis(1_000));
+        assert_eq!(t.get(TimerKind::Rto), Some(Instant::from_millis(1_000)));
+        // Other timers keep their deadlines.
+        t.set(TimerKind::DelayedAck, Instant::from_millis(1_100));
+        assert_eq!(t.get(TimerKind::DelayedAck), Some(Instant::from_millis(1_100)));
     }
 }

@@ -1,0 +1,184 @@
+//! Linux profiles: the kernel of today (6.x, the default), Ubuntu 16.04's
+//! 4.4 (seed 000's era) and Ubuntu 14.04's 3.16 (seed 003's kernel).
+//!
+//! Sources are the kernel's own: sysctl defaults from
+//! Documentation/networking/ip-sysctl.rst (`net.ipv4.tcp_*`), constants
+//! from include/net/tcp.h, behaviour from net/ipv4/tcp_input.c,
+//! tcp_output.c, tcp_timer.c and tcp_recovery.c, with the release that
+//! brought each. The eras are written as Linux 6.x with what the older
+//! kernel lacked or set differently, so the differences are the code.
+
+use airtcp_core::Duration;
+
+use super::Profile;
+use crate::cc::TCP_INFINITE_SSTHRESH;
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+
+/// `tcp_rmem` before Linux 5.4 (commit a337531b942b raised the default to
+/// 128 KiB): 4096 / 87380 / 6291456 (since 3.6's b49960a05e32 set max 6 MiB).
+const TCP_RMEM_PRE_5_4: [u32; 3] = [4096, 87_380, 6_291_456];
+
+/// Linux 6.x as the kernel runs it with its default sysctls.
+pub(super) fn linux() -> TcpConfig {
+    TcpConfig {
+        profile: "linux",
+        // A path property, not a stack one: 1460 = 1500-byte MTU - 40; the
+        // kernel sends 1448 with timestamps (scenarios set `mss`).
+        mss: 1460,
+        initial_cwnd: 10,                            // TCP_INIT_CWND (include/net/tcp.h), since 2.6.39
+        initial_ssthresh: TCP_INFINITE_SSTHRESH,     // TCP_INFINITE_SSTHRESH
+        rcv_buf: 131_072,                            // unused while autotuned (tcp_rmem[1])
+        snd_buf: 131_072,                            // unused while autotuned
+        rcv_buf_autotune: true,                      // tcp_moderate_rcvbuf = 1 (tcp_rcv_space_adjust, 2.6.7)
+        tcp_rmem: TCP_RMEM,                          // 4096 131072 6291456 (5.4+)
+        snd_buf_autotune: true,                      // tcp_sndbuf_expand (no SO_SNDBUF)
+        tcp_wmem: TCP_WMEM,                          // 4096 16384 4194304
+        nodelay: false,                              // Nagle on unless TCP_NODELAY
+        slow_start_after_idle: true,                 // tcp_slow_start_after_idle = 1
+        sack: true,                                  // tcp_sack = 1
+        timestamps: true,                            // tcp_timestamps = 1
+        window_scaling: true,                        // tcp_window_scaling = 1
+        delack_count: 2,                             // __tcp_ack_snd_check: more than one full frame
+        delack_timeout: Duration::from_millis(40),   // TCP_DELACK_MIN = HZ/25, the ATO bulk data settles at
+        initial_quickacks: 16,                       // TCP_MAX_QUICKACKS (tcp_incr_quickack on first data)
+        initial_rto: Duration::from_secs(1),         // TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298)
+        syn_rto: None,                               // TCP_TIMEOUT_INIT as well
+        min_rto: Duration::from_millis(200),         // TCP_RTO_MIN
+        max_rto: Duration::from_secs(120),           // TCP_RTO_MAX
+        clock_granularity: Duration::from_millis(1), // unused by the Linux estimator
+        rto_tick: None,                              // high-resolution timers; RTT in us since 4.13
+        recovery: Recovery::Prr,                     // PRR (tcp_cwnd_reduction), since 3.2
+        dupack_threshold: 3,                         // tcp_reordering = 3
+        limited_transmit: true,                      // RFC 3042: in-flight excludes dupacked segments
+        rack: true,                                  // tcp_recovery = 1 (RACK; reordering timer 4.10, adaptive reo_wnd 4.18)
+        tlp: true,                                   // tcp_early_retrans = 3 (TLP since 3.10)
+        frto: true,                                  // tcp_frto = 2 (RFC 5682 SACK-enhanced, rewritten in 3.10)
+        dsack: true,                                 // tcp_dsack = 1
+        undo: true,                                  // tcp_try_undo_* (no switch)
+        eifel: true,                                 // tcp_packet_delayed (timestamps)
+        ecn: EcnMode::Passive,                       // tcp_ecn = 2, since 2.6.31
+        reno_sacks: RenoSacks::ResetOnAdvance,       // tcp_reset_reno_sack
+        loss_exit_growth: LossExitGrowth::AllAcked,  // tcp_cong_avoid on the ACK ending Loss
+        rto_ssthresh: RtoSsthresh::OncePerWindow,    // tcp_enter_loss
+        partial_ack_rto: PartialAckRto::Every,       // tcp_rearm_rto on every ACK of new data
+        rto_timer: RtoTimer::Linux,                  // tcp_rtt_estimator + tcp_set_rto
+        cc: "cubic".into(),                          // tcp_congestion_control default since 2.6.19
+        hz: 250,                                     // kernel/Kconfig.hz default HZ_250 (also this host's 6.x kernel)
+        persist_min: Duration::from_millis(200),     // tcp_probe0_base >= TCP_RTO_MIN
+        persist_max: Duration::from_secs(120),       // TCP_RTO_MAX
+        shrink_policy: ShrinkPolicy::Linux,          // tcp_ack / tcp_ack_probe
+        max_retries: 15,                             // tcp_retries2 = 15
+        syn_retries: 6,                              // tcp_syn_retries = 6, since 3.7
+        ts_granularity: Duration::from_millis(1),    // TCP_TS_HZ = 1000, since 4.13
+        msl: Duration::from_secs(1),                 // simulator convention (TIME_WAIT 2 s), see TcpConfig::msl
+        witcp: false,
+        witcp_max_freeze: None,
+        ehn: false,
+        freeze: false,
+    }
+}
+
+/// Ubuntu 16.04's kernel, 4.4: seed 000's era. The seed (ICDCN 2019, run on
+/// Mininet-WiFi) names no kernel; Mininet-WiFi's install instructions of
+/// 2017-2018 target Ubuntu 14.04/16.04 LTS, and 16.04's 4.4 is the kernel
+/// whose 200 ms TCP_RTO_MIN the seed cites.
+pub(super) fn linux_4_4() -> TcpConfig {
+    TcpConfig {
+        profile: "linux-4.4",
+        tcp_rmem: TCP_RMEM_PRE_5_4,
+        // 4.4's RACK (tcp_recovery.c, new in 4.4) marks losses only when an
+        // ACK arrives, with no reordering timer (4.10) and a fixed window;
+        // `rack` models the 4.18+ version, so it is off here (see gaps).
+        rack: false,
+        hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
+        ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
+        ..linux()
+    }
+}
+
+/// Linux 3.16 (Ubuntu 14.04's HWE kernel; seed 003's "Linux-Generic-3.16 on
+/// Ubuntu 14.04").
+pub(super) fn linux_3_16() -> TcpConfig {
+    TcpConfig {
+        profile: "linux-3.16",
+        tcp_rmem: TCP_RMEM_PRE_5_4,
+        rack: false,                               // RACK came in 4.4
+        hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
+        ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
+        ..linux()
+    }
+}
+
+const LINUX_SOURCES: &[(&str, &str)] = &[
+    ("initial_cwnd", "TCP_INIT_CWND = 10 (include/net/tcp.h), since 2.6.39"),
+    ("rcv_buf_autotune, snd_buf_autotune", "tcp_moderate_rcvbuf = 1 (tcp_rcv_space_adjust), tcp_sndbuf_expand; locked by an explicit rcv_buf / snd_buf"),
+    ("tcp_rmem", "ip-sysctl.rst: 4096 131072 6291456 since 5.4 (a337531b942b)"),
+    ("tcp_wmem", "ip-sysctl.rst: 4096 16384 4194304"),
+    ("delack_timeout", "TCP_DELACK_MIN = HZ/25 = 40 ms, the ATO floor bulk data settles at (tcp_event_data_recv)"),
+    ("initial_quickacks", "TCP_MAX_QUICKACKS = 16 (tcp_incr_quickack on the first data segment)"),
+    ("initial_rto", "TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298; 3 s before)"),
+    ("min_rto, max_rto", "TCP_RTO_MIN = 200 ms, TCP_RTO_MAX = 120 s (include/net/tcp.h)"),
+    ("rto_timer", "tcp_rtt_estimator + tcp_set_rto: RTO = SRTT + max(4·mdev per RTT, TCP_RTO_MIN)"),
+    ("recovery", "PRR (tcp_cwnd_reduction, RFC 6937) since 3.2"),
+    ("rack", "tcp_recovery = 1: RACK since 4.4, reordering timer 4.10, adaptive window 4.18"),
+    ("tlp", "tcp_early_retrans = 3: tail loss probe since 3.10"),
+    ("frto", "tcp_frto = 2 (SACK-enhanced F-RTO, RFC 5682), rewritten in 3.10"),
+    ("ecn", "tcp_ecn = 2 (accept, never request) since 2.6.31"),
+    ("cc", "cubic, the default tcp_congestion_control since 2.6.19"),
+    ("hz", "kernel/Kconfig.hz default HZ_250; this host's 6.x kernel and Ubuntu's generic kernels use 250"),
+    ("ts_granularity", "TCP_TS_HZ = 1000 since 4.13; jiffies (4 ms at HZ 250) before"),
+    ("syn_retries", "tcp_syn_retries = 6 since 3.7"),
+    ("max_retries", "tcp_retries2 = 15"),
+    ("persist_min, persist_max", "tcp_probe0_base (>= TCP_RTO_MIN), TCP_RTO_MAX"),
+];
+
+const LINUX_GAPS: &[&str] = &[
+    "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
+    "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and again after an idle longer than the RTO and on out-of-window data; here only the first 16 segments",
+    "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
+];
+
+pub(super) const LINUX: Profile = Profile {
+    name: "linux",
+    title: "Linux 6.x with its default sysctls (the default profile)",
+    config: linux,
+    sources: LINUX_SOURCES,
+    gaps: LINUX_GAPS,
+};
+
+pub(super) const LINUX_4_4: Profile = Profile {
+    name: "linux-4.4",
+    title: "Linux 4.4 (Ubuntu 16.04): seed 000's era",
+    config: linux_4_4,
+    sources: &[
+        ("tcp_rmem", "4096 87380 6291456 before 5.4"),
+        ("rack", "4.4's first RACK marks losses on ACK arrival only (no reordering timer until 4.10, fixed window until 4.18); not modelled, so off"),
+        ("hz", "Ubuntu 16.04 generic kernel: CONFIG_HZ=250"),
+        ("ts_granularity", "tcp_time_stamp = jiffies before 4.13"),
+        ("(choice)", "seed 000 names no kernel; Mininet-WiFi's 2017-2018 instructions target Ubuntu 14.04/16.04 LTS, and 16.04 ships 4.4"),
+    ],
+    gaps: &[
+        "early retransmit (RFC 5827, tcp_early_retrans = 3 with TLP; removed in 4.13 for RACK) is not modelled",
+        "4.4's RACK (see sources) is not modelled",
+        "FACK (tcp_fack = 1, removed in 4.15) is not modelled: RFC 6675 IsLost stands in",
+        "the delayed-ACK and quick-ACK gaps of `linux`",
+    ],
+};
+
+pub(super) const LINUX_3_16: Profile = Profile {
+    name: "linux-3.16",
+    title: "Linux 3.16 (Ubuntu 14.04 HWE): seed 003's kernel",
+    config: linux_3_16,
+    sources: &[
+        ("tcp_rmem", "4096 87380 6291456 before 5.4"),
+        ("rack", "RACK came in 4.4"),
+        ("hz", "Ubuntu 14.04 generic kernel: CONFIG_HZ=250"),
+        ("ts_granularity", "tcp_time_stamp = jiffies before 4.13"),
+        ("(choice)", "seed 003: \"Linux-Generic-3.16 on Ubuntu 14.04\""),
+    ],
+    gaps: &[
+        "early retransmit (RFC 5827, on with TLP as tcp_early_retrans = 3 since 3.10) is not modelled",
+        "FACK (tcp_fack = 1, loss marking by forward-most SACK, removed in 4.15) is not modelled: RFC 6675 IsLost stands in",
+        "the delayed-ACK and quick-ACK gaps of `linux`",
+    ],
+};
