@@ -119,7 +119,11 @@ pub fn scenario_json(s: &Scenario) -> Value {
             };
             m.insert("recv_rate".into(), rr);
             m.insert("recv_interval".into(), json!(format_duration(f.recv_interval)));
-            m.insert("tcp".into(), tcp_json(&f.tcp));
+            let tcp = match &f.ns2 {
+                Some(c) => super::ns2::ns2_json(c),
+                None => tcp_json(&f.tcp),
+            };
+            m.insert("tcp".into(), tcp);
             Value::Object(m)
         })
         .collect();

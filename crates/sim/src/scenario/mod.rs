@@ -111,6 +111,7 @@ mod json;
 pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;
+pub mod ns2;
 mod routes;
 mod schema;
 pub mod sdn;
@@ -235,6 +236,9 @@ pub struct FlowSpec {
     /// Time between reads of a rate-limited reader.
     pub recv_interval: Duration,
     pub tcp: TcpConfig,
+    /// An ns-2 agent pair (`profile = "ns2-*"`) in place of the
+    /// Linux-style endpoints; `tcp` is then unused.
+    pub ns2: Option<airtcp_tcp::ns2::Ns2Config>,
 }
 
 /// Direction names used in RNG stream names, pcaps and reports.

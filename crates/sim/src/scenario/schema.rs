@@ -492,11 +492,17 @@ fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec]
             }
             None => crate::apps::READ_TICK,
         };
-        let tcp = match t.opt("tcp") {
-            Some(f) => super::tcp::tcp_config(&f.table()?)?,
-            None => super::tcp::tcp_default(),
+        let (tcp, ns2) = match t.opt("tcp") {
+            Some(f) => {
+                let tt = f.table()?;
+                match super::ns2::ns2_config(&tt)? {
+                    Some(c) => (super::tcp::tcp_default(), Some(c)),
+                    None => (super::tcp::tcp_config(&tt)?, None),
+                }
+            }
+            None => (super::tcp::tcp_default(), None),
         };
-        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp });
+        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp, ns2 });
     }
     Ok(out)
 }
