@@ -2,12 +2,13 @@
 # 10 Mb/s, 20 ms duplex link with DropTail queues of 100 packets, loss on the
 # forward link only, 60 s of FTP.
 #
-# usage: ns bulk.tcl AGENT SINK WINDOW LOSS OUT
+# usage: ns bulk.tcl AGENT SINK WINDOW LOSS OUT [DURATION]
 #   AGENT  tahoe | reno | newreno
 #   SINK   tcpsink | delack
 #   WINDOW window_ in packets
 #   LOSS   list:I,J,K    drop the forward link's packets number I, J, K (0-based)
 #          rate:P:SEED   drop each forward packet with probability P
+#          none
 #   OUT    trace file written: the forward queue's trace, the agent's traced
 #          variables and a "B <boot_time>" line (see regen.sh)
 set agent [lindex $argv 0]
@@ -15,6 +16,7 @@ set sinkkind [lindex $argv 1]
 set window [lindex $argv 2]
 set loss [lindex $argv 3]
 set out [lindex $argv 4]
+set duration [expr {[llength $argv] > 5 ? [lindex $argv 5] : 60.0}]
 
 set ns [new Simulator]
 set n0 [$ns node]
@@ -85,10 +87,11 @@ $tcp reset
 puts $f "B [expr {$u * [$tcp set tcpTick_]}]"
 
 $ns at 0.0 "$ftp start"
-$ns at 60.0 "finish"
+$ns at $duration "finish"
 proc finish {} {
     global f sink
-    puts $f "S [$sink set bytes_]"
+    global tcp
+    puts $f "S [$sink set bytes_] [$tcp set ack_]"
     close $f
     exit 0
 }

@@ -31,6 +31,10 @@ fn loss_json(l: &LossSpec) -> Value {
             m.insert("loss_good".into(), json!(loss_good));
             m.insert("loss_bad".into(), json!(loss_bad));
         }
+        LossModel::List { drops } => {
+            m.insert("model".into(), json!("list"));
+            m.insert("drops".into(), json!(drops));
+        }
         // Only the simulator builds it (from a drive trace); specs never hold one.
         LossModel::Schedule(_) => {
             m.insert("model".into(), json!("none"));

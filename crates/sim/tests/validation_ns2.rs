@@ -1,0 +1,217 @@
+//! The ns-2 agents against ns-2 2.35 itself. The fixtures under
+//! validation/ns2/fixtures were written by the installed ns-2 running
+//! validation/ns2/bulk.tcl (regenerate with validation/ns2/regen.sh); the
+//! simulator runs the same path with the same loss pattern (ns-2's
+//! ErrorModel/List and the `list` loss model drop the same packet numbers)
+//! and must send every packet at the same microsecond and time out at the
+//! same instants with the same back-off.
+
+use std::path::PathBuf;
+
+use airtcp_sim::{run, RunOptions, Scenario};
+
+struct Fixture {
+    name: String,
+    agent: String,
+    sink: String,
+    window: u32,
+    loss: String,
+    duration: f64,
+    boot_time: f64,
+    /// (time in µs, packet number) of every packet the sender put on the link.
+    sends: Vec<(u64, i64)>,
+    /// Timeout instants (s, printed by ns-2 to 10 µs) and the back-off after each.
+    timeouts: Vec<f64>,
+    backoffs: Vec<u32>,
+    sink_bytes: u64,
+}
+
+fn fixture_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../validation/ns2/fixtures")
+}
+
+fn load(name: &str) -> Fixture {
+    let path = fixture_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut fx = Fixture {
+        name: name.into(),
+        agent: String::new(),
+        sink: String::new(),
+        window: 0,
+        loss: String::new(),
+        duration: 0.0,
+        boot_time: 0.0,
+        sends: Vec::new(),
+        timeouts: Vec::new(),
+        backoffs: Vec::new(),
+        sink_bytes: 0,
+    };
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w[0] {
+            "A" => {
+                fx.agent = w[1].into();
+                fx.sink = w[2].into();
+                fx.window = w[3].parse().unwrap();
+                fx.loss = w[4].into();
+                fx.duration = w[5].parse().unwrap();
+            }
+            "B" => fx.boot_time = w[1].parse().unwrap(),
+            "P" => fx.sends.push((w[1].parse().unwrap(), w[2].parse().unwrap())),
+            "T" => fx.timeouts.push(w[1].parse().unwrap()),
+            "K" => {
+                let b: u32 = w[2].parse().unwrap();
+                if w[1] != "0.00000" && b > 1 {
+                    fx.backoffs.push(b);
+                }
+            }
+            "S" => fx.sink_bytes = w[1].parse().unwrap(),
+            _ => {}
+        }
+    }
+    fx
+}
+
+/// The scenario twin of bulk.tcl for one fixture.
+fn scenario(fx: &Fixture) -> Scenario {
+    let loss = match fx.loss.split_once(':') {
+        Some(("list", l)) => format!("model = \"list\"\ndrops = [{l}]"),
+        Some(("rate", r)) => format!("model = \"uniform\"\np = {}", r.split(':').next().unwrap()),
+        _ => "model = \"none\"".into(),
+    };
+    let text = format!(
+        r#"
+[sim]
+duration = {dur}
+seed = 1
+series_interval = "0s"
+[[nodes]]
+name = "n0"
+[[nodes]]
+name = "n1"
+[[links]]
+a = "n0"
+b = "n1"
+rate = "10Mbps"
+delay = "20ms"
+queue_packets = 99
+overhead_bytes = 0
+[links.loss_ab]
+{loss}
+[[flows]]
+from = "n0"
+to = "n1"
+app = "bulk"
+[flows.tcp]
+profile = "ns2-{agent}"
+sink = "ns2-{sink}"
+window = {window}
+boot_time = {boot}
+"#,
+        dur = fx.duration,
+        agent = fx.agent,
+        sink = fx.sink,
+        window = fx.window,
+        boot = fx.boot_time,
+    );
+    Scenario::from_toml_str(&text, &fx.name, &[]).unwrap_or_else(|e| panic!("{}: {e}", fx.name))
+}
+
+/// Run the twin and compare packet for packet; returns the first difference.
+fn compare(fx: &Fixture) -> Result<usize, String> {
+    let out = run(&scenario(fx), RunOptions::default()).map_err(|e| e.to_string())?;
+    let log = &out.segments[0];
+    // The SYN (packet 0) carries no payload and is not in the segment log.
+    let ns2: Vec<(u64, i64)> = fx.sends.iter().copied().filter(|&(_, k)| k > 0).collect();
+    let ours: Vec<(u64, i64)> = log.t_s.iter().zip(&log.seq).map(|(&t, &s)| ((t * 1e6).round() as u64, (s / 1000) as i64 + 1)).collect();
+    for (i, (a, b)) in ns2.iter().zip(&ours).enumerate() {
+        if a != b {
+            let from = i.saturating_sub(3);
+            return Err(format!(
+                "{}: packet {i} differs: ns-2 sent {:?}, airtcp {:?}\n  ns-2 around: {:?}\n  airtcp around: {:?}",
+                fx.name,
+                a,
+                b,
+                &ns2[from..(i + 4).min(ns2.len())],
+                &ours[from..(i + 4).min(ours.len())]
+            ));
+        }
+    }
+    if ns2.len() != ours.len() {
+        return Err(format!("{}: ns-2 sent {} data packets, airtcp {}", fx.name, ns2.len(), ours.len()));
+    }
+    let timeouts: Vec<(f64, u32)> = out
+        .events
+        .iter()
+        .filter(|e| e.kind == "timeout")
+        .map(|e| {
+            let b = e.detail.split("backoff=").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok()).unwrap_or(0);
+            (e.t_s, b)
+        })
+        .collect();
+    if timeouts.len() != fx.timeouts.len() {
+        return Err(format!("{}: ns-2 timed out {} times, airtcp {} ({timeouts:?} vs {:?})", fx.name, fx.timeouts.len(), timeouts.len(), fx.timeouts));
+    }
+    for (i, (&(t, _), &n)) in timeouts.iter().zip(&fx.timeouts).enumerate() {
+        // ns-2 prints traced variables' times to 10 µs.
+        if (t - n).abs() > 6e-6 {
+            return Err(format!("{}: timeout {i} at {t} s, ns-2 at {n} s", fx.name));
+        }
+    }
+    let ours_backoff: Vec<u32> = timeouts.iter().map(|&(_, b)| b).filter(|&b| b > 1).collect();
+    if ours_backoff != fx.backoffs {
+        return Err(format!("{}: back-offs {ours_backoff:?}, ns-2 {:?}", fx.name, fx.backoffs));
+    }
+    Ok(ns2.len())
+}
+
+fn check(name: &str) {
+    let fx = load(name);
+    assert!(fx.sends.len() > 100, "{name}: fixture too short");
+    match compare(&fx) {
+        Ok(n) => assert_eq!(n, fx.sends.iter().filter(|s| s.1 > 0).count()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn tahoe_tcpsink_matches_ns2_packet_for_packet() {
+    for f in ["tahoe-tcpsink-a.fx", "tahoe-tcpsink-b.fx", "tahoe-tcpsink-c.fx", "tahoe-tcpsink-d.fx"] {
+        check(f);
+    }
+}
+
+#[test]
+fn tahoe_delack_matches_ns2_packet_for_packet() {
+    for f in ["tahoe-delack-a.fx", "tahoe-delack-b.fx", "tahoe-delack-c.fx", "tahoe-delack-d.fx"] {
+        check(f);
+    }
+}
+
+#[test]
+fn reno_tcpsink_matches_ns2_packet_for_packet() {
+    for f in ["reno-tcpsink-a.fx", "reno-tcpsink-b.fx", "reno-tcpsink-c.fx", "reno-tcpsink-d.fx"] {
+        check(f);
+    }
+}
+
+#[test]
+fn reno_delack_matches_ns2_packet_for_packet() {
+    for f in ["reno-delack-a.fx", "reno-delack-b.fx", "reno-delack-c.fx", "reno-delack-d.fx"] {
+        check(f);
+    }
+}
+
+#[test]
+fn newreno_tcpsink_matches_ns2_packet_for_packet() {
+    for f in ["newreno-tcpsink-a.fx", "newreno-tcpsink-b.fx", "newreno-tcpsink-c.fx", "newreno-tcpsink-d.fx"] {
+        check(f);
+    }
+}
+
+#[test]
+fn newreno_delack_matches_ns2_packet_for_packet() {
+    for f in ["newreno-delack-a.fx", "newreno-delack-b.fx", "newreno-delack-c.fx", "newreno-delack-d.fx"] {
+        check(f);
+    }
+}
