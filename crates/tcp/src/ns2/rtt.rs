@@ -34,18 +34,18 @@ pub struct Ns2Rtt {
 
 impl Ns2Rtt {
     pub fn new(tick: Duration, boot: Duration, min_rto: Duration, max_rto: Duration, rtxcur_init: Duration, rttvar_init: Duration) -> Self {
-        let tick = tick.as_secs_f64();
+        let tick = tick.as_nanos() as f64 / 1e9;
         // rtt_init: srtt_init_ is 0 in ns-default.tcl, so t_srtt_ starts at 0.
-        let t_rttvar = ((rttvar_init.as_secs_f64() / tick) as i32) << RTTVAR_BITS;
+        let t_rttvar = ((rttvar_init.as_nanos() as f64 / 1e9 / tick) as i32) << RTTVAR_BITS;
         Ns2Rtt {
             tick,
-            boot: boot.as_secs_f64(),
-            min_rto: min_rto.as_secs_f64(),
-            max_rto: max_rto.as_secs_f64(),
+            boot: boot.as_nanos() as f64 / 1e9,
+            min_rto: min_rto.as_nanos() as f64 / 1e9,
+            max_rto: max_rto.as_nanos() as f64 / 1e9,
             t_rtt: 0,
             t_srtt: 0,
             t_rttvar,
-            t_rtxcur: rtxcur_init.as_secs_f64(),
+            t_rtxcur: rtxcur_init.as_nanos() as f64 / 1e9,
             t_backoff: 1,
         }
     }
@@ -137,9 +137,9 @@ mod tests {
         assert_eq!(r.timeout(), 3.0);
         // 40.064 ms from a send at 0: 4 ticks.
         r.update(0.040064, 0.040064);
-        assert_eq!((r.t_rtt, r.t_srtt, r.t_rttvar), (4, 32, 4));
-        // (8 * 4 + 32) >> 3 = 8 ticks = 80 ms, below minrto_: 200 ms.
-        assert!((r.t_rtxcur - 0.08).abs() < 1e-12);
+        assert_eq!((r.t_rtt, r.t_srtt, r.t_rttvar), (4, 32, 8));
+        // ((8 << 3) + 32) >> 3 = 12 ticks = 120 ms, below minrto_: 200 ms.
+        assert!((r.t_rtxcur - 0.12).abs() < 1e-12);
         assert!((r.timeout() - 0.2).abs() < 1e-12);
     }
 

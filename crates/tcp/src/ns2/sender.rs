@@ -571,5 +571,5 @@ enum SlowDown {
 /// ns-2 keeps time as f64 seconds.
 #[inline]
 fn f(t: Instant) -> f64 {
-    t.0 as f64 * 1e-9
+    t.0 as f64 / 1e9
 }
