@@ -7,7 +7,7 @@
 #   SINK   tcpsink | delack
 #   WINDOW window_ in packets
 #   LOSS   list:I,J,K    drop the forward link's packets number I, J, K (0-based)
-#          rate:P:SEED   drop each forward packet with probability P
+#          rate:P:RUN    drop each forward packet with probability P (RNG substream RUN)
 #          none
 #   OUT    trace file written: the forward queue's trace, the agent's traced
 #          variables and a "B <boot_time>" line (see regen.sh)
@@ -54,8 +54,11 @@ switch [lindex $parts 0] {
         set em [new ErrorModel]
         $em unit pkt
         $em set rate_ [lindex $parts 1]
+        # Run R uses substream R of a fresh RNG stream. Not `$rng seed R`:
+        # with a small seed MRG32k3a's first draws are tiny (seed 1 gives
+        # 3.4e-4, seed 10 3.3e-3), so every run would lose its SYN.
         set rng [new RNG]
-        $rng seed [lindex $parts 2]
+        for {set i 1} {$i < [lindex $parts 2]} {incr i} { $rng next-substream }
         set rv [new RandomVariable/Uniform]
         $rv use-rng $rng
         $em ranvar $rv

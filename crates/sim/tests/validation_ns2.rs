@@ -215,3 +215,49 @@ fn newreno_delack_matches_ns2_packet_for_packet() {
         check(f);
     }
 }
+
+
+fn ns2_text(tcp: &str) -> String {
+    format!(
+        "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\ndelay = \"20ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\napp = \"bulk\"\n[flows.tcp]\n{tcp}\n"
+    )
+}
+
+#[test]
+fn ns2_profile_errors_name_the_key() {
+    let cases = [
+        ("profile = \"ns2-vegas\"", "unknown ns-2 profile \"ns2-vegas\""),
+        ("profile = \"ns2-reno\"\nsink = \"ns2-sack\"", "unknown sink \"ns2-sack\""),
+        ("profile = \"ns2-reno\"\nwindow = 0", "window must be at least 1 packet"),
+        ("profile = \"ns2-reno\"\nboot_time = \"20ms\"", "boot_time must be below tcp_tick"),
+        ("profile = \"ns2-reno\"\nsack = true", "sack"),
+        ("sink = \"ns2-delack\"", "sink is an ns-2 key"),
+    ];
+    for (tcp, want) in cases {
+        let err = Scenario::from_toml_str(&ns2_text(tcp), "t.toml", &[]).err().unwrap_or_else(|| panic!("{tcp}: accepted")).to_string();
+        assert!(err.contains(want), "{tcp}: {err}");
+        assert!(err.contains("flows"), "{tcp}: error does not say where: {err}");
+    }
+}
+
+#[test]
+fn ns2_flow_fills_summary_counters() {
+    let text = ns2_text("profile = \"ns2-newreno\"\nwindow = 1000").replace("duration = \"1s\"", "duration = \"6s\"").replace(
+        "delay = \"20ms\"",
+        "delay = \"20ms\"\nqueue_packets = 99\noverhead_bytes = 0\n[links.loss_ab]\nmodel = \"list\"\ndrops = [50, 51, 300]",
+    );
+    let out = run(&Scenario::from_toml_str(&text, "t.toml", &[]).unwrap(), RunOptions::default()).unwrap();
+    let f = &out.summary["flows"][0];
+    let fx = load("newreno-tcpsink-a.fx");
+    let data = fx.sends.iter().filter(|s| s.1 > 0).count() as u64;
+    let mut seen = std::collections::HashSet::new();
+    let rexmit = fx.sends.iter().filter(|s| s.1 > 0 && !seen.insert(s.1)).count() as u64;
+    assert_eq!(f["sender"]["data_segs_sent"], data);
+    assert_eq!(f["retransmissions"], rexmit);
+    assert_eq!(f["timeouts"], fx.timeouts.len() as u64);
+    assert_eq!(f["fast_retransmits"], 2);
+    // The sink's byte count in ns-2 includes the 40-byte headers and the SYN.
+    let delivered = f["bytes_delivered"].as_u64().unwrap();
+    assert_eq!(fx.sink_bytes, delivered / 1000 * 1040 + 40);
+    assert_eq!(out.summary["scenario"]["flows"][0]["tcp"]["profile"], "ns2-newreno");
+}
