@@ -261,3 +261,37 @@ fn ns2_flow_fills_summary_counters() {
     assert_eq!(fx.sink_bytes, delivered / 1000 * 1040 + 40);
     assert_eq!(out.summary["scenario"]["flows"][0]["tcp"]["profile"], "ns2-newreno");
 }
+
+/// Mean goodput (Mb/s) of ns-2's ten runs of one point (goodput_ns2.txt).
+fn ns2_goodput(agent: &str, sink: &str, p: &str) -> f64 {
+    let text = std::fs::read_to_string(fixture_dir().join("../goodput_ns2.txt")).unwrap();
+    let acks: Vec<f64> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w[0] == agent && w[1] == sink && w[2] == p)
+        .map(|w| w[4].parse().unwrap())
+        .collect();
+    assert_eq!(acks.len(), 10, "{agent} {sink} {p}");
+    acks.iter().sum::<f64>() / 10.0 * 1000.0 * 8.0 / 60.0 / 1e6
+}
+
+#[test]
+fn random_loss_goodput_within_5_percent_of_ns2() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/ns2-bulk.toml");
+    for (agent, sink, p) in [("newreno", "tcpsink", "0.01"), ("tahoe", "delack", "0.05")] {
+        let ov = vec![
+            ("links.0.loss_ab.p".to_string(), p.to_string()),
+            ("flows.0.tcp.profile".to_string(), format!("\"ns2-{agent}\"")),
+            ("flows.0.tcp.sink".to_string(), format!("\"ns2-{sink}\"")),
+        ];
+        let sc = Scenario::from_path(&path, &ov).unwrap();
+        let mut sum = 0.0;
+        for seed in 1..=10 {
+            let out = run(&sc, RunOptions { seed: Some(seed), ..Default::default() }).unwrap();
+            sum += out.summary["flows"][0]["sender"]["bytes_acked"].as_f64().unwrap() * 8.0 / 60.0 / 1e6;
+        }
+        let ours = sum / 10.0;
+        let ns2 = ns2_goodput(agent, sink, p);
+        assert!((ours / ns2 - 1.0).abs() <= 0.05, "{agent} {sink} p={p}: airtcp {ours:.3} Mb/s, ns-2 {ns2:.3} Mb/s");
+    }
+}
