@@ -85,7 +85,7 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
                 let client = Endpoint::new(f.tcp.clone(), cport, sport, c_iss).map_err(bad)?;
                 let mut server = Endpoint::new(f.tcp.clone(), sport, cport, s_iss).map_err(bad)?;
                 server.listen();
-                (HostEp::Linux(Box::new(client)), HostEp::Linux(Box::new(server)))
+                (HostEp::Linux(client), HostEp::Linux(server))
             }
         };
         let addr = |n: usize| {
