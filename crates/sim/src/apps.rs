@@ -2,7 +2,7 @@
 //! socket-like calls (`send`, `close`, `recv`), as a real program would.
 
 use airtcp_core::Duration;
-use airtcp_tcp::Endpoint;
+use crate::sim::HostEp as Endpoint;
 
 /// How often a rate-limited reader wakes up unless the flow sets `recv_interval`.
 pub const READ_TICK: Duration = Duration::from_millis(10);
@@ -23,7 +23,7 @@ pub enum SendApp {
 impl SendApp {
     /// Top up the send buffer (called whenever the endpoint may have freed space).
     #[inline]
-    pub fn fill(&mut self, ep: &mut Endpoint) {
+    pub(crate) fn fill(&mut self, ep: &mut Endpoint) {
         match self {
             SendApp::Bulk { chunk } => {
                 let room = ep.send_capacity() / *chunk * *chunk;
@@ -46,7 +46,7 @@ impl SendApp {
     /// Whether `fill` would do anything now (hand the endpoint data, try
     /// to, or close it).
     #[inline]
-    pub fn would_fill(&self, ep: &Endpoint) -> bool {
+    pub(crate) fn would_fill(&self, ep: &Endpoint) -> bool {
         match self {
             SendApp::Bulk { chunk } => ep.send_capacity() >= *chunk,
             // Even a full buffer counts: the refused write marks the writer
@@ -95,13 +95,13 @@ impl RecvApp {
 
     /// Read everything available (unlimited reader).
     #[inline]
-    pub fn read_all(&mut self, ep: &mut Endpoint) {
+    pub(crate) fn read_all(&mut self, ep: &mut Endpoint) {
         self.take(ep, u64::MAX);
     }
 
     /// One tick of a rate-limited reader: read up to rate x interval bytes.
     /// Budget not used in a tick is not saved up (the reader is a rate, not a bucket).
-    pub fn tick(&mut self, ep: &mut Endpoint) {
+    pub(crate) fn tick(&mut self, ep: &mut Endpoint) {
         let Some(rate) = self.rate_bps else { return self.read_all(ep) };
         const BITNS_PER_BYTE: u128 = 8 * 1_000_000_000;
         self.carry += rate as u128 * self.interval.as_nanos() as u128;

@@ -9,6 +9,7 @@ pub mod cc;
 pub mod config;
 pub mod endpoint;
 pub mod event;
+pub mod ns2;
 pub mod profiles;
 pub mod stats;
 

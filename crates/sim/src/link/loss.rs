@@ -23,6 +23,11 @@ pub enum LossModel {
     /// curve): the frame ending at `finish` is lost with `prob_at(finish)`.
     /// Built by the simulator from a `[links.trace]`, never by a loss table.
     Schedule(LossSchedule),
+    /// Drop exactly the frames numbered in `drops` (0-based, in the order
+    /// this direction decides them; sorted, no repeats), as ns-2's
+    /// `ErrorModel/List` does with its `droplist`: the same loss pattern
+    /// can be forced on both simulators.
+    List { drops: Vec<u64> },
 }
 
 /// Why a frame did not arrive.
@@ -49,11 +54,14 @@ pub struct LossProcess {
     outages: Vec<(Instant, Instant)>,
     /// First window that can still matter (finish times never decrease).
     cursor: usize,
+    /// `List`: frames decided so far and the next entry of the list.
+    decided: u64,
+    next_drop: usize,
 }
 
 impl LossProcess {
     pub fn new(model: LossModel, outages: Vec<(Instant, Instant)>, rng: RngStream) -> Self {
-        LossProcess { model, rng, bad: false, ber_cache: (u32::MAX, 0.0), outages, cursor: 0 }
+        LossProcess { model, rng, bad: false, ber_cache: (u32::MAX, 0.0), outages, cursor: 0, decided: 0, next_drop: 0 }
     }
 
     /// No loss at all (no draws).
@@ -100,6 +108,13 @@ impl LossProcess {
                     self.bad = !self.bad;
                 }
                 lost
+            }
+            LossModel::List { drops } => {
+                let n = self.decided;
+                self.decided += 1;
+                let hit = drops.get(self.next_drop) == Some(&n);
+                self.next_drop += hit as usize;
+                hit
             }
             LossModel::Schedule(s) => {
                 // No draw at p = 0, so good coverage consumes no randomness.

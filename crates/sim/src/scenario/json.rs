@@ -31,6 +31,10 @@ fn loss_json(l: &LossSpec) -> Value {
             m.insert("loss_good".into(), json!(loss_good));
             m.insert("loss_bad".into(), json!(loss_bad));
         }
+        LossModel::List { drops } => {
+            m.insert("model".into(), json!("list"));
+            m.insert("drops".into(), json!(drops));
+        }
         // Only the simulator builds it (from a drive trace); specs never hold one.
         LossModel::Schedule(_) => {
             m.insert("model".into(), json!("none"));
@@ -119,7 +123,11 @@ pub fn scenario_json(s: &Scenario) -> Value {
             };
             m.insert("recv_rate".into(), rr);
             m.insert("recv_interval".into(), json!(format_duration(f.recv_interval)));
-            m.insert("tcp".into(), tcp_json(&f.tcp));
+            let tcp = match &f.ns2 {
+                Some(c) => super::ns2::ns2_json(c),
+                None => tcp_json(&f.tcp),
+            };
+            m.insert("tcp".into(), tcp);
             Value::Object(m)
         })
         .collect();

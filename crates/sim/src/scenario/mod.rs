@@ -35,7 +35,9 @@
 //! [links.loss]              # both directions (own RNG stream each);
 //!                           # [links.loss_ab] / [links.loss_ba]: one direction
 //! model = "uniform"         # none | uniform (p) | ber (ber) |
-//! p = 0.01                  # gilbert (p_gb, p_bg, loss_good = 0, loss_bad = 1)
+//! p = 0.01                  # gilbert (p_gb, p_bg, loss_good = 0, loss_bad = 1) |
+//!                           # list (drops = [i, j, ...]: frame numbers, 0-based, as
+//!                           # ns-2's ErrorModel/List)
 //! outages = [["5s", "7s"]]  # frames ending in [t1, t2) are lost
 //! [links.red]               # or red_ab / red_ba: RED (link::aqm), keys and
 //! min_th = 5                # defaults min_th 5, max_th 15 (packets), max_p 0.02,
@@ -90,6 +92,12 @@
 //!                           # ([min, default, max]), snd_buf_autotune, tcp_wmem,
 //!                           # nodelay, slow_start_after_idle (an explicit rcv_buf /
 //!                           # snd_buf turns its autotuning off, as SO_RCVBUF does)
+//!                           # profile = "ns2-tahoe" | "ns2-reno" | "ns2-newreno" runs
+//!                           # ns-2 2.35's one-way agents instead (scenario::ns2::NS2_KEYS:
+//!                           # sink = "ns2-tcpsink" | "ns2-delack", packet_size, window,
+//!                           # window_init, maxburst, tcp_tick, min_rto, max_rto,
+//!                           # initial_rto, dupack_threshold, bug_fix, syn,
+//!                           # delack_interval, boot_time; docs/ns2-profiles.md)
 //!
 //! [[agents]]                # in-network agents (scenario::agents); a node's agents
 //! node = "rtr"              # form a stack, first declared = closest to IP
@@ -115,6 +123,7 @@ mod json;
 pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;
+pub mod ns2;
 mod routes;
 mod schema;
 pub mod sdn;
@@ -239,6 +248,9 @@ pub struct FlowSpec {
     /// Time between reads of a rate-limited reader.
     pub recv_interval: Duration,
     pub tcp: TcpConfig,
+    /// An ns-2 agent pair (`profile = "ns2-*"`) in place of the
+    /// Linux-style endpoints; `tcp` is then unused.
+    pub ns2: Option<airtcp_tcp::ns2::Ns2Config>,
 }
 
 /// Direction names used in RNG stream names, pcaps and reports.

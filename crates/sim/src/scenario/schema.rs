@@ -300,8 +300,22 @@ fn loss_spec(t: &Table) -> R<LossSpec> {
             let loss_bad = t.opt("loss_bad").map(|f| f.prob()).transpose()?.unwrap_or(1.0);
             (LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad }, K)
         }
+        Some(("list", _)) => {
+            t.known(&["model", "drops", "outages"])?;
+            let f = t.req("drops")?;
+            let items = f.list()?;
+            let mut drops = Vec::with_capacity(items.len());
+            for i in 0..items.len() {
+                let n = f.item(i).u64()?;
+                if drops.last().is_some_and(|&p| n <= p) {
+                    return Err(f.item(i).err(format!("drops must be strictly increasing frame numbers ({n} follows {})", drops.last().unwrap())));
+                }
+                drops.push(n);
+            }
+            (LossModel::List { drops }, &["model", "drops", "outages"])
+        }
         Some((other, f)) => {
-            return Err(f.err(format!("unknown loss model \"{other}\" (known: none, uniform, ber, gilbert)")));
+            return Err(f.err(format!("unknown loss model \"{other}\" (known: none, uniform, ber, gilbert, list)")));
         }
     };
     t.known(keys)?;
@@ -492,11 +506,17 @@ fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec]
             }
             None => crate::apps::READ_TICK,
         };
-        let tcp = match t.opt("tcp") {
-            Some(f) => super::tcp::tcp_config(&f.table()?)?,
-            None => super::tcp::tcp_default(),
+        let (tcp, ns2) = match t.opt("tcp") {
+            Some(f) => {
+                let tt = f.table()?;
+                match super::ns2::ns2_config(&tt)? {
+                    Some(c) => (super::tcp::tcp_default(), Some(c)),
+                    None => (super::tcp::tcp_config(&tt)?, None),
+                }
+            }
+            None => (super::tcp::tcp_default(), None),
         };
-        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp });
+        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp, ns2 });
     }
     Ok(out)
 }

@@ -4,6 +4,9 @@
 use airtcp_core::{Duration, Instant, RngStream, SeqNum};
 use airtcp_tcp::Endpoint;
 
+use super::ep::HostEp;
+use super::ns2host::Ns2Host;
+
 use super::hosts::{EpMeta, Hosts, CLIENT_PORT_BASE, SERVER_PORT_BASE};
 use super::record::Recorder;
 use super::Sim;
@@ -73,9 +76,18 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
         let c_iss = SeqNum(RngStream::new(seed, &format!("flow{i}.iss.client")).next_u32());
         let s_iss = SeqNum(RngStream::new(seed, &format!("flow{i}.iss.server")).next_u32());
         let bad = |e: String| SimError::Config(format!("flows[{i}].tcp: {e}"));
-        let client = Endpoint::new(f.tcp.clone(), cport, sport, c_iss).map_err(bad)?;
-        let mut server = Endpoint::new(f.tcp.clone(), sport, cport, s_iss).map_err(bad)?;
-        server.listen();
+        let (client, server) = match &f.ns2 {
+            Some(c) => (
+                HostEp::Ns2(Box::new(Ns2Host::sender(c.clone(), cport, sport, c_iss, s_iss).map_err(bad)?)),
+                HostEp::Ns2(Box::new(Ns2Host::sink(c.clone(), sport, cport, c_iss, s_iss).map_err(bad)?)),
+            ),
+            None => {
+                let client = Endpoint::new(f.tcp.clone(), cport, sport, c_iss).map_err(bad)?;
+                let mut server = Endpoint::new(f.tcp.clone(), sport, cport, s_iss).map_err(bad)?;
+                server.listen();
+                (HostEp::Linux(client), HostEp::Linux(server))
+            }
+        };
         let addr = |n: usize| {
             net.primary_addr(n).ok_or_else(|| SimError::Config(format!("flows[{i}]: node \"{}\" has no interface", sc.nodes[n].name)))
         };
@@ -86,7 +98,7 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
         eps.push(server);
         meta.push(EpMeta { flow: i as u32, client: false, node: f.to as u32, addr: sa, peer: ca, timer: None });
         let send = match f.app {
-            AppSpec::Bulk => SendApp::Bulk { chunk: u64::from(f.tcp.mss.max(1)) },
+            AppSpec::Bulk => SendApp::Bulk { chunk: u64::from(f.ns2.as_ref().map_or(f.tcp.mss, |c| c.packet_size).max(1)) },
             AppSpec::Transfer { bytes } => SendApp::Transfer { total: bytes, queued: 0, closed: false },
         };
         let start = Instant::ZERO + f.start;

@@ -2,7 +2,9 @@
 //! socket lookup for packets delivered to a node, and endpoint timers.
 
 use airtcp_core::{Instant, Ipv4Header, Packet};
-use airtcp_tcp::{CaState, Endpoint, Event};
+use airtcp_tcp::{CaState, Event};
+
+use super::ep::HostEp;
 
 use crate::apps::SendApp;
 use crate::engine::class;
@@ -28,7 +30,7 @@ pub(crate) struct EpMeta {
 }
 
 pub(crate) struct Hosts {
-    pub eps: Vec<Endpoint>,
+    pub eps: Vec<HostEp>,
     pub meta: Vec<EpMeta>,
     pub flows: Vec<FlowState>,
     /// Packets delivered to a node with no socket for them.
@@ -72,7 +74,7 @@ impl Hosts {
     #[inline(never)]
     pub(crate) fn radio_notice(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, node: u32, warning: bool) {
         for ep in 0..self.eps.len() {
-            if self.meta[ep].node != node || !self.eps[ep].config().freeze {
+            if self.meta[ep].node != node || !self.eps[ep].freeze_enabled() {
                 continue;
             }
             let changed = if warning { self.eps[ep].freeze(now) } else { self.eps[ep].unfreeze(now) };

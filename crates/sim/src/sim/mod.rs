@@ -3,11 +3,12 @@
 //! passes what the network delivered to a node's own address to the hosts.
 
 mod build;
+mod ep;
 mod hosts;
+mod ns2host;
 mod record;
 
 use airtcp_core::Instant;
-use airtcp_tcp::Endpoint;
 
 pub use record::GaugeSeries;
 
@@ -19,6 +20,7 @@ use crate::pcap_out::PcapOut;
 use crate::scenario::Scenario;
 use crate::{report, RunOptions, RunOutput, SimError};
 
+pub(crate) use ep::HostEp;
 use hosts::Hosts;
 use record::Recorder;
 
@@ -147,7 +149,7 @@ pub(crate) struct Finished<'s> {
     pub end: Instant,
     pub events_executed: u64,
     pub links: Vec<[crate::link::LinkDir; 2]>,
-    pub eps: Vec<Endpoint>,
+    pub eps: Vec<ep::HostEp>,
     pub flows: Vec<FlowState>,
     pub log: Vec<(Instant, Raw)>,
     pub net_stats: NetStats,

@@ -49,9 +49,9 @@ pub fn profile(name: &str) -> Result<&'static Profile, String> {
         return Ok(p);
     }
     if NS2_NAMES.contains(&name) {
-        return Err(format!("profile \"{name}\": ns-2 profiles need the ns-2 agents, which this build does not have"));
+        return Err(format!("profile \"{name}\" is an ns-2 agent, not an Endpoint configuration: see crate::ns2 (the scenario reader selects it)"));
     }
-    let known: Vec<&str> = ALL.iter().map(|p| p.name).collect();
+    let known: Vec<&str> = ALL.iter().map(|p| p.name).chain(NS2_NAMES.iter().copied()).collect();
     Err(format!("unknown profile \"{name}\" (known: {})", known.join(", ")))
 }
 
@@ -92,13 +92,13 @@ mod tests {
     #[test]
     fn ns2_names_are_reserved_with_a_clear_error() {
         let e = config("ns2-reno").unwrap_err();
-        assert!(e.contains("ns-2 profiles need the ns-2 agents"), "{e}");
+        assert!(e.contains("is an ns-2 agent, not an Endpoint configuration"), "{e}");
     }
 
     #[test]
     fn unknown_profile_lists_the_known_names() {
         let e = config("linux-2.2").unwrap_err();
-        assert_eq!(e, "unknown profile \"linux-2.2\" (known: linux, linux-4.4, linux-3.16, ns3, opnet-2003, rfc)");
+        assert_eq!(e, "unknown profile \"linux-2.2\" (known: linux, linux-4.4, linux-3.16, ns3, opnet-2003, rfc, ns2-tahoe, ns2-reno, ns2-newreno)");
     }
 
     #[test]
