@@ -115,6 +115,16 @@ fn run(
     Ok(NativeResult { out })
 }
 
+/// The delivery interruption of a disconnection on a flow's series
+/// (`airtcp_sim::analysis::interruption`): `(last_before_s,
+/// first_after_s)`, each `None` when there is no such delivery.
+#[pyfunction]
+fn interruption(t_s: Vec<f64>, delivered: Vec<u64>, lost_at_s: f64, back_at_s: f64) -> PyResult<(Option<f64>, Option<f64>)> {
+    let i = airtcp_sim::analysis::interruption(&t_s, &delivered, lost_at_s, back_at_s)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((i.last_before_s, i.first_after_s))
+}
+
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         s.to_string()
@@ -190,6 +200,7 @@ fn flow_index_error(i: usize, n: usize) -> PyErr {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(interruption, m)?)?;
     m.add_class::<NativeResult>()?;
     Ok(())
 }
