@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 T=${1:-60}
 W=${FUZZ_WORK:-/tmp/airtcp-fuzz}
 status=0
-for t in ${TARGETS:-wire_decode pcap_read mahimahi drive_ucc drive_imc23 drive_feup scenario_toml scenario_json simulate}; do
+for t in ${TARGETS:-wire_decode pcap_read mahimahi drive_ucc drive_imc23 drive_feup scenario_toml scenario_json simulate analyze_capture}; do
     s=$T
     [ "$t" = simulate ] && s=$((T * 2))
     mkdir -p "$W/$t"

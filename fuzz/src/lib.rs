@@ -265,3 +265,10 @@ pub fn simulate(data: &[u8]) -> bool {
     let _ = airtcp_sim::run(&s, RunOptions::default());
     true
 }
+
+/// `airtcp_analyze::analyze_reader` over the bytes as a capture: the pcap /
+/// pcapng reader, every link decoder and the whole TCP analysis.
+pub fn analyze_capture(data: &[u8]) {
+    let mut sink = airtcp_analyze::model::Collect::default();
+    let _ = airtcp_analyze::analyze_reader(Cursor::new(data), &airtcp_analyze::Options::default(), &mut sink);
+}

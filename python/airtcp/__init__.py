@@ -15,8 +15,16 @@ simulator is loaded by the first ``run`` and pandas by the first DataFrame.
 
 __version__ = "0.1.0"
 
-from ._errors import ScenarioError, SimError
+from ._errors import AnalyzeError, ScenarioError, SimError
 from ._api import Result, run
+
+
+def analyze(path, **kwargs):
+    """TCP analysis of a pcap/pcapng capture or of a run directory's
+    captures (see :func:`airtcp.analyze.analyze` and docs/analyze.md)."""
+    from .analyze import analyze as _analyze
+
+    return _analyze(path, **kwargs)
 
 
 def sweep(scenario, grid=None, *, out, **kwargs):
@@ -29,4 +37,4 @@ def sweep(scenario, grid=None, *, out, **kwargs):
     return _sweep(scenario, grid, out=out, **kwargs)
 
 
-__all__ = ["run", "sweep", "Result", "ScenarioError", "SimError", "__version__"]
+__all__ = ["run", "sweep", "analyze", "Result", "ScenarioError", "SimError", "AnalyzeError", "__version__"]

@@ -24,3 +24,9 @@ class ScenarioError(ValueError):
 
 class SimError(RuntimeError):
     """The simulation or writing its outputs failed (e.g. an I/O error)."""
+
+
+class AnalyzeError(RuntimeError):
+    """A capture could not be analysed: ``str(e)`` names the file and, for a
+    damaged capture, the packet number and byte offset where reading
+    stopped. Nothing is written then."""

@@ -2,6 +2,7 @@
 
     airtcp run SCENARIO.toml --out DIR [--seed N] [--set path=value ...] [--pcap] [--quiet]
     airtcp plot DIR
+    airtcp analyze PATH --out DIR [--events FILE] [--interval S] [--min-gap S]
     airtcp sweep SCENARIO --out DIR --grid path=v1,v2,... [--grid ...] [--set path=value ...]
                  [--seeds N | --seed-list S,S,...] [--jobs N] [--scheduler ADDRESS] [--keep-series] [--quiet]
     airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...] [--jobs N] [--scheduler ADDRESS]
@@ -52,6 +53,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--pcap", action="store_true", help="write one pcap per link")
     r.add_argument("--quiet", "-q", action="store_true", help="no summary and no progress bar")
+
+    an = sub.add_parser(
+        "analyze",
+        help="TCP analysis of a pcap/pcapng capture or a run directory's captures",
+        description="Per TCP connection and direction: bytes, goodput, flight and limiting window, RTT "
+        "samples, retransmissions by cause, zero-window episodes, delivery interruptions (docs/analyze.md).",
+    )
+    an.add_argument("path", metavar="PATH", help="capture file (.pcap, .pcapng) or run directory")
+    an.add_argument("--out", "-o", required=True, metavar="DIR", help="output directory")
+    an.add_argument("--events", metavar="FILE", help="CSV of external events (handoffs) to align with")
+    an.add_argument("--interval", type=float, default=0.1, metavar="S", help="series interval in seconds (0.1)")
+    an.add_argument(
+        "--min-gap", type=float, default=1.0, metavar="S", help="shortest delivery gap reported as an interruption (1.0)"
+    )
 
     pl = sub.add_parser("plot", help="draw PNG plots of a run's outputs into DIR/plots")
     pl.add_argument("dir", metavar="DIR", help="output directory of `airtcp run`")
@@ -207,6 +222,31 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from . import _native
+    from ._errors import AnalyzeError
+
+    import json
+
+    try:
+        res = _native.analyze(args.path, args.out, args.events, args.interval, args.min_gap)
+    except AnalyzeError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return 2
+    for cap, summary, out in res:
+        s = json.loads(summary)
+        line = f"{cap}: {s['packets']} packets, {s['tcp_packets']} TCP, {s['connections']} connections -> {out}"
+        if s["damaged"]:
+            line += f"; {s['damaged']} damaged packets skipped"
+        if s["truncated"]:
+            line += f"; warning: {s['truncated']}"
+        print(line)
+    return 0
+
+
 def _cmd_plot(args: argparse.Namespace) -> int:
     from .plot import PlotError, plot_dir
 
@@ -285,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         return _cmd_run(args)
     if args.command == "sweep":
         return _cmd_sweep(args)
+    if args.command == "analyze":
+        return _cmd_analyze(args)
     if args.command == "reproduce":
         from .studies import main as _study_main
         from .studies.runner import executor_options

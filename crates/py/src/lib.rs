@@ -115,14 +115,23 @@ fn run(
     Ok(NativeResult { out })
 }
 
-/// The delivery interruption of a disconnection on a flow's series
-/// (`airtcp_sim::analysis::interruption`): `(last_before_s,
-/// first_after_s)`, each `None` when there is no such delivery.
+/// The delivery interruption around a disconnection at `event_s`
+/// (`airtcp_analyze::interruption_around`: the last in-order delivery at
+/// or before it to the first new one after it) on a flow's series of
+/// cumulative in-order bytes: `(start_s, end_s)`, `None` for no gap
+/// (nothing delivered before) or no end (delivery never resumed).
 #[pyfunction]
-fn interruption(t_s: Vec<f64>, delivered: Vec<u64>, lost_at_s: f64, back_at_s: f64) -> PyResult<(Option<f64>, Option<f64>)> {
-    let i = airtcp_sim::analysis::interruption(&t_s, &delivered, lost_at_s, back_at_s)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok((i.last_before_s, i.first_after_s))
+fn interruption(t_s: Vec<f64>, delivered: Vec<u64>, event_s: f64) -> PyResult<(Option<f64>, Option<f64>)> {
+    if t_s.len() != delivered.len() {
+        return Err(PyValueError::new_err(format!("interruption: {} times but {} delivered counts", t_s.len(), delivered.len())));
+    }
+    let ns = |s: f64| (s * 1e9).round() as i64;
+    let obs = t_s.iter().zip(&delivered).map(|(&t, &b)| (ns(t), b));
+    let gap = airtcp_analyze::interruption_around(obs, ns(event_s)).map_err(|e| PyValueError::new_err(format!("interruption: {e}")))?;
+    Ok(match gap {
+        Some(g) => (Some(g.start_ns as f64 / 1e9), g.end_ns.map(|e| e as f64 / 1e9)),
+        None => (None, None),
+    })
 }
 
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
@@ -190,6 +199,55 @@ impl NativeResult {
     }
 }
 
+/// Analyse a capture, or every capture of a run directory, into `out_dir`
+/// (see docs/analyze.md). `events`: an events CSV to align with. Returns
+/// `[(capture path, capture summary JSON, output directory)]`; raises
+/// `airtcp.AnalyzeError` naming the file, packet number and byte offset of
+/// unreadable input (nothing is written then).
+#[pyfunction]
+#[pyo3(signature = (path, out_dir, events=None, interval_s=0.1, min_gap_s=1.0))]
+fn analyze(
+    py: Python<'_>,
+    path: PathBuf,
+    out_dir: PathBuf,
+    events: Option<PathBuf>,
+    interval_s: f64,
+    min_gap_s: f64,
+) -> PyResult<Vec<(String, String, String)>> {
+    if !(interval_s > 0.0 && min_gap_s > 0.0) {
+        return Err(PyValueError::new_err("interval_s and min_gap_s must be positive"));
+    }
+    let outcome = py.detach(|| {
+        let mut opts = airtcp_analyze::Options {
+            interval_ns: (interval_s * 1e9) as i64,
+            min_gap_ns: (min_gap_s * 1e9) as i64,
+            events: Vec::new(),
+        };
+        if let Some(e) = &events {
+            opts.events = airtcp_analyze::read_events(e)?;
+        }
+        let single = !path.is_dir();
+        let res = airtcp_analyze::analyze_path(&path, &out_dir, &opts)?;
+        Ok::<_, airtcp_analyze::AnalyzeError>(
+            res.into_iter()
+                .map(|(cap, sum)| {
+                    let dir = if single {
+                        out_dir.clone()
+                    } else {
+                        out_dir.join(cap.file_stem().unwrap_or_default())
+                    };
+                    (
+                        cap.display().to_string(),
+                        serde_json::to_string(&sum).unwrap_or_default(),
+                        dir.display().to_string(),
+                    )
+                })
+                .collect(),
+        )
+    });
+    outcome.map_err(|e| py_error(py, "AnalyzeError", e.to_string()))
+}
+
 fn flow_index_error(i: usize, n: usize) -> PyErr {
     pyo3::exceptions::PyIndexError::new_err(format!(
         "flow {i} out of range: the run has {n} flow(s)"
@@ -201,6 +259,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(interruption, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_class::<NativeResult>()?;
     Ok(())
 }

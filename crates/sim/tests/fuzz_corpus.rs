@@ -57,6 +57,11 @@ fn pcap_read_corpus() {
 }
 
 #[test]
+fn analyze_capture_corpus() {
+    assert!(replay("analyze_capture", harness::analyze_capture) >= 8);
+}
+
+#[test]
 fn mahimahi_corpus() {
     assert!(replay("mahimahi", harness::mahimahi) >= 2);
 }

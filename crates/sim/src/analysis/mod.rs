@@ -3,13 +3,9 @@
 //! [`pftk`] is the model itself (pure arithmetic, no simulator types);
 //! [`compare`] feeds it with what a run measured — its own mean RTT and
 //! un-backed-off RTO — so a validation compares like with like.
-//! [`interruption`] measures a disconnection's delivery gap on a run's
-//! series (the handoff studies' interruption metric, defined once here).
 
 pub mod compare;
-pub mod interruption;
 pub mod pftk;
 
-pub use interruption::{interruption, Interruption, InterruptionError};
 pub use compare::{base_rto_s, format_table, pftk_compare, pftk_sweep, PftkComparison};
 pub use pftk::{send_rate_pkts, PftkError, PftkInputs};

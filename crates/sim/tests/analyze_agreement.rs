@@ -1,0 +1,128 @@
+//! A run's summary.json and `airtcp analyze` of the run's own captures agree
+//! (docs/analyze.md, "Agreement with the simulator"): over every shipped
+//! scenario, shortened to a few seconds,
+//! - at the capture of the link leaving the sender: retransmissions and
+//!   timeouts equal the sender's, when nothing stands between the TCP
+//!   sender and that capture (no agent on the sender's node, no frame of the
+//!   flow dropped by the link's queue or an outage before transmission,
+//!   where the capture is taken);
+//! - at the capture of the link reaching the receiver: bytes delivered
+//!   equal the receiver's, less what the receiver's last (delayed) ACK had
+//!   not yet acknowledged when the run stopped.
+
+use std::path::{Path, PathBuf};
+
+use airtcp_analyze::model::{Collect, ConnSummary, DirSummary};
+use airtcp_analyze::{analyze_reader, Options};
+use airtcp_sim::{run, RunOptions, Scenario};
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn analyze(path: &Path) -> Collect {
+    let mut sink = Collect::default();
+    let f = std::fs::File::open(path).unwrap();
+    analyze_reader(std::io::BufReader::new(f), &Options::default(), &mut sink)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    sink
+}
+
+/// The capture file of the link or radio next to `node`, and the drops of
+/// that link's direction leaving `node` before capture.
+fn capture_next_to(dir: &Path, summary: &Value, node: &str, leaving: bool) -> Option<(PathBuf, u64)> {
+    for (i, l) in summary["links"].as_array()?.iter().enumerate() {
+        let name = l["name"].as_str()?;
+        let (a, b) = (l["a"].as_str()?, l["b"].as_str()?);
+        if a != node && b != node {
+            continue;
+        }
+        let out_dir = if (a == node) == leaving { "ab" } else { "ba" };
+        let d = &l[out_dir];
+        let drops = ["queue_drops", "aqm_drops", "outage_drops"]
+            .iter()
+            .map(|k| d[k].as_u64().unwrap_or(0))
+            .sum();
+        let p = dir.join(format!("link{i}_{name}.pcap"));
+        if p.exists() {
+            return Some((p, drops));
+        }
+    }
+    None
+}
+
+/// The direction of a connection carrying the flow's data: the one whose
+/// data segments are as many as the sender's (retransmissions included).
+fn data_dir<'a>(conns: &'a [ConnSummary], segs: u64) -> Option<&'a DirSummary> {
+    conns
+        .iter()
+        .flat_map(|c| [&c.fwd, &c.rev])
+        .find(|d| d.data_packets == segs)
+}
+
+#[test]
+fn run_summary_and_capture_analysis_agree_over_shipped_scenarios() {
+    let mut checked_rtx = 0;
+    let mut checked_bytes = 0;
+    let mut scenarios: Vec<PathBuf> = std::fs::read_dir(repo().join("scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    scenarios.sort();
+    for path in scenarios {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let sets = vec![("sim.duration".to_string(), "4s".to_string())];
+        let sc = Scenario::from_path(&path, &sets).unwrap();
+        let dir = std::env::temp_dir().join(format!("airtcp-agree-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = run(&sc, RunOptions { pcap_dir: Some(dir.clone()), ..Default::default() }).unwrap();
+        let s = &out.summary;
+        let agents_on = |node: &str| {
+            s["agents"].as_array().is_some_and(|a| a.iter().any(|x| x["node"] == node))
+        };
+        for f in s["flows"].as_array().unwrap() {
+            let (from, to) = (f["from"].as_str().unwrap(), f["to"].as_str().unwrap());
+            let segs = f["sender"]["data_segs_sent"].as_u64().unwrap();
+            if segs == 0 {
+                continue;
+            }
+            if let Some((cap, drops)) = capture_next_to(&dir, s, from, true) {
+                let c = analyze(&cap);
+                if drops == 0 && !agents_on(from) {
+                    let d = data_dir(&c.connections, segs).unwrap_or_else(|| {
+                        panic!("{name}: no connection with {segs} data segments in {}", cap.display())
+                    });
+                    assert_eq!(d.retransmissions, f["retransmissions"].as_u64().unwrap(), "{name} {from}->{to} retransmissions");
+                    assert_eq!(d.timeouts, f["timeouts"].as_u64().unwrap(), "{name} {from}->{to} timeouts");
+                    checked_rtx += 1;
+                }
+            }
+            if let Some((cap, _)) = capture_next_to(&dir, s, to, false) {
+                let c = analyze(&cap);
+                if agents_on(to) {
+                    continue;
+                }
+                let delivered = f["bytes_delivered"].as_u64().unwrap();
+                let mss = 1500;
+                let got = c
+                    .connections
+                    .iter()
+                    .flat_map(|c| [&c.fwd, &c.rev])
+                    .filter(|d| d.data_packets > 0)
+                    .map(|d| d.bytes_delivered)
+                    .find(|&b| b <= delivered && delivered - b <= 2 * mss)
+                    .unwrap_or_else(|| panic!("{name} {from}->{to}: receiver delivered {delivered}, capture: {:?}",
+                        c.connections.iter().map(|c| (c.fwd.bytes_delivered, c.rev.bytes_delivered)).collect::<Vec<_>>()));
+                assert!(got <= delivered);
+                checked_bytes += 1;
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // The check above must have had something to check.
+    assert!(checked_rtx >= 5, "only {checked_rtx} flows checked for retransmissions");
+    assert!(checked_bytes >= 5, "only {checked_bytes} flows checked for bytes");
+}
