@@ -155,7 +155,8 @@ def timeline(task, result) -> dict:
     a, b = _delivered_at(ts, move - 1.0), _delivered_at(ts, move)
     return {
         "first_rto_s": rto,
-        "first_lost_pkt": first_lost // MSS + 1 if first_lost is not None else None,
+        # ns-2 numbers packets from 0: offset // MSS.
+        "first_lost_pkt": first_lost // MSS if first_lost is not None else None,
         "first_lost_sends_s": ";".join(f"{t:.3f}" for t in sends),
         "resume_s": end,
         "interruption_s": (end - start) if start is not None and end is not None else None,
