@@ -76,7 +76,12 @@ def interruption(t_s: list[float], delivered: list[int], t0: float | None) -> tu
 
     if t0 is None:
         return (None, None)
-    return _native.interruption(t_s, delivered, t0)
+    # A sample shows what arrived in the step before it: the first sample at
+    # or after T0 still holds deliveries from before the disconnection, so
+    # the gap is anchored there (else a delivery a few ms before T0 would
+    # read as the first one after it).
+    at = next((t for t in t_s if t >= t0), t0)
+    return _native.interruption(t_s, delivered, at)
 
 
 def _first(events, kind: str, after: float) -> float | None:

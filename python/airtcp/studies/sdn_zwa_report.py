@@ -4,7 +4,7 @@ explanations of the differences."""
 
 from __future__ import annotations
 
-from .report import Claim, Stats, claims_table, fmt, md_table, summarize
+from .report import Claim, Stats, claims_table, fmt, md_table, summarize, summarize_counts
 from .sdn_zwa_setup import ARM_LABELS, ATTACH, DEFAULTS, FREEZE_WARNING_RTTS, MTCP_INITIAL_CWND
 
 WIRING = """```
@@ -32,8 +32,13 @@ def _ci(r, key, spec="{:.2f}"):
     return f"{fmt(m, spec)} [{fmt(lo, spec)}, {fmt(hi, spec)}]"
 
 
+#: Per-run counts: pooled with a bootstrap interval (never below 0).
+COUNTS = ("retransmissions", "timeouts", "handoff_timeouts")
+
+
 def _pool(runs, fig, arm, key, hops=None):
-    return summarize([r[key] for r in runs if r["fig"] == fig and r["arm"] == arm and (hops is None or r["hops"] == hops)])
+    xs = [r[key] for r in runs if r["fig"] == fig and r["arm"] == arm and (hops is None or r["hops"] == hops)]
+    return summarize_counts(xs) if key in COUNTS else summarize(xs)
 
 
 def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
@@ -52,7 +57,7 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
     hto7 = {arm: _pool(runs, "7", arm, "handoff_timeouts") for arm in ("bare", "zwa", "freeze", "legacy", "mtcp")}
     z7 = [r for r in runs if r["fig"] == "8" and r["arm"] == "zwa" and r["hops"] == 7]
     z7_syn = sum(1 for r in z7 if r["timeouts"] > r["handoff_timeouts"])
-    z7_after = summarize([r["handoff_timeouts"] for r in z7])
+    z7_after = summarize_counts([r["handoff_timeouts"] for r in z7])
     one = lambda x: Stats(1, float(x), float("nan"), float("nan"), float("nan")) if x is not None else Stats(0, float("nan"), float("nan"), float("nan"), float("nan"))
     claims = [
         Claim("Fig. 6(a) bare TCP: interruption in data transfer", "3-5 s", 4.0, one(fig6.get("bare", {}).get("interruption_s")), "2 hops, 1.5 s away, one run; last in-order delivery before T0 to the first new one after it (the seed's trace gap, same metric both sides)"),

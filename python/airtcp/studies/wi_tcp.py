@@ -135,7 +135,7 @@ def timeline(task, result) -> dict:
     first timeout after the move, every transmission of the first packet
     it retransmits (the seed: 759 at 11.91 s ... 17.65 s), when delivery
     resumes (the delivery interruption's end, airtcp_analyze's
-    interruption_around at the move), and the goodput in the second before
+    interruption_around at the mobile's loss of its link), and the goodput in the second before
     the move (the seed: about 0.6 Mb/s around 11.5 s)."""
     from .. import _native
 
@@ -151,7 +151,10 @@ def timeline(task, result) -> dict:
     ts = result.timeseries(0)
     t_s = [float(t) for t in ts["t_s"]]
     got = [int(b) for b in ts["bytes_delivered"]]
-    start, end = _native.interruption(t_s, got, move) if t_s else (None, None)
+    # Anchored where the mobile noticed the loss of its link (after the
+    # frames in flight at the move were delivered, before any new one).
+    lost = next((e["t_s"] for e in ev if e["kind"] == "wifi_link_lost" and e["t_s"] >= move), move)
+    start, end = _native.interruption(t_s, got, lost) if t_s else (None, None)
     a, b = _delivered_at(ts, move - 1.0), _delivered_at(ts, move)
     return {
         "first_rto_s": rto,

@@ -110,7 +110,7 @@ def plot_cwnd(out: Path, kept: list, variant: str, link: str, rate=2) -> Path | 
     _marks(ax, None, _runs(kept, variant, link, rate)[0]["labels"].get("schedule", "seed"))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (packets)")
-    ax.set_ylim(0, 30)
+    ax.set_ylim(bottom=0)
     ax.set_title(f"cwnd during handovers ({variant}, {LINK_LABELS[link]} {rate:g} Mb/s, seed 1; seed 001 Fig. 11)", fontsize=9)
     ax.legend(fontsize=7)
     return _save(plt, fig, out / f"cwnd_{variant}{_suffix(link, rate)}.png")
