@@ -154,6 +154,9 @@ def timeline(task, result) -> dict:
     # Anchored where the mobile noticed the loss of its link (after the
     # frames in flight at the move were delivered, before any new one).
     lost = next((e["t_s"] for e in ev if e["kind"] == "wifi_link_lost" and e["t_s"] >= move), move)
+    # A sample shows what arrived in the step before it: anchor at the first
+    # sample at or after the loss (as the sdn-zwa study does).
+    lost = next((t for t in t_s if t >= lost), lost)
     start, end = _native.interruption(t_s, got, lost) if t_s else (None, None)
     a, b = _delivered_at(ts, move - 1.0), _delivered_at(ts, move)
     return {
