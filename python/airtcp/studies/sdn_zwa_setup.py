@@ -76,6 +76,11 @@ ARM_COLORS = {
     "noroam": "tab:gray",
 }
 
+#: INTEGRATOR: the `[flows.tcp] profile` of every run, once the profiles
+#: branch lands: the seed names Linux's 200 ms minimum RTO, so a Linux
+#: profile of its era (e.g. "linux-4.4-era"); None keeps today's defaults.
+TCP_PROFILE = None
+
 DEFAULTS = {"delay_ms": 80.0, "after_s": 10.0, "roam_base_s": 10.0}
 
 FIG7_DISCONNECT = [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]
@@ -162,6 +167,8 @@ def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int
             if r["node"] == MN_RADIO:
                 r["handoff_warning"] = f"{freeze_warning_s(hops) * 1000:.0f}ms"
         sc["flows"][0]["tcp"]["freeze"] = True
+    if TCP_PROFILE is not None:
+        sc["flows"][0]["tcp"]["profile"] = TCP_PROFILE
     if arm.endswith("-cubic-sack"):
         sc["flows"][0]["tcp"]["cc"] = "cubic"
         sc["flows"][0]["tcp"]["sack"] = True

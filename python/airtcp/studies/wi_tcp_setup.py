@@ -100,6 +100,12 @@ RATES_MBPS = (1, 2)
 DEFAULT_RATES_MBPS = (1, 2)
 
 
+#: INTEGRATOR: the `[flows.tcp] profile` per TCP variant once the ns2
+#: branch's agents land (e.g. "ns2-{variant}" for ns2-tahoe / ns2-reno /
+#: ns2-newreno, the seed's agents); None keeps Reno-family flows as today.
+TCP_PROFILE = None
+
+
 def handoffs(schedule: str) -> tuple:
     """The moves of `schedule` (a key of :data:`SCHEDULES`)."""
     if schedule not in SCHEDULES:
@@ -216,6 +222,8 @@ def scenario(
         }
     )
     tcp.pop("snd_buf", None)
+    if TCP_PROFILE is not None:
+        tcp["profile"] = TCP_PROFILE.format(variant=variant)
     # From the start (the runner validates every scenario with a 1 ns run).
     sc["flows"][0]["start"] = "0s"
     if not series:
