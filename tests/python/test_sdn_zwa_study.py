@@ -21,6 +21,8 @@ def test_scenario_builder_sets_arm_hops_and_disconnection():
     assert mn["roam_at"][0][1:] == ["ap2", "3s"]
     assert sc["sdn"]["applications"] == ["mobility", "forwarding"]
     assert sdn_zwa_setup.roam_instant(4) == sdn_zwa_setup.roam_instant(4)
+    # Each disconnection period and hop count draws its own roam phases.
+    assert sdn_zwa_setup.roam_instant(4, 2.0, 2) != sdn_zwa_setup.roam_instant(4, 3.0, 2)
     assert "roam_at" not in [r for r in sdn_zwa_setup.scenario(doc, "noroam", 2, 2.0, 1)["radios"] if r["node"] == "mn"][0]
     with pytest.raises(ValueError):
         sdn_zwa_setup.scenario(doc, "zwa", 9, 1.0, 1)
@@ -81,6 +83,10 @@ def test_quick_study_shows_the_seed_effects(quick):
     # longer idle period; ZWA without statistics at the failing phase: stall.
     assert int(fig6["zwa"]["timeouts"]) == 0
     assert float(fig6["zwa"]["idle_after_reassoc_s"]) < 1.0
+    # The delivery interruption: ZWA's is the 1.5 s away plus the scan and
+    # the replay's trip; bare TCP's lasts until a backed-off RTO after T3.
+    assert 1.5 < float(fig6["zwa"]["interruption_s"]) < 2.5
+    assert float(fig6["bare"]["interruption_s"]) > float(fig6["zwa"]["interruption_s"])
     assert int(fig6["bare"]["timeouts"]) >= 1
     # Bare TCP restarts from the left edge with cwnd 1 (retransmissions);
     # ZWA resumes with new data and its window intact.

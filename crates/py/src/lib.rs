@@ -115,6 +115,25 @@ fn run(
     Ok(NativeResult { out })
 }
 
+/// The delivery interruption around a disconnection at `event_s`
+/// (`airtcp_analyze::interruption_around`: the last in-order delivery at
+/// or before it to the first new one after it) on a flow's series of
+/// cumulative in-order bytes: `(start_s, end_s)`, `None` for no gap
+/// (nothing delivered before) or no end (delivery never resumed).
+#[pyfunction]
+fn interruption(t_s: Vec<f64>, delivered: Vec<u64>, event_s: f64) -> PyResult<(Option<f64>, Option<f64>)> {
+    if t_s.len() != delivered.len() {
+        return Err(PyValueError::new_err(format!("interruption: {} times but {} delivered counts", t_s.len(), delivered.len())));
+    }
+    let ns = |s: f64| (s * 1e9).round() as i64;
+    let obs = t_s.iter().zip(&delivered).map(|(&t, &b)| (ns(t), b));
+    let gap = airtcp_analyze::interruption_around(obs, ns(event_s)).map_err(|e| PyValueError::new_err(format!("interruption: {e}")))?;
+    Ok(match gap {
+        Some(g) => (Some(g.start_ns as f64 / 1e9), g.end_ns.map(|e| e as f64 / 1e9)),
+        None => (None, None),
+    })
+}
+
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         s.to_string()
@@ -239,6 +258,7 @@ fn flow_index_error(i: usize, n: usize) -> PyErr {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(interruption, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_class::<NativeResult>()?;
     Ok(())

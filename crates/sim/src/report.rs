@@ -294,6 +294,7 @@ fn radios_json(fin: &Finished<'_>) -> Value {
                     "acked": c.acked, "retry_drops": c.retry_drops, "failed_tx": c.failed_tx, "rx_errors": c.rx_errors,
                     "rx_data": c.rx_data, "rx_duplicates": c.rx_duplicates, "rts_tx": c.rts_tx, "cts_rx": c.cts_rx,
                     "broadcast_tx": c.broadcast_tx, "mgmt_tx": c.mgmt_tx, "not_associated_drops": c.not_associated_drops,
+                    "disassoc_flushed": c.disassoc_flushed,
                 },
                 "associated_ap": fin.radio_ap[i].map(|a| fin.sc.nodes[w.radios[a as usize].node].name.clone()),
                 "signal": {

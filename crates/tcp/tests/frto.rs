@@ -182,3 +182,40 @@ fn ns3_profile_has_no_frto() {
     let d = TcpConfig::default();
     assert!(d.frto && d.undo && d.eifel && d.dsack);
 }
+
+/// When the retransmission backoff ends, as Linux (net/ipv4/tcp_input.c)
+/// has it: only `tcp_ack_update_rtt` clears `icsk_backoff` ("RFC6298:
+/// only reset backoff on valid RTT measurement"), and it takes a sample
+/// only from never-retransmitted data (`tcp_clean_rtx_queue`: no
+/// `seq_rtt_us` when `FLAG_RETRANS_DATA_ACKED`; Karn) or a timestamp echo.
+/// `tcp_try_undo_loss` (F-RTO's undo) resets `icsk_retransmits`, not the
+/// backoff, and `tcp_rearm_rto` re-arms with `icsk_rto`, which
+/// `tcp_retransmit_timer` doubled at each timeout. So an F-RTO undo on an
+/// ACK that also covers the retransmitted head leaves the timer backed
+/// off until an ACK of new data brings a sample.
+#[test]
+fn frto_undo_without_rtt_sample_keeps_the_backoff_until_new_data_is_acked() {
+    let (mut ep, rto1) = stalled(plain());
+    assert_eq!(ep.rtt().backoff, 1);
+    // Still nothing back: the second timeout (2 s later) resends the head.
+    let rto2 = fire(&mut ep);
+    assert_eq!(rto2, rto1 + dms(2_000));
+    assert_eq!(ep.rtt().backoff, 2);
+    assert_eq!(offs(&mut ep, rto2), vec![0]);
+    // One ACK covers the retransmitted head and originals 1 and 2:
+    // FLAG_ORIG_SACK_ACKED undoes (tcp_try_undo_loss(sk, true)), but
+    // FLAG_RETRANS_DATA_ACKED withholds the RTT sample.
+    let t = rto2 + dms(100);
+    ack(&mut ep, t, 3_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Open);
+    assert_eq!(ep.stats().loss_undos, 1);
+    assert_eq!(ep.rtt().backoff, 2, "tcp_try_undo_loss leaves icsk_backoff");
+    assert_eq!(ep.timer(airtcp_tcp::endpoint::TimerKind::Rto), Some(t + dms(4_000)), "tcp_rearm_rto: icsk_rto = 1 s << 2");
+    drain(&mut ep, t);
+    // The ACK of originals 3 and 4 (never retransmitted) is a valid sample:
+    // tcp_ack_update_rtt clears the backoff and the RTO is the estimator's.
+    let t2 = t + dms(10);
+    ack(&mut ep, t2, 5_000, 65_535);
+    assert_eq!(ep.rtt().backoff, 0);
+    assert_eq!(ep.timer(airtcp_tcp::endpoint::TimerKind::Rto), Some(t2 + ep.rtt().base_rto()));
+}

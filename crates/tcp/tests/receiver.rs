@@ -172,3 +172,58 @@ fn fin_acked_immediately_and_peer_closed_after_read() {
     ep.recv(1000);
     assert_eq!(events(&mut ep), vec![Event::PeerClosed]);
 }
+
+/// A passive opener with timestamps negotiated; the peer's clock is at
+/// 100 when it sends its SYN.
+fn ts_receiver() -> (airtcp_tcp::Endpoint, airtcp_core::Instant) {
+    use airtcp_core::{Segment, SeqNum, TcpFlags};
+    let cfg = TcpConfig { timestamps: true, ..plain() };
+    let mut ep = airtcp_tcp::Endpoint::new(cfg, LOCAL, REMOTE, SeqNum(ISS)).unwrap();
+    ep.listen();
+    let syn = Segment { seq: SeqNum(PEER_ISS), ack: SeqNum(0), flags: TcpFlags::SYN, mss: Some(1000), timestamps: Some((100, 0)), ..from_peer() };
+    ep.handle_segment(ms(0), &syn);
+    let synack = ep.poll_transmit(ms(0)).expect("SYN-ACK");
+    let tsval = synack.timestamps.expect("timestamps agreed").0;
+    ep.handle_segment(ms(10), &airtcp_core::Segment { timestamps: Some((110, tsval)), ..from_peer() });
+    events(&mut ep);
+    (ep, ms(10))
+}
+
+fn ts_data(ep: &mut airtcp_tcp::Endpoint, now: airtcp_core::Instant, off: u64, tsval: u32) -> Vec<airtcp_core::Segment> {
+    let seg = airtcp_core::Segment { seq: peer_seq(off), payload_len: 1000, timestamps: Some((tsval, 0)), ..from_peer() };
+    ep.handle_segment(now, &seg);
+    ep.handle_timeout(now + dms(500)); // any delayed ACK goes
+    drain(ep, now + dms(500))
+}
+
+/// The echo of a retransmission whose original arrived but whose ACK was
+/// lost (a station's queue dropped at a disassociation): Linux's
+/// `tcp_sequence` accepts a segment ending at `rcv_wup` (Last.ACK.sent),
+/// so `tcp_replace_ts_recent` (RFC 7323 §4.3, SEG.SEQ <= Last.ACK.sent)
+/// stores its TSval, and the duplicate ACK echoes the retransmission. An
+/// echo of the last segment before the loss would tell the sender's Eifel
+/// check (`tcp_packet_delayed`) that the original was only delayed.
+#[test]
+fn duplicate_ending_at_last_ack_sent_updates_ts_recent() {
+    let (mut ep, now) = ts_receiver();
+    let acks = ts_data(&mut ep, now, 0, 200);
+    assert_eq!(acks.last().unwrap().timestamps.unwrap().1, 200);
+    // The ACK of [0, 1000) is lost; the retransmission comes at the peer's 900.
+    let acks = ts_data(&mut ep, ms(2_000), 0, 900);
+    let dup = acks.last().expect("a duplicate ACK");
+    assert_eq!(dup.ack, peer_seq(1000));
+    assert_eq!(dup.timestamps.unwrap().1, 900, "echoes the retransmission");
+}
+
+/// An older duplicate (ending below Last.ACK.sent) fails `tcp_sequence`:
+/// TS.Recent keeps the last in-order segment's TSval.
+#[test]
+fn older_duplicate_leaves_ts_recent() {
+    let (mut ep, now) = ts_receiver();
+    ts_data(&mut ep, now, 0, 200);
+    ts_data(&mut ep, ms(600), 1000, 300);
+    let acks = ts_data(&mut ep, ms(2_000), 0, 900);
+    let dup = acks.last().expect("a duplicate ACK");
+    assert_eq!(dup.ack, peer_seq(2000));
+    assert_eq!(dup.timestamps.unwrap().1, 300);
+}

@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import runner
-from .report import summarize
+from .report import summarize, summarize_counts
 from .sdn_zwa_setup import (
     ARMS,
     FIG7_DISCONNECT,
@@ -69,6 +69,21 @@ def add_arguments(p) -> None:
 # --- one run -------------------------------------------------------------------------
 
 
+def interruption(t_s: list[float], delivered: list[int], t0: float | None) -> tuple[float | None, float | None]:
+    """`(start, end)` of the delivery interruption around the disconnection
+    at `t0` (see the Rust `airtcp_analyze::interruption_around`)."""
+    from .. import _native
+
+    if t0 is None:
+        return (None, None)
+    # A sample shows what arrived in the step before it: the first sample at
+    # or after T0 still holds deliveries from before the disconnection, so
+    # the gap is anchored there (else a delivery a few ms before T0 would
+    # read as the first one after it).
+    at = next((t for t in t_s if t >= t0), t0)
+    return _native.interruption(t_s, delivered, at)
+
+
 def _first(events, kind: str, after: float) -> float | None:
     for e in events:
         if e["kind"] == kind and e["t_s"] > after:
@@ -102,15 +117,17 @@ def measure(task, result) -> dict:
     ctl = (s.get("sdn") or {}).get("controller", {}) or {}
     ev = result.events
     t0, t3 = _t0_t3(ev)
-    idle = None
+    sender_idle = None
     delivered_after = None
+    gap = (None, None)
     if t3 is not None:
         seg = result.segments(0)
         later = seg[(seg["t_s"] > t3) & (seg["len"] > 1)]
-        idle = float(later["t_s"].iloc[0] - t3) if len(later) else None
+        sender_idle = float(later["t_s"].iloc[0] - t3) if len(later) else None
         ts = result.timeseries(0)
         before = ts[ts["t_s"] <= t3]["bytes_delivered"]
         delivered_after = int(ts["bytes_delivered"].iloc[-1] - (before.iloc[-1] if len(before) else 0))
+        gap = interruption(ts["t_s"].tolist(), [int(b) for b in ts["bytes_delivered"]], t0)
     return {
         "bytes_delivered": f["bytes_delivered"],
         "retransmissions": f["retransmissions"],
@@ -122,7 +139,17 @@ def measure(task, result) -> dict:
         "zero_window_events": f["zero_window_events"],
         "t0_s": t0,
         "t3_s": t3,
-        "idle_after_reassoc_s": idle,
+        # The seed's "interruption in data transfer": last in-order delivery
+        # before T0 to the first new one after it (airtcp_analyze's
+        # interruption_around, on the 10 ms series); None if delivery never
+        # resumed in the run.
+        "interruption_s": (gap[1] - gap[0]) if gap[0] is not None and gap[1] is not None else None,
+        # Fig. 8's idle period after reassociation, delivery-based: the first
+        # new in-order delivery after T0 minus T3.
+        "idle_after_reassoc_s": (gap[1] - t3) if gap[1] is not None else None,
+        # The sender's first data segment after T3 minus T3 (counts segments
+        # sent beyond a hole that deliver nothing): a second, named metric.
+        "sender_idle_s": sender_idle,
         "bytes_after_reassoc": delivered_after,
         "stalled": int(delivered_after is not None and delivered_after == 0),
         "zwa_acks": (s.get("sdn") or {}).get("zwa_acks", 0),
@@ -142,6 +169,7 @@ def keep_run(task, result, _dir) -> dict:
     t0, t3 = _t0_t3(ev)
     return {
         "label": task.labels["case"],
+        "arm": task.labels["arm"],
         "t_s": seg["t_s"].tolist(),
         "seq": seg["seq"].tolist(),
         "retx": seg["retransmission"].tolist(),
@@ -187,15 +215,17 @@ def aggregate(runs: list[dict]) -> list[dict]:
         rs = [r for r in runs if (r["fig"], r["arm"], r["hops"], r["disconnect_s"], r.get("t0t2_ms")) == (fig, arm, h, d, ms)]
         util = [r["bytes_delivered"] / ref[(h, d, r["seed"])] for r in rs if ref.get((h, d, r["seed"]))]
         row = {"fig": fig, "arm": arm, "hops": h, "disconnect_s": d, "t0t2_ms": ms, "n": len(rs)}
-        for name, xs in (
-            ("utilisation", util),
-            ("retransmissions", [r["retransmissions"] for r in rs]),
-            ("timeouts", [r["timeouts"] for r in rs]),
-            ("handoff_timeouts", [r["handoff_timeouts"] for r in rs]),
+        for name, xs in (("utilisation", util),
             ("idle_s", [r["idle_after_reassoc_s"] for r in rs]),
+            ("interruption_s", [r["interruption_s"] for r in rs]),
+            ("sender_idle_s", [r["sender_idle_s"] for r in rs]),
             ("t0t2_s", [r.get("t0t2_s") for r in rs]),
         ):
             st = summarize(xs)
+            row[f"{name}_mean"], row[f"{name}_lo"], row[f"{name}_hi"] = st.mean, st.lo, st.hi
+        # Counts: a bootstrap interval of the mean, never below 0.
+        for name in ("retransmissions", "timeouts", "handoff_timeouts"):
+            st = summarize_counts([r[name] for r in rs])
             row[f"{name}_mean"], row[f"{name}_lo"], row[f"{name}_hi"] = st.mean, st.lo, st.hi
         row["zwa_enabled"] = sum(r["stats_zwa_enabled"] for r in rs)
         row["zwa_disabled"] = sum(r["stats_zwa_disabled"] for r in rs)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .sdn_zwa_setup import ARM_LABELS
+from .sdn_zwa_setup import ARM_COLORS, ARM_LABELS
 
 
 def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
@@ -21,7 +21,12 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
     for ax, k in zip(axes[0], kept):
         if k["t_s"]:
             s0 = min(k["seq"])
-            ax.scatter(k["t_s"], [(s - s0) / 1e3 for s in k["seq"]], s=2, c=["tab:red" if r else "tab:blue" for r in k["retx"]])
+            # The arm's colour; retransmissions hollow.
+            col = ARM_COLORS[k.get("arm", "bare")]
+            new = [i for i, r in enumerate(k["retx"]) if not r]
+            old = [i for i, r in enumerate(k["retx"]) if r]
+            ax.scatter([k["t_s"][i] for i in new], [(k["seq"][i] - s0) / 1e3 for i in new], s=2, color=col, label="new data")
+            ax.scatter([k["t_s"][i] for i in old], [(k["seq"][i] - s0) / 1e3 for i in old], s=8, facecolors="none", edgecolors=col, label="retransmission")
         for t, name in ((k["t0"], "T0"), (k["t3"], "T3")):
             if t is not None:
                 ax.axvline(t, color="grey", ls="--", lw=0.8)
@@ -39,11 +44,18 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
         rows = sorted((r for r in table if r["fig"] == fig_id and r["arm"] == arm and r["hops"] == hops), key=lambda r: r["disconnect_s"])
         return [r["disconnect_s"] for r in rows], [r[f"{key}_mean"] for r in rows], [r[f"{key}_lo"] for r in rows], [r[f"{key}_hi"] for r in rows]
 
-    def errbar(ax, xs, m, lo, hi, label):
+    def errbar(ax, xs, m, lo, hi, arm):
         import math
 
-        yerr = [[0 if math.isnan(a) else y - a for y, a in zip(m, lo)], [0 if math.isnan(b) else b - y for y, b in zip(m, hi)]]
-        ax.errorbar(xs, m, yerr=yerr, marker="o", capsize=3, label=label)
+        def gone(v):
+            return v is None or math.isnan(v)
+
+        pts = [(x, y, a, b) for x, y, a, b in zip(xs, m, lo, hi) if not gone(y)]
+        if not pts:
+            return
+        xs, m, lo, hi = (list(c) for c in zip(*pts))
+        yerr = [[0 if gone(a) else y - a for y, a in zip(m, lo)], [0 if gone(b) else b - y for y, b in zip(m, hi)]]
+        ax.errorbar(xs, m, yerr=yerr, marker="o", capsize=3, label=ARM_LABELS[arm], color=ARM_COLORS[arm])
 
     # Fig. 7
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
@@ -51,7 +63,7 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
         for ax, key in zip(axes, ("utilisation", "retransmissions")):
             xs, m, lo, hi = series("7", arm, 2, key)
             if xs:
-                errbar(ax, xs, m, lo, hi, ARM_LABELS[arm])
+                errbar(ax, xs, m, lo, hi, arm)
     axes[0].set_ylabel("utilisation (delivered / no-roam run)")
     axes[1].set_ylabel("retransmissions per run")
     for ax in axes:
@@ -68,10 +80,10 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
         for arm in ("bare", "zwa", "freeze", "legacy", "mtcp"):
             xs, m, lo, hi = series("8", arm, h, "idle_s")
             if xs:
-                errbar(ax, xs, m, lo, hi, ARM_LABELS[arm])
+                errbar(ax, xs, m, lo, hi, arm)
         ax.set_title(f"hop count {h}", fontsize=9)
         ax.set_xlabel("disconnection period (s)")
-        ax.set_ylabel("idle after reassociation (s)")
+        ax.set_ylabel("first new delivery after T3 (s)")
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(d / "fig8_idle.png", dpi=120)

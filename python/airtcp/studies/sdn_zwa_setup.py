@@ -60,6 +60,27 @@ ATTACH = {2: "s2", 3: "s4", 4: "s5", 5: "s6", 6: "s7", 7: "s8"}
 CN_LINK = "cn-attach"
 MN_RADIO = "mn"
 
+#: The flow's series step: the delivery-interruption metric dates each
+#: delivery by the first sample that shows it.
+SERIES_INTERVAL = "10ms"
+#: One colour per arm in every figure (matplotlib's tab10).
+ARM_COLORS = {
+    "bare": "tab:red",
+    "zwa": "tab:blue",
+    "zwa-nostats": "tab:purple",
+    "freeze": "tab:green",
+    "legacy": "tab:brown",
+    "mtcp": "tab:orange",
+    "bare-cubic-sack": "tab:pink",
+    "zwa-cubic-sack": "tab:cyan",
+    "noroam": "tab:gray",
+}
+
+#: INTEGRATOR: the `[flows.tcp] profile` of every run, once the profiles
+#: branch lands: the seed names Linux's 200 ms minimum RTO, so a Linux
+#: profile of its era (e.g. "linux-4.4-era"); None keeps today's defaults.
+TCP_PROFILE = None
+
 DEFAULTS = {"delay_ms": 80.0, "after_s": 10.0, "roam_base_s": 10.0}
 
 FIG7_DISCONNECT = [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]
@@ -74,12 +95,15 @@ def base() -> dict:
         return tomllib.load(f)
 
 
-def roam_instant(seed: int) -> float:
+def roam_instant(seed: int, disconnect_s: float = 0.0, hops: int = 2) -> float:
     """When the MN leaves AP1 in run `seed`: 10 s plus a seeded offset in
     [0, 1) s, so the disassociation falls at a different phase of the
     sender's window-limited bursts in every run (the statistics module's
-    T0..T2 test depends on that phase)."""
-    return DEFAULTS["roam_base_s"] + random.Random(seed).random()
+    T0..T2 test depends on that phase). The draw also depends on the
+    disconnection period and the hop count, so every point of a sweep has
+    phases of its own: pooled over periods, n runs are n independent
+    phases, not the same ten reused."""
+    return DEFAULTS["roam_base_s"] + random.Random(f"{seed}/{disconnect_s:g}/{hops}").random()
 
 
 def links_to_ap1(hops: int) -> int:
@@ -113,7 +137,7 @@ def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int
     if hops not in ATTACH:
         raise ValueError(f"hop count {hops} not in {sorted(ATTACH)}")
     sc = copy.deepcopy(base_doc)
-    t = roam_instant(seed) if roam_at is None else roam_at
+    t = roam_instant(seed, disconnect_s, hops) if roam_at is None else roam_at
     for link in sc["links"]:
         link["delay"] = f"{DEFAULTS['delay_ms']:g}ms"
         if link.get("name") == CN_LINK:
@@ -143,9 +167,13 @@ def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int
             if r["node"] == MN_RADIO:
                 r["handoff_warning"] = f"{freeze_warning_s(hops) * 1000:.0f}ms"
         sc["flows"][0]["tcp"]["freeze"] = True
+    if TCP_PROFILE is not None:
+        sc["flows"][0]["tcp"]["profile"] = TCP_PROFILE
     if arm.endswith("-cubic-sack"):
         sc["flows"][0]["tcp"]["cc"] = "cubic"
         sc["flows"][0]["tcp"]["sack"] = True
+    # Deliveries dated to 10 ms for the interruption metric.
+    sc["sim"]["series_interval"] = SERIES_INTERVAL
     sc["sim"]["duration"] = f"{t + disconnect_s + DEFAULTS['after_s']:.6f}s"
     sc["sim"]["seed"] = seed
     return sc

@@ -29,11 +29,33 @@ from pathlib import Path
 from . import runner
 from .report import present, summarize
 from .wi_tcp_delays import DELAY_COLUMNS, delay_analysis
-from .wi_tcp_setup import FAFA_S, FULL_DELAYS, HANDOFFS, LINKS, MAX_AWAY_S, MSS, P2P_AWAY_S, QUICK_DELAYS, VARIANTS, modes_for, scenario
+from .wi_tcp_setup import (
+    DEFAULT_RATES_MBPS,
+    DEFAULT_SCHEDULE,
+    FAFA_S,
+    FULL_DELAYS,
+    LINKS,
+    MAX_AWAY_S,
+    MSS,
+    P2P_AWAY_S,
+    QUICK_DELAYS,
+    RATES_MBPS,
+    SCHEDULES,
+    VARIANTS,
+    handoffs,
+    modes_for,
+    scenario,
+)
+
+#: The seed's instant of the FA1->FA2 handoff ("packets loss occurs at
+#: 42.524 second"), at which it compares cumulative packets (2850 vs 2768).
+SEED_FAFA_S = 42.52
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
 QUICK_VARIANTS = ("newreno",)
+#: The quick study runs the stated 2 Mb/s only (the full one both rates).
+QUICK_RATES = (2,)
 
 
 def add_arguments(p) -> None:
@@ -46,6 +68,8 @@ def add_arguments(p) -> None:
     p.add_argument("--variants", nargs="+", choices=VARIANTS, metavar="V", help="tahoe reno newreno (default all)")
     p.add_argument("--delays", metavar="MS,MS", help="home agent - foreign agent delays in ms (default 10,20,30)")
     p.add_argument("--link", choices=LINKS + ("both",), default="both", help="wireless hop: wlan (802.11b), p2p (plain 2 Mb/s cells) or both (default)")
+    p.add_argument("--schedule", choices=tuple(SCHEDULES), default=DEFAULT_SCHEDULE, help="the mobile's moves: seed (HA->FA1 at 11.5 s, about 4 s out of coverage; FA1->FA2 at 42.5 s; default) or four-moves")
+    p.add_argument("--rates", metavar="MBPS,MBPS", help="802.11 / cell data rates in Mb/s: 1 (ns-2's default) and 2 (the seed's text); default both")
     p.add_argument("--away", type=float, metavar="S", help=f"p2p link: seconds out of every cell per handoff, at most {MAX_AWAY_S:g} (default {P2P_AWAY_S:g})")
 
 
@@ -61,6 +85,20 @@ def parse_delays(text: str) -> list[int]:
             raise runner.StudyError(f"--delays: {d} ms must exceed the R-HA link's 5 ms")
         if d not in out:
             out.append(d)
+    return sorted(out)
+
+
+def parse_rates(text: str) -> list[float]:
+    out = []
+    for part in text.split(","):
+        try:
+            r = float(part.strip())
+        except ValueError:
+            raise runner.StudyError(f"--rates: {part.strip()!r} is not a number of Mb/s") from None
+        if r not in RATES_MBPS:
+            raise runner.StudyError(f"--rates: {r:g} Mb/s; the study runs {' or '.join(f'{x:g}' for x in RATES_MBPS)}")
+        if r not in out:
+            out.append(int(r) if r.is_integer() else r)
     return sorted(out)
 
 
@@ -87,9 +125,49 @@ def _fafa_move(task, events) -> float:
     station notices only after its beacon loss), the cell's loss on p2p."""
     if task.labels["link"] == "p2p":
         lost = [e["t_s"] for e in events if e["kind"] == "wifi_link_lost"]
-        if len(lost) == 4:
+        if len(lost) == len(handoffs(task.labels["schedule"])):
             return lost[-1]
     return FAFA_S
+
+
+def timeline(task, result) -> dict:
+    """The seed's timeline of the first handoff (HA->FA): the sender's
+    first timeout after the move, every transmission of the first packet
+    it retransmits (the seed: 759 at 11.91 s ... 17.65 s), when delivery
+    resumes (the delivery interruption's end, airtcp_analyze's
+    interruption_around at the mobile's loss of its link), and the goodput in the second before
+    the move (the seed: about 0.6 Mb/s around 11.5 s)."""
+    from .. import _native
+
+    move = handoffs(task.labels["schedule"])[0][0]
+    ev = result.events
+    rto = next((e["t_s"] for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client") and e["t_s"] > move), None)
+    seg = result.segments(0)
+    after = seg[(seg["t_s"] > move) & (seg["retransmission"].astype(bool))]
+    first_lost, sends = None, []
+    if len(after):
+        first_lost = int(after["seq"].iloc[0])
+        sends = [float(t) for t in seg[seg["seq"] == first_lost]["t_s"]]
+    ts = result.timeseries(0)
+    t_s = [float(t) for t in ts["t_s"]]
+    got = [int(b) for b in ts["bytes_delivered"]]
+    # Anchored where the mobile noticed the loss of its link (after the
+    # frames in flight at the move were delivered, before any new one).
+    lost = next((e["t_s"] for e in ev if e["kind"] == "wifi_link_lost" and e["t_s"] >= move), move)
+    # A sample shows what arrived in the step before it: anchor at the first
+    # sample at or after the loss (as the sdn-zwa study does).
+    lost = next((t for t in t_s if t >= lost), lost)
+    start, end = _native.interruption(t_s, got, lost) if t_s else (None, None)
+    a, b = _delivered_at(ts, move - 1.0), _delivered_at(ts, move)
+    return {
+        "first_rto_s": rto,
+        # ns-2 numbers packets from 0: offset // MSS.
+        "first_lost_pkt": first_lost // MSS if first_lost is not None else None,
+        "first_lost_sends_s": ";".join(f"{t:.3f}" for t in sends),
+        "resume_s": end,
+        "interruption_s": (end - start) if start is not None and end is not None else None,
+        "rate_before_move_mbps": (b - a) * MSS * 8 / 1e6 if a is not None and b is not None else None,
+    }
 
 
 def measure(task, result) -> dict:
@@ -112,19 +190,22 @@ def measure(task, result) -> dict:
         "forced_thaws": w.get("forced_thaws"),
         "ehn_notifications": (f.get("ehn") or {}).get("notifications"),
         "pkts_at_fafa": at,
+        # The seed's own comparison: packets delivered in order by 42.52 s.
+        "pkts_at_42_52": _delivered_at(ts, SEED_FAFA_S),
         "pkts_after_fafa": after,
         "pkts_fafa_window": after - at if at is not None and after is not None else None,
         "pkts_total": (f.get("bytes_delivered") or 0) / MSS,
         "run_wall_s": result.run_wall_s,
     }
-    departures = None if task.labels["link"] == "p2p" else [t for t, _, _ in HANDOFFS]
+    departures = None if task.labels["link"] == "p2p" else [t for t, _, _ in handoffs(task.labels["schedule"])]
     row.update(delay_analysis(ev, departures))
+    row.update(timeline(task, result))
     return row
 
 
 # --- aggregation -------------------------------------------------------------------------
 
-KEY = ["link", "mode", "variant", "hafa_ms"]
+KEY = ["schedule", "rate_mbps", "link", "mode", "variant", "hafa_ms"]
 MEANS = [
     "timeouts",
     "retransmissions",
@@ -134,6 +215,11 @@ MEANS = [
     "frozen_s",
     "ehn_notifications",
     "pkts_after_fafa",
+    "pkts_at_42_52",
+    "first_rto_s",
+    "resume_s",
+    "interruption_s",
+    "rate_before_move_mbps",
     "pkts_fafa_window",
     "pkts_total",
 ] + DELAY_COLUMNS
@@ -170,17 +256,18 @@ def aggregate(runs: list[dict]) -> list[dict]:
 # --- the study ---------------------------------------------------------------------------
 
 
-def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float = P2P_AWAY_S) -> list:
+def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float = P2P_AWAY_S, schedule: str = DEFAULT_SCHEDULE, rates=DEFAULT_RATES_MBPS) -> list:
     tasks = []
-    for link in links:
-        for variant in variants:
-            for d in delays:
-                for mode in modes_for(link):
-                    for seed in range(1, seeds + 1):
-                        keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
-                        sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep)
-                        labels = {"link": link, "mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
-                        tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    for rate in rates:
+        for link in links:
+            for variant in variants:
+                for d in delays:
+                    for mode in modes_for(link):
+                        for seed in range(1, seeds + 1):
+                            keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
+                            sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep, schedule=schedule, rate_mbps=rate)
+                            labels = {"schedule": schedule, "rate_mbps": rate, "link": link, "mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
+                            tasks.append(runner.Task(labels, sc, seed, keep=keep))
     return tasks
 
 
@@ -198,15 +285,26 @@ def keep_run(task, result, _dir) -> dict:
 
 
 def describe(row: dict) -> str:
-    return f"{row['link']} {row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
+    return f"{row['rate_mbps']:g} Mb/s {row['link']} {row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
 
 
 def run_study(
-    out: Path, variants, delays, seeds: int, *, links=LINKS, away_s: float = P2P_AWAY_S, jobs: int = 1, plots: bool = True, quiet: bool = False
+    out: Path,
+    variants,
+    delays,
+    seeds: int,
+    *,
+    links=LINKS,
+    away_s: float = P2P_AWAY_S,
+    jobs: int = 1,
+    plots: bool = True,
+    quiet: bool = False,
+    schedule: str = DEFAULT_SCHEDULE,
+    rates=DEFAULT_RATES_MBPS,
 ) -> dict:
     import json
 
-    tasks = build_tasks(list(links), list(variants), list(delays), seeds, plots, away_s)
+    tasks = build_tasks(list(links), list(variants), list(delays), seeds, plots, away_s, schedule, tuple(rates))
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
@@ -215,8 +313,9 @@ def run_study(
         (d / "scenarios").mkdir()
         for link in links:
             for mode in modes_for(link):
-                sc = scenario(mode, variants[-1], delays[0], link=link, away_s=away_s)
-                (d / "scenarios" / f"{link}_{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
+                for rate in rates:
+                    sc = scenario(mode, variants[-1], delays[0], link=link, away_s=away_s, schedule=schedule, rate_mbps=rate)
+                    (d / "scenarios" / f"{link}_{rate:g}mbps_{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)
         table.extend(aggregate(sr.runs))
         runner.write_csv(d / "table.csv", table)
@@ -233,6 +332,8 @@ def run_study(
             variants=list(variants),
             delays=list(delays),
             links=list(links),
+            schedule=schedule,
+            rates=list(rates),
             away_s=away_s,
             seeds=seeds,
             wall_s=sr.wall_s,
@@ -258,7 +359,8 @@ def _cli(args) -> int:
     away = P2P_AWAY_S if args.away is None else args.away
     if not 0 < away <= MAX_AWAY_S:
         raise runner.StudyError(f"--away: {args.away} s must be in (0, {MAX_AWAY_S:g}]")
-    s = run_study(Path(args.out), variants, delays, seeds, links=links, away_s=away, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet)
+    rates = parse_rates(args.rates) if args.rates else list(QUICK_RATES if quick else DEFAULT_RATES_MBPS)
+    s = run_study(Path(args.out), variants, delays, seeds, links=links, away_s=away, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet, schedule=args.schedule, rates=rates)
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
     return 0

@@ -76,8 +76,59 @@ MAX_AWAY_S = 3.0
 #: Home agent - foreign agent delay (ms) = R-HA (5 ms) + R-FA.
 FULL_DELAYS = (10, 20, 30)
 QUICK_DELAYS = (10,)
-#: Handoffs of the shipped scenario: (time of the move, from, to).
-HANDOFFS = ((11.5, "ha", "fa1"), (15.6, "fa1", "ha"), (30.0, "ha", "fa1"), (42.5, "fa1", "fa2"))
+#: The mobile's moves: (time it leaves its cell, from, to). ``seed`` is
+#: the seed's own schedule: "packets 769-778 are dropped at home agent at
+#: 11.533 seconds ... At 15.585 first handoff (point A in Fig. 6) has
+#: completed" and "When MH leaves FA1 and registers with FA2, packets loss
+#: occurs at 42.524 second": two handoffs, the first with the host out of
+#: every cell for about 4 s (``SEED_HAFA_AWAY_S``). ``four-moves`` is the
+#: study's earlier schedule (home again at 15.6 s, away again at 30 s).
+SCHEDULES = {
+    "seed": ((11.5, "ha", "fa1"), (42.5, "fa1", "fa2")),
+    "four-moves": ((11.5, "ha", "fa1"), (15.6, "fa1", "ha"), (30.0, "ha", "fa1"), (42.5, "fa1", "fa2")),
+}
+DEFAULT_SCHEDULE = "seed"
+HANDOFFS = SCHEDULES[DEFAULT_SCHEDULE]
+#: Seed schedule: out of every cell from 11.5 s to 15.0 s on the HA->FA
+#: move, so that with the beacon loss, the scan and the registration the
+#: handoff ends near the seed's 15.585 s (the report gives the measured
+#: instants).
+SEED_HAFA_AWAY_S = 3.5
+#: 802.11 data rates (Mb/s): ns-2's default (Mac/802_11 dataRate_ 1Mb) and
+#: the 2 Mb/s the seed states ("a 2Mbps wireless channel").
+RATES_MBPS = (1, 2)
+DEFAULT_RATES_MBPS = (1, 2)
+
+
+#: INTEGRATOR: the `[flows.tcp] profile` per TCP variant once the ns2
+#: branch's agents land (e.g. "ns2-{variant}" for ns2-tahoe / ns2-reno /
+#: ns2-newreno, the seed's agents); None keeps Reno-family flows as today.
+TCP_PROFILE = None
+
+
+def handoffs(schedule: str) -> tuple:
+    """The moves of `schedule` (a key of :data:`SCHEDULES`)."""
+    if schedule not in SCHEDULES:
+        raise StudyError(f"unknown schedule {schedule!r} (known: {', '.join(SCHEDULES)})")
+    return SCHEDULES[schedule]
+
+
+def waypoints(schedule: str) -> list:
+    """The mobile's 802.11 waypoints `[t, x, y]` for `schedule`: a jump to
+    the next AP (home x = 0, fa1 500, fa2 1000 m) at each move; on the
+    seed schedule's HA->FA move it waits 3 km away (out of every cell) for
+    ``SEED_HAFA_AWAY_S`` first."""
+    x = {"ha": 0.0, "fa1": 500.0, "fa2": 1000.0}
+    pts = [[0, 0.0, 0.0]]
+    for t, a, b in handoffs(schedule):
+        pts.append([t, x[a], 0.0])
+        if schedule == "seed" and a == "ha":
+            pts.append([round(t + 0.01, 6), x[b], 3000.0])
+            pts.append([round(t + SEED_HAFA_AWAY_S, 6), x[b], 3000.0])
+            pts.append([round(t + SEED_HAFA_AWAY_S + 0.01, 6), x[b], 0.0])
+        else:
+            pts.append([round(t + 0.01, 6), x[b], 0.0])
+    return pts
 #: The seed's FA->FA handoff, after which it counts packets ahead.
 FAFA_S = 42.5
 MSS = 1000
@@ -94,19 +145,31 @@ def base(link: str) -> dict:
 _BASE: dict[str, dict] = {}
 
 
-def p2p_moves(seed: int, away_s: float) -> list[list]:
+def p2p_moves(seed: int, away_s: float, schedule: str = DEFAULT_SCHEDULE) -> list[list]:
     """The mobile's ``roam_at`` on the p2p link for `seed`: each handoff
     shifted by a uniform 0-1 s draw (none for seed 1), `away_s` out of
-    every cell."""
+    every cell (``SEED_HAFA_AWAY_S`` on the seed schedule's HA->FA move)."""
     rng = random.Random(seed)
     out = []
-    for t, _, to in HANDOFFS:
+    for t, frm, to in handoffs(schedule):
         shift = 0.0 if seed == 1 else round(rng.random(), 6)
-        out.append([round(t + shift, 6), to, f"{away_s:g}s"])
+        away = SEED_HAFA_AWAY_S if schedule == "seed" and frm == "ha" else away_s
+        out.append([round(t + shift, 6), to, f"{away:g}s"])
     return out
 
 
-def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed: int = 1, away_s: float = P2P_AWAY_S, series: bool = False) -> dict:
+def scenario(
+    mode: str,
+    variant: str,
+    hafa_ms: int,
+    *,
+    link: str = "wlan",
+    seed: int = 1,
+    away_s: float = P2P_AWAY_S,
+    series: bool = False,
+    schedule: str = DEFAULT_SCHEDULE,
+    rate_mbps: float = 2,
+) -> dict:
     """The scenario dict of one run."""
     if mode not in ARMS:
         raise StudyError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
@@ -116,6 +179,9 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
         raise StudyError(f"unknown link {link!r} (known: {', '.join(LINKS)})")
     if hafa_ms <= 5:
         raise StudyError(f"home agent - foreign agent delay {hafa_ms} ms must exceed the R-HA link's 5 ms")
+    moves = handoffs(schedule)
+    if rate_mbps not in RATES_MBPS:
+        raise StudyError(f"802.11 data rate {rate_mbps:g} Mb/s: the study runs {' or '.join(f'{r:g}' for r in RATES_MBPS)} Mb/s")
     if not 0 < away_s <= MAX_AWAY_S:
         raise StudyError(f"time away {away_s} s must be in (0, {MAX_AWAY_S:g}]")
     if link not in _BASE:
@@ -134,10 +200,13 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
         sc["links"][li]["delay"] = f"{hafa_ms - 5}ms"
     if arm["freeze"]:
         mh = next(r for r in sc["radios"] if r["node"] == "mh")
-        mh["warn_at"] = [f"{t - FREEZE_LEAD_S:g}s" for t, _, _ in HANDOFFS]
+        mh["warn_at"] = [f"{t - FREEZE_LEAD_S:g}s" for t, _, _ in moves]
+    mh = next(r for r in sc["radios"] if r["node"] == "mh")
     if link == "p2p":
-        mh = next(r for r in sc["radios"] if r["node"] == "mh")
-        mh["roam_at"] = p2p_moves(seed, away_s)
+        mh["roam_at"] = p2p_moves(seed, away_s, schedule)
+    else:
+        mh["waypoints"] = waypoints(schedule)
+    sc["wifi"]["rate"] = f"{rate_mbps:g}Mbps"
     tcp = sc["flows"][0]["tcp"]
     tcp.update(
         {
@@ -153,8 +222,12 @@ def scenario(mode: str, variant: str, hafa_ms: int, *, link: str = "wlan", seed:
         }
     )
     tcp.pop("snd_buf", None)
+    if TCP_PROFILE is not None:
+        tcp["profile"] = TCP_PROFILE.format(variant=variant)
     # From the start (the runner validates every scenario with a 1 ns run).
     sc["flows"][0]["start"] = "0s"
     if not series:
-        sc["sim"]["series_interval"] = "1s"
+        # 100 ms: the delivery interruption and the packets at 42.52 s are
+        # read off this series.
+        sc["sim"]["series_interval"] = "100ms"
     return sc

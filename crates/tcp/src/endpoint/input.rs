@@ -183,6 +183,17 @@ impl Endpoint {
                 // RFC 9293: answer with an ACK (this is what answers a
                 // zero-window probe carrying SND.UNA - 1).
                 self.ack_now = true;
+                if seg.payload_len > 0 && end >= self.last_ack_sent as i64 {
+                    // Linux's tcp_sequence accepts a segment that ends at
+                    // rcv_wup (our Last.ACK.sent), so tcp_replace_ts_recent
+                    // (RFC 7323 §4.3: SEG.SEQ <= Last.ACK.sent) takes the
+                    // TSval of a retransmission whose original arrived but
+                    // whose ACK was lost: the duplicate ACK echoes the
+                    // retransmission, not the last segment before the loss
+                    // (an old echo would look like Eifel's "original was
+                    // delayed" and undo a real loss).
+                    self.replace_ts_recent(seg, off);
+                }
                 if seg.payload_len > 0 && start < nxt as i64 && self.state_receives_data() {
                     // tcp_send_dupack: data we already have, D-SACKed.
                     let top = end.min(self.rcv.delivered as i64 + 1);
@@ -212,14 +223,7 @@ impl Endpoint {
         if !seg.flags.ack() {
             return;
         }
-        // RFC 7323 §4.3: TS.Recent from segments covering Last.ACK.sent.
-        if self.ts_ok {
-            if let Some((tsval, _)) = seg.timestamps {
-                if tsval.wrapping_sub(self.ts_recent) as i32 >= 0 && off <= self.last_ack_sent as i64 {
-                    self.ts_recent = tsval;
-                }
-            }
-        }
+        self.replace_ts_recent(seg, off);
         if self.state == State::SynReceived {
             if self.snd_off(seg.ack) != 1 {
                 return;
@@ -355,6 +359,18 @@ impl Endpoint {
             self.events.push_back(Event::PeerClosed);
         } else {
             self.peer_closed_pending = true;
+        }
+    }
+
+    /// RFC 7323 §4.3 (Linux `tcp_replace_ts_recent`): TS.Recent from a
+    /// segment at stream offset `off` that covers Last.ACK.sent.
+    fn replace_ts_recent(&mut self, seg: &Segment, off: i64) {
+        if self.ts_ok {
+            if let Some((tsval, _)) = seg.timestamps {
+                if tsval.wrapping_sub(self.ts_recent) as i32 >= 0 && off <= self.last_ack_sent as i64 {
+                    self.ts_recent = tsval;
+                }
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! which case the slots that elapsed are subtracted and the count freezes.
 //! So a radio costs an event when something happens to it, not per slot.
 
+mod assoc;
 mod carrier;
 pub(crate) use carrier::Sense;
 
@@ -75,6 +76,9 @@ pub struct DcfState {
     /// Whether data frames may go: a station sends data only while
     /// associated and on its AP's channel.
     pub(crate) data_allowed: bool,
+    /// Whether a station is associated (always for an AP or an ad hoc
+    /// radio): while not, data frames given to it are dropped (`assoc`).
+    associated: bool,
     current: Option<Current>,
     /// A data frame set aside, with its sequence number and retry counts,
     /// while data may not go and management frames wait (a scan started
@@ -120,6 +124,7 @@ impl DcfState {
             queue_limit: p.queue_limit as usize,
             mgmt_q: VecDeque::with_capacity(4),
             data_allowed: true,
+            associated: true,
             current: None,
             parked: None,
             phase: Phase::Idle,
@@ -176,6 +181,11 @@ impl Wlan {
         da: u32,
     ) -> bool {
         let r = &mut self.radios[radio as usize];
+        if !r.mac.associated {
+            // mac80211's ieee80211_tx_h_check_assoc (see `assoc`).
+            r.counters.not_associated_drops += 1;
+            return false;
+        }
         if r.mac.queue_len() >= r.mac.queue_limit {
             r.counters.queue_drops += 1;
             return false;
@@ -243,10 +253,15 @@ impl Wlan {
         // The carrier sense below must not take the quiet path on state
         // this function changes; `kick` re-arms and sets it anew.
         s.quiet = false;
+        let mut stale = None;
         if m.phase != Phase::Sending {
             m.phase = Phase::Idle;
             if m.current.is_some_and(|c| c.msdu.kind == FrameKind::Data) && !m.data_allowed {
-                m.parked = m.current.take();
+                if m.associated {
+                    m.parked = m.current.take();
+                } else {
+                    stale = m.current.take();
+                }
             }
             m.committed_at = Instant::MAX;
             s.backoff = None;
@@ -259,6 +274,9 @@ impl Wlan {
                 let cw = m.cw;
                 s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
             }
+        }
+        if let Some(c) = stale {
+            self.keep_unless_disassociated(radio, c);
         }
         self.mac_medium_changed(now, radio);
         self.kick(now, radio);
@@ -818,9 +836,10 @@ impl Wlan {
             }
         } else {
             cur.retry = true;
-            m.current = Some(cur);
             m.cw = ((m.cw + 1) * 2 - 1).min(m.p.cw_max);
-            self.new_backoff(radio, false);
+            let keep = self.keep_unless_disassociated(radio, cur);
+            self.radios[ri].mac.current = keep;
+            self.new_backoff(radio, keep.is_none());
         }
     }
 }

@@ -144,6 +144,10 @@ pub struct MacCounters {
     pub broadcast_tx: u64,
     /// Management frames sent (beacons, probes, authentication, association).
     pub mgmt_tx: u64,
-    /// Data frames refused by an AP for a station not associated with it.
+    /// Data frames refused by an AP for a station not associated with it,
+    /// or given to a station while it is not associated.
     pub not_associated_drops: u64,
+    /// Data frames a station dropped from its queue when it lost its
+    /// association (mac80211 flushes the queues at a disassociation).
+    pub disassoc_flushed: u64,
 }

@@ -146,7 +146,7 @@ impl Wlan {
                     self.emit(ap, MgmtEvent::ApAssociated { sta: radio, aid });
                 }
                 None => {
-                    self.radios[radio as usize].mac.data_allowed = false;
+                    self.mac_disassociated(Instant::ZERO, radio);
                     self.start_scan(Instant::ZERO, radio, Trigger::Startup);
                 }
             }
@@ -249,6 +249,7 @@ impl Wlan {
                     return self.stay(now, radio);
                 }
                 self.emit(radio, MgmtEvent::LinkLost { ap: cur, trigger });
+                self.mac_disassociated(now, radio);
             }
         }
         self.authenticate(now, radio, ap, ch, 0);
@@ -323,6 +324,7 @@ impl Wlan {
         if let Some((ap, _)) = s.ap {
             self.emit(radio, MgmtEvent::LinkLost { ap, trigger });
         }
+        self.mac_disassociated(now, radio);
         self.start_scan(now, radio, trigger);
     }
 
@@ -413,7 +415,6 @@ impl Wlan {
                             // leaving the BSS), then scan once it is out.
                             s.phase = Phase::Leaving;
                             s.trigger = Trigger::Scripted;
-                            self.radios[radio as usize].mac.data_allowed = false;
                             self.emit(
                                 radio,
                                 MgmtEvent::LinkLost {
@@ -421,6 +422,9 @@ impl Wlan {
                                     trigger: Trigger::Scripted,
                                 },
                             );
+                            // mac80211 drops what was queued before it
+                            // sends the disassociation (mac::dcf::assoc).
+                            self.mac_disassociated(now, radio);
                             self.enqueue_mgmt(
                                 now,
                                 radio,
@@ -592,7 +596,7 @@ impl Wlan {
                     s.next_warn += 1;
                 }
                 self.radios[radio as usize].spec.ap = Some(ap);
-                self.radios[radio as usize].mac.data_allowed = true;
+                self.mac_associated(radio);
                 self.emit(
                     radio,
                     MgmtEvent::Associated {
