@@ -87,6 +87,12 @@
 //!                           # nodelay, slow_start_after_idle (an explicit rcv_buf /
 //!                           # snd_buf turns its autotuning off, as SO_RCVBUF does)
 //!
+//! [[udp_flows]]             # UDP senders with iperf-style receivers: see
+//! from = "snd"              # scenario::udp for every key (cbr, onoff,
+//! to = "rcv"                # saturated, trace)
+//! app = "cbr"
+//! rate = "1Mbps"
+//!
 //! [[agents]]                # in-network agents (scenario::agents); a node's agents
 //! node = "rtr"              # form a stack, first declared = closest to IP
 //! kind = "snoop"            # peg | snoop | itcp
@@ -116,6 +122,7 @@ mod schema;
 pub mod sdn;
 pub mod tcp;
 pub mod trace;
+pub mod udp;
 pub mod units;
 mod value;
 pub mod wifi;
@@ -140,6 +147,8 @@ pub struct Scenario {
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,
+    /// UDP applications (`[[udp_flows]]`, `scenario::udp`).
+    pub udp_flows: Vec<udp::UdpFlowSpec>,
     /// In-network agents, each on a node, in declaration order.
     pub agents: Vec<AgentDecl>,
     /// Forwarding changes at given times, in declaration order.

@@ -18,7 +18,7 @@ use super::{AirFrame, MacParams, MgmtInfo, RateControl, BROADCAST, NO_HANDLE};
 
 use crate::frame::{self, FrameKind};
 use crate::medium::{Wlan, WlanOutput};
-use crate::phy::{Preamble, Rate, Standard};
+use crate::phy::Rate;
 
 /// A frame waiting in the interface queue.
 #[derive(Clone, Copy, Debug)]
@@ -103,18 +103,14 @@ pub struct DcfState {
     p: MacParams,
     slot: Duration,
     sifs: Duration,
-    /// aRxPHYStartDelay: preamble and PLCP header (802.11-2016 Tables 15-5, 17-21).
+    /// aRxPHYStartDelay (`Standard::rx_phy_start_delay`).
     phy_start: Duration,
 }
 
 impl DcfState {
     pub(crate) fn new(p: &MacParams) -> DcfState {
         let std = p.standard;
-        let phy_start = match (std, p.preamble) {
-            (Standard::B, Preamble::Long) => Duration::from_micros(192),
-            (Standard::B, Preamble::Short) => Duration::from_micros(96),
-            _ => Duration::from_micros(20),
-        };
+        let phy_start = std.rx_phy_start_delay(p.preamble);
         DcfState {
             queue: VecDeque::with_capacity(p.queue_limit.min(1024) as usize),
             queue_limit: p.queue_limit as usize,
