@@ -245,19 +245,44 @@ impl Wlan {
                 m.parked = m.current.take();
             }
             m.committed_at = Instant::MAX;
-            s.backoff = None;
             s.idle_since = now;
             s.stamp = 0;
             s.armed = Instant::MAX;
-            if m.current.is_some() {
-                // A management frame in the middle of its attempts draws a
-                // fresh backoff here (`kick` starts only a new frame).
-                let cw = m.cw;
-                s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
-            }
+            // The switch ends like a busy period (as ns-3's
+            // ChannelAccessManager treats its end): the radio has not seen
+            // this channel idle for DIFS, so its next frame, whether a
+            // management frame in the middle of its attempts or the scan's
+            // probe request, contends with a fresh backoff (10.3.4.3)
+            // instead of going at once. Stations that retune together (a
+            // simultaneous start) thus spread their probes over the window
+            // rather than colliding on every one.
+            let cw = m.cw;
+            s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
         }
         self.mac_medium_changed(now, radio);
         self.kick(now, radio);
+    }
+
+    /// Active scanning, 802.11-2016 11.1.4.3.2 steps a) and b): on a
+    /// channel the station has just come to, it listens (ProbeDelay) and
+    /// sends its probe request through the basic access procedure. The
+    /// station has not sensed this channel idle for DIFS, so it counts
+    /// DIFS from now and then a fresh random backoff from [0, CW] (as
+    /// after a busy medium, 10.3.4.3) rather than going at once: stations
+    /// that start scanning together spread their probes over the window
+    /// instead of colliding on every one. Only an idle MAC (no exchange
+    /// of its own under way) is touched.
+    pub(crate) fn mac_probe_access(&mut self, now: Instant, radio: u32) {
+        let ri = radio as usize;
+        let m = &mut self.radios[ri].mac;
+        if m.current.is_some() || m.phase != Phase::Idle {
+            return;
+        }
+        let cw = m.cw;
+        let s = &mut self.sense[ri];
+        s.idle_since = s.idle_since.max(now);
+        s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
+        s.quiet = false;
     }
 
     /// A frame became eligible: start contending if the MAC was idle

@@ -144,6 +144,10 @@ pub(crate) struct Air {
     rx: Rx,
     pub noise_mw: f64,
     pub preamble_snr: f64,
+    /// Counts signals that began at or above the CCA threshold or that the
+    /// PHY locked onto (wrapping): a scanning station compares it across a
+    /// dwell for 11.1.4.3.2 e)'s "PHY-CCA.indication (busy) detected".
+    pub busy_starts: u32,
 }
 
 impl Air {
@@ -265,6 +269,7 @@ impl Wlan {
                 sensitivity_mw,
                 cca_mw: phy::dbm_to_mw(p.cca_threshold_dbm),
                 preamble_snr: phy::dbm_to_mw(p.preamble.min_snr_db),
+                busy_starts: 0,
                 preamble_mw: phy::dbm_to_mw(p.preamble.min_rssi_dbm),
                 energy_mw: 0.0,
                 signals: 0,
@@ -645,6 +650,9 @@ impl Wlan {
         let others = r.energy_mw;
         r.energy_mw += mw;
         r.signals += 1;
+        if mw >= r.cca_mw {
+            r.busy_starts = r.busy_starts.wrapping_add(1);
+        }
         // A frame still in its preamble-detection window that this signal
         // drowns was never detected: the PHY lets it go (energy only, no
         // failed reception).
@@ -662,6 +670,7 @@ impl Wlan {
             && mw >= r.preamble_mw
             && mw >= r.preamble_snr * (r.noise_mw + others)
         {
+            r.busy_starts = r.busy_starts.wrapping_add(1);
             r.rx_tx = tx;
             r.rx = Rx {
                 locked_at: now,
