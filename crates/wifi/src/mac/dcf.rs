@@ -233,6 +233,7 @@ impl Wlan {
     pub(crate) fn mac_retuned(&mut self, now: Instant, radio: u32) {
         let ri = radio as usize;
         self.air[ri].nav_until = now;
+        self.air[ri].rts_nav = Instant::ZERO;
         let r = &mut self.radios[ri];
         let m = &mut r.mac;
         let s = &mut self.sense[ri];
@@ -617,8 +618,23 @@ impl Wlan {
         }
         if !for_me && f.dst != BROADCAST {
             // Virtual carrier sense (10.3.2.4): the frame's Duration sets the NAV.
+            let full = now + f.nav;
+            let m = &self.radios[ri].mac;
+            // An RTS's NAV may be reset if no frame starts within
+            // NAVTimeout = 2 x aSIFSTime + CTS_Time + aRxPHYStartDelay +
+            // 2 x aSlotTime after it (10.3.2.4; CTS_Time at the RTS's
+            // rate): its CTS did not come, the medium is free. Until then
+            // the NAV runs to the timeout; a frame starting in time
+            // restores the whole of it (`Wlan::signal_starts`).
+            let check = now + m.sifs + m.sifs + m.p.airtime(f.rate, frame::CTS_LEN) + m.phy_start + m.slot + m.slot;
             let a = &mut self.air[ri];
-            a.nav_until = a.nav_until.max(now + f.nav);
+            if f.kind == FrameKind::Rts && full > check && a.nav_until < full {
+                a.nav_until = a.nav_until.max(check);
+                a.rts_nav = full;
+                a.rts_check = check;
+            } else {
+                a.nav_until = a.nav_until.max(full);
+            }
             self.mac_medium_changed(now, radio);
             return;
         }
