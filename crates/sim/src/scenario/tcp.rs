@@ -57,6 +57,7 @@ pub const TCP_KEYS: &[&str] = &[
     "snd_buf_autotune",
     "tcp_wmem",
     "nodelay",
+    "window_update_ack",
     "slow_start_after_idle",
     "witcp",
     "witcp_max_freeze",
@@ -159,6 +160,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             "snd_buf_autotune" => c.snd_buf_autotune = f.bool()?,
             "tcp_wmem" => c.tcp_wmem = size_triple(&f)?,
             "nodelay" => c.nodelay = f.bool()?,
+            "window_update_ack" => c.window_update_ack = f.bool()?,
             "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
             "witcp" => c.witcp = f.bool()?,
             "freeze" => c.freeze = f.bool()?,
@@ -211,6 +213,7 @@ pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
             ("snd_buf_autotune", json!(c.snd_buf_autotune)),
             ("tcp_wmem", json!(c.tcp_wmem)),
             ("nodelay", json!(c.nodelay)),
+            ("window_update_ack", json!(c.window_update_ack)),
             ("slow_start_after_idle", json!(c.slow_start_after_idle)),
         ];
         for (k, val) in buffers {
