@@ -109,7 +109,7 @@ mod tests {
             j += (d - j) / 16.0;
         }
         assert_eq!(r.jitter_ns, j);
-        assert!((r.jitter_ns - 226_562.5).abs() < 1e-6);
+        assert!((r.jitter_ns - 227_050.781_25).abs() < 1e-6);
         assert_eq!((r.delay_min_ns, r.delay_max_ns, r.delay_last_ns), (5_000_000, 7_000_000, 5_000_000));
         assert_eq!(r.delay_mean_ns(), Some(5.5e6));
     }
