@@ -240,6 +240,26 @@ class Result:
 
         return pd.DataFrame(self._native.series(self._check_flow(flow)))
 
+    @property
+    def n_udp_flows(self) -> int:
+        return self._native.n_udp_flows
+
+    def udp_timeseries(self, flow: int = 0):
+        """Receiver state over time for UDP flow ``flow`` (``[[udp_flows]]``
+        order): t_s, sent, received, bytes_received, lost, jitter_s (RFC 3550),
+        delay_s (latest one-way delay)."""
+        import pandas as pd
+
+        n = self._native.n_udp_flows
+        if not isinstance(flow, int) or not 0 <= flow < n:
+            raise IndexError(f"UDP flow {flow!r} out of range: the run has {n} UDP flow(s)")
+        return pd.DataFrame(self._native.udp_series(flow))
+
+    @property
+    def udp_flows(self) -> list:
+        """summary.json's per-UDP-flow metrics (throughput, loss, jitter, delay)."""
+        return self.summary.get("udp_flows", [])
+
     def segments(self, flow: int = 0):
         """Every data segment the sender of ``flow`` transmitted: t_s, seq,
         len, retransmission."""

@@ -87,6 +87,13 @@ pub struct Ipv4Header {
 pub enum UdpMsg {
     /// Application data of `len` bytes with no meaning to the network.
     Opaque { len: u32 },
+    /// A datagram of a measuring UDP application (iperf's UDP test): `len`
+    /// bytes of application data that begin with the sender's sequence
+    /// number `seq` and its send time `sent_ns` (simulation time, ns), from
+    /// which the receiver computes loss, reordering, one-way delay and
+    /// jitter. On the wire the first 12 bytes are iperf 2's datagram
+    /// header (32-bit id, seconds, microseconds; `crate::wire`).
+    Probe { len: u32, seq: u32, sent_ns: u64 },
     /// A Mobile IP message on port 434 (registration, RFC 5944 §3; route
     /// optimisation, draft-ietf-mobileip-optim-11).
     Mip(MipMsg),
@@ -96,7 +103,7 @@ impl UdpMsg {
     /// Bytes after the UDP header.
     pub fn len(&self) -> u32 {
         match *self {
-            UdpMsg::Opaque { len } => len,
+            UdpMsg::Opaque { len } | UdpMsg::Probe { len, .. } => len,
             UdpMsg::Mip(m) => m.len(),
         }
     }

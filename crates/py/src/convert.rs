@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use airtcp_sim::{ca_state_name, FlowSeries, LogEvent, SegmentLog};
+use airtcp_sim::{ca_state_name, FlowSeries, LogEvent, SegmentLog, UdpSeries};
 
 /// `dict[name] = list(src.name)` for each named field, in order.
 macro_rules! set_columns {
@@ -30,6 +30,13 @@ pub fn series_dict<'py>(py: Python<'py>, s: &FlowSeries) -> PyResult<Bound<'py, 
     );
     let names: Vec<&'static str> = s.ca_state.iter().map(|&c| ca_state_name(c)).collect();
     d.set_item("ca_state", names)?;
+    Ok(d)
+}
+
+/// A UDP flow's receiver series, the columns of `udp<i>.csv`.
+pub fn udp_series_dict<'py>(py: Python<'py>, s: &UdpSeries) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    set_columns!(d, s, t_s, sent, received, bytes_received, lost, jitter_s, delay_s);
     Ok(d)
 }
 

@@ -164,6 +164,20 @@ impl NativeResult {
     }
 
     #[getter]
+    fn n_udp_flows(&self) -> usize {
+        self.out.udp_series.len()
+    }
+
+    /// Receiver time series of UDP flow `i` as `{name: list}`.
+    fn udp_series<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.out.udp_series.len();
+        let s = self.out.udp_series.get(i).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("UDP flow {i} out of range: the run has {n} UDP flow(s)"))
+        })?;
+        convert::udp_series_dict(py, s)
+    }
+
+    #[getter]
     fn events_executed(&self) -> u64 {
         self.out.events_executed
     }

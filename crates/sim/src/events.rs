@@ -28,6 +28,8 @@ pub(crate) enum Ev {
     Wlan,
     /// The SDN control plane has a control message or a timeout due.
     Sdn,
+    /// UDP flow `flow`'s sender has a datagram or a period change due.
+    Udp { flow: u32 },
 }
 
 impl Ev {
@@ -45,6 +47,7 @@ impl Ev {
             Ev::RouteChange { .. } => 7,
             Ev::Wlan => 8,
             Ev::Sdn => 9,
+            Ev::Udp { .. } => 10,
         }
     }
 }
@@ -57,7 +60,7 @@ impl crate::engine::EventCode for Ev {
         let (small, word) = match self {
             Ev::Channel { ch } => (0, ch),
             Ev::Timer { ep } => (0, ep),
-            Ev::FlowStart { flow } | Ev::Read { flow } => (0, flow),
+            Ev::FlowStart { flow } | Ev::Read { flow } | Ev::Udp { flow } => (0, flow),
             Ev::Outage { link, dir, start } => ((dir as u64) << 8 | (start as u64) << 16, link),
             Ev::Handoff { entry } => (0, entry),
             Ev::Agent { agent } => (0, agent),
@@ -80,13 +83,14 @@ impl crate::engine::EventCode for Ev {
             6 => Ev::Agent { agent: word },
             7 => Ev::RouteChange { idx: word },
             8 => Ev::Wlan,
-            _ => Ev::Sdn,
+            9 => Ev::Sdn,
+            _ => Ev::Udp { flow: word },
         }
     }
 }
 
 /// Names of the event kinds counted in `summary.run.events_by_kind`.
-pub(crate) const EVENT_KINDS: [&str; 10] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change", "wlan", "sdn"];
+pub(crate) const EVENT_KINDS: [&str; 11] = ["packet", "timer", "flow_start", "read", "outage", "handoff", "agent", "route_change", "wlan", "sdn", "udp"];
 
 /// What goes into the event log, kept compact during the run and formatted after.
 #[derive(Clone, Copy, Debug)]
@@ -127,6 +131,7 @@ mod tests {
             Ev::Handoff { entry: 42 },
             Ev::Wlan,
             Ev::Sdn,
+            Ev::Udp { flow: 77 },
         ];
         for e in all {
             let back = Ev::decode(e.encode());

@@ -28,6 +28,7 @@ mod sim;
 pub mod ring;
 pub mod slab;
 pub mod trace;
+pub mod udp;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -35,6 +36,7 @@ use std::path::PathBuf;
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::{run, GaugeSeries};
+pub use udp::UdpSeries;
 
 /// Options of one run that are not part of the scenario.
 #[derive(Default)]
@@ -127,6 +129,8 @@ pub struct RunOutput {
     /// the same scenario and seed.
     pub summary: serde_json::Value,
     pub series: Vec<FlowSeries>,
+    /// Per `[[udp_flows]]` entry, its receiver's time series.
+    pub udp_series: Vec<UdpSeries>,
     pub segments: Vec<SegmentLog>,
     pub events: Vec<LogEvent>,
     pub events_executed: u64,

@@ -167,6 +167,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         "radios": radios_json(&fin),
         "sdn": fin.sdn.clone().unwrap_or(Value::Null),
         "mesh": fin.mesh.clone().unwrap_or(Value::Null),
+        "udp_flows": crate::udp::report::udp_json(sc, &fin.udp, fin.end),
         "run": {
             "events_executed": fin.events_executed,
             "events_by_kind": EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
@@ -185,9 +186,11 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
     // a run, and a copy would double the peak memory.
     let series = fin.flows.iter_mut().map(|f| std::mem::take(&mut f.series)).collect();
     let segments = fin.flows.iter_mut().map(|f| f.take_segments()).collect();
+    let udp_series = fin.udp.iter_mut().map(|f| std::mem::take(&mut f.series)).collect();
     RunOutput {
         summary,
         series,
+        udp_series,
         segments,
         events,
         events_executed: fin.events_executed,

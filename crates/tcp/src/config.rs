@@ -331,7 +331,19 @@ pub struct TcpConfig {
     /// Offer window scaling (RFC 7323); the shift is the smallest that covers `rcv_buf`.
     pub window_scaling: bool,
     /// ACK every `delack_count`-th full segment (RFC 1122: 2). 1 disables delayed ACK.
+    /// Above 2 it only shows when `window_update_ack` is off or the
+    /// application reads slower than the data arrives: a read that opens
+    /// the window by min(2·MSS, buffer/2) ACKs at once (see
+    /// `window_update_ack`), which with an application that keeps up is
+    /// every second full segment, as on Linux.
     pub delack_count: u32,
+    /// Send an ACK when the application's read opens the advertised window
+    /// by at least min(2·MSS, buffer/2) (RFC 1122 4.2.3.3 receiver SWS
+    /// avoidance; Linux `__tcp_cleanup_rbuf`). Off: reads never cause an
+    /// ACK and `delack_count` / `delack_timeout` alone pace them, as in a
+    /// stack without a receive buffer to drain (ns-2's `Agent/TCPSink`
+    /// family, whose sink consumes data on arrival).
+    pub window_update_ack: bool,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).
     pub delack_timeout: Duration,
     /// In-order data segments ACKed immediately once the connection is
@@ -491,6 +503,7 @@ impl Default for TcpConfig {
             timestamps: true,
             window_scaling: true,
             delack_count: 2,
+            window_update_ack: true,
             delack_timeout: Duration::from_millis(200),
             initial_quickacks: 0,
             initial_rto: Duration::from_secs(1),

@@ -227,3 +227,28 @@ fn older_duplicate_leaves_ts_recent() {
     assert_eq!(dup.ack, peer_seq(2000));
     assert_eq!(dup.timestamps.unwrap().1, 300);
 }
+
+/// An application that reads every segment as it arrives; the ACKs the
+/// receiver sends for eight 1000-byte segments (MSS 1000).
+fn acks_with_reader(cfg: TcpConfig) -> Vec<u64> {
+    let (mut ep, now) = established_receiver(cfg);
+    let mut acks = Vec::new();
+    for i in 0..8u64 {
+        data(&mut ep, ms(10 + i), i * 1000, 1000);
+        while ep.recv(u64::MAX).is_some() {}
+        while let Some(a) = ep.poll_transmit(ms(10 + i)) {
+            acks.push((a.ack - SeqNum(PEER_ISS + 1)) as u64);
+        }
+    }
+    acks
+}
+
+#[test]
+fn delack_count_above_two_is_masked_by_window_updates_while_the_reader_keeps_up() {
+    let base = TcpConfig { mss: 1000, rcv_buf: 64_000, delack_count: 4, ..plain() };
+    // The read after every second segment opens the window by 2·MSS: an ACK
+    // at once, as Linux sends; delack_count = 4 never comes into play.
+    assert_eq!(acks_with_reader(base.clone()), vec![2000, 4000, 6000, 8000]);
+    // Without read-triggered window updates (ns-2's sinks) every fourth.
+    assert_eq!(acks_with_reader(TcpConfig { window_update_ack: false, ..base }), vec![4000, 8000]);
+}

@@ -7,6 +7,7 @@
 //! answers `poll_timeout` / `handle_timeout` and is driven from outside, so
 //! the simulator and the emulator run the same code.
 
+pub mod bianchi;
 pub mod capture;
 pub mod frame;
 pub mod mac;

@@ -29,6 +29,7 @@ pub(super) fn write(udp: &Udp, ip: &Ipv4Header, buf: &mut Vec<u8>) {
     buf.extend_from_slice(&[0, 0]); // checksum, filled below
     match udp.msg {
         UdpMsg::Opaque { .. } => buf.resize(start + len, 0),
+        UdpMsg::Probe { seq, sent_ns, .. } => write_probe(seq, sent_ns, buf, start + len),
         UdpMsg::Mip(m) => mobileip::write(&m, buf),
     }
     debug_assert_eq!(buf.len() - start, len);
@@ -40,6 +41,19 @@ pub(super) fn write(udp: &Udp, ip: &Ipv4Header, buf: &mut Vec<u8>) {
         CSUM_AT,
     ));
     buf[start + CSUM_AT..start + CSUM_AT + 2].copy_from_slice(&csum.to_be_bytes());
+}
+
+/// A probe's body: iperf 2's UDP datagram header (32-bit packet id, then
+/// the send time as 32-bit seconds and microseconds, all big-endian),
+/// cut to the body when it is shorter than 12 bytes, then zeros.
+fn write_probe(seq: u32, sent_ns: u64, buf: &mut Vec<u8>, end: usize) {
+    let mut head = [0u8; 12];
+    head[..4].copy_from_slice(&seq.to_be_bytes());
+    head[4..8].copy_from_slice(&((sent_ns / 1_000_000_000) as u32).to_be_bytes());
+    head[8..].copy_from_slice(&((sent_ns % 1_000_000_000 / 1000) as u32).to_be_bytes());
+    let room = end - buf.len();
+    buf.extend_from_slice(&head[..room.min(12)]);
+    buf.resize(end, 0);
 }
 
 /// RFC 768: a computed checksum of zero is sent as all ones, because zero
@@ -105,6 +119,28 @@ mod tests {
         assert_eq!(payload, &[0; 13]);
         assert_eq!(udp.checksum, udp.calc_checksum_ipv4(&ip, payload).unwrap());
         assert_eq!(decode(&b).unwrap(), pkt);
+    }
+
+    #[test]
+    fn probe_body_starts_with_iperf_header() {
+        let mut pkt = udp_template(20);
+        if let IpPayload::Udp(u) = &mut pkt.payload {
+            (u.src_port, u.dst_port) = (49152, 5001);
+            u.msg = crate::packet::UdpMsg::Probe { len: 20, seq: 0x0102_0304, sent_ns: 3_000_005_000 };
+        }
+        let b = encoded(&pkt);
+        assert_eq!(b.len(), 20 + 8 + 20);
+        assert_eq!(&b[28..40], &[1, 2, 3, 4, 0, 0, 0, 3, 0, 0, 0, 5]);
+        assert_eq!(&b[40..], &[0; 8]);
+        // Decoding cannot tell a probe from other data: it comes back opaque.
+        let IpPayload::Udp(u) = decode(&b).unwrap().payload else { panic!("udp") };
+        assert_eq!(u.msg, crate::packet::UdpMsg::Opaque { len: 20 });
+        let mut short = udp_template(6);
+        if let IpPayload::Udp(u) = &mut short.payload {
+            (u.src_port, u.dst_port) = (49152, 5001);
+            u.msg = crate::packet::UdpMsg::Probe { len: 6, seq: 7, sent_ns: 0 };
+        }
+        assert_eq!(&encoded(&short)[28..], &[0, 0, 0, 7, 0, 0]);
     }
 
     #[test]

@@ -113,6 +113,8 @@ impl Network {
             cap_payload: Vec::new(),
             cap_bytes: Vec::new(),
             radio_notices: VecDeque::new(),
+            release_watch: Vec::new(),
+            releases: VecDeque::new(),
             nodes,
             ifaces,
             channels,

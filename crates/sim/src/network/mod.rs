@@ -120,6 +120,10 @@ pub struct Network {
     /// Station handoff cues for the node's TCP endpoints (Freeze-TCP):
     /// `(node, true)` on a handoff warning, `(node, false)` on association.
     radio_notices: VecDeque<(u32, bool)>,
+    /// Radios whose frame releases are reported (saturated UDP senders),
+    /// and the releases not yet polled.
+    release_watch: Vec<bool>,
+    releases: VecDeque<u32>,
 }
 
 /// What the packet path needs from the run loop.

@@ -135,6 +135,9 @@ impl Network {
                 }
                 WlanOutput::Released { handle, radio } => {
                     self.frames.remove(handle);
+                    if self.release_watch.get(radio as usize).copied().unwrap_or(false) {
+                        self.releases.push_back(radio);
+                    }
                     if self.coded.is_some() {
                         self.coded_pump(cx, now, radio);
                     }
@@ -154,6 +157,26 @@ impl Network {
             }
         }
         self.arm_wlan(cx, now);
+    }
+
+    /// Report every frame radio `radio`'s MAC releases ([`Network::poll_release`]):
+    /// a saturated UDP sender refills its queue then.
+    pub(crate) fn watch_releases(&mut self, radio: u32) {
+        if self.release_watch.len() <= radio as usize {
+            self.release_watch.resize(radio as usize + 1, false);
+        }
+        self.release_watch[radio as usize] = true;
+    }
+
+    /// Next watched radio whose MAC released a frame.
+    #[inline]
+    pub(crate) fn poll_release(&mut self) -> Option<u32> {
+        self.releases.pop_front()
+    }
+
+    /// Data frames in `radio`'s MAC (queued, on the air or awaiting a retry).
+    pub(crate) fn radio_queue_len(&self, radio: u32) -> usize {
+        self.wlan.as_ref().map_or(0, |w| w.mac_queue_len(radio))
     }
 
     fn poll_medium(&mut self) -> Option<WlanOutput> {

@@ -50,6 +50,26 @@ pub fn series<W: Write>(s: &FlowSeries, w: &mut W) -> io::Result<()> {
     w.write_all(&buf)
 }
 
+/// A UDP flow's receiver series (`crate::udp::UdpSeries`).
+pub fn udp_series<W: Write>(s: &crate::UdpSeries, w: &mut W) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(CHUNK);
+    buf.extend_from_slice(b"t_s,sent,received,bytes_received,lost,jitter_s,delay_s\n");
+    for i in 0..s.t_s.len() {
+        push_secs(&mut buf, s.t_s[i]);
+        for v in [s.sent[i], s.received[i], s.bytes_received[i], s.lost[i]] {
+            buf.push(b',');
+            push_u64(&mut buf, v);
+        }
+        buf.push(b',');
+        push_secs(&mut buf, s.jitter_s[i]);
+        buf.push(b',');
+        push_secs(&mut buf, s.delay_s[i]);
+        buf.push(b'\n');
+        flush_if_full(&mut buf, w)?;
+    }
+    w.write_all(&buf)
+}
+
 pub fn segments<W: Write>(s: &SegmentLog, w: &mut W) -> io::Result<()> {
     let mut buf = Vec::with_capacity(CHUNK);
     buf.extend_from_slice(b"t_s,seq,len,retransmission\n");

@@ -64,8 +64,9 @@ pub fn write_events_jsonl<W: Write>(out: &RunOutput, w: &mut W) -> std::io::Resu
     w.write_all(&s)
 }
 
-/// Write `summary.json`, `flow<i>.csv`/`.parquet`, `flow<i>_segments.csv`/`.parquet`
-/// and `events.jsonl` into `dir` (created if missing).
+/// Write `summary.json`, `flow<i>.csv`/`.parquet`, `flow<i>_segments.csv`/`.parquet`,
+/// `udp<i>.csv`/`.parquet` (one per UDP flow) and `events.jsonl` into `dir`
+/// (created if missing).
 pub fn write_outputs(out: &RunOutput, dir: &Path) -> Result<(), SimError> {
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let parent = match dir.parent() {
@@ -118,6 +119,10 @@ fn write_all(out: &RunOutput, dir: &Path) -> Result<Vec<String>, SimError> {
     for (i, s) in out.series.iter().enumerate() {
         jobs.push(job(format!("flow{i}.csv"), move |f| csv::series(s, f)));
         jobs.push(job(format!("flow{i}.parquet"), move |f| parquet::series(s, f)));
+    }
+    for (i, s) in out.udp_series.iter().enumerate() {
+        jobs.push(job(format!("udp{i}.csv"), move |f| csv::udp_series(s, f)));
+        jobs.push(job(format!("udp{i}.parquet"), move |f| parquet::udp_series(s, f)));
     }
     for (i, s) in out.segments.iter().enumerate() {
         jobs.push(job(format!("flow{i}_segments.parquet"), move |f| parquet::segments(s, f)));

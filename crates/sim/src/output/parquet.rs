@@ -112,6 +112,32 @@ pub fn series<W: Write + Send>(s: &FlowSeries, w: W) -> io::Result<()> {
     )
 }
 
+/// A UDP flow's receiver series (`crate::udp::UdpSeries`).
+pub fn udp_series<W: Write + Send>(s: &crate::UdpSeries, w: W) -> io::Result<()> {
+    let schema = "message udp_series {
+        REQUIRED DOUBLE t_s;
+        REQUIRED INT64 sent;
+        REQUIRED INT64 received;
+        REQUIRED INT64 bytes_received;
+        REQUIRED INT64 lost;
+        REQUIRED DOUBLE jitter_s;
+        REQUIRED DOUBLE delay_s;
+    }";
+    write(
+        w,
+        schema,
+        &[
+            Column::F64(&s.t_s),
+            Column::U64(&s.sent),
+            Column::U64(&s.received),
+            Column::U64(&s.bytes_received),
+            Column::U64(&s.lost),
+            Column::F64(&s.jitter_s),
+            Column::F64(&s.delay_s),
+        ],
+    )
+}
+
 pub fn segments<W: Write + Send>(s: &SegmentLog, w: W) -> io::Result<()> {
     let schema = "message flow_segments {
         REQUIRED DOUBLE t_s;

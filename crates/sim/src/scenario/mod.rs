@@ -99,6 +99,12 @@
 //!                           # initial_rto, dupack_threshold, bug_fix, syn,
 //!                           # delack_interval, boot_time; docs/ns2-profiles.md)
 //!
+//! [[udp_flows]]             # UDP senders with iperf-style receivers: see
+//! from = "snd"              # scenario::udp for every key (cbr, onoff,
+//! to = "rcv"                # saturated, trace)
+//! app = "cbr"
+//! rate = "1Mbps"
+//!
 //! [[agents]]                # in-network agents (scenario::agents); a node's agents
 //! node = "rtr"              # form a stack, first declared = closest to IP
 //! kind = "snoop"            # peg | snoop | itcp
@@ -129,6 +135,7 @@ mod schema;
 pub mod sdn;
 pub mod tcp;
 pub mod trace;
+pub mod udp;
 pub mod units;
 mod value;
 pub mod wifi;
@@ -153,6 +160,8 @@ pub struct Scenario {
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,
+    /// UDP applications (`[[udp_flows]]`, `scenario::udp`).
+    pub udp_flows: Vec<udp::UdpFlowSpec>,
     /// In-network agents, each on a node, in declaration order.
     pub agents: Vec<AgentDecl>,
     /// Forwarding changes at given times, in declaration order.

@@ -25,7 +25,7 @@ pub const MAX_FLOWS: usize = 16_384;
 
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
-    root.known(&["sim", "nodes", "links", "flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
+    root.known(&["sim", "nodes", "links", "flows", "udp_flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
     let sim = sim_spec(&root.req("sim")?.table()?)?;
     let mut nodes = nodes(&root)?;
     let index = NodeIndex::new(&nodes);
@@ -39,11 +39,12 @@ pub fn build(doc: &Doc) -> R<Scenario> {
         }
     }
     let flows = flows(&root, &nodes, &index, &links, wifi.as_ref(), &sim)?;
+    let udp_flows = udp_flows(&root, &nodes, &index, &links, wifi.as_ref(), &sim)?;
     let agents = super::agents::agents(list_of_tables(&root, "agents")?, &nodes, &index, &links, wifi.as_ref())?;
     let route_changes = super::routes::route_changes(list_of_tables(&root, "route_changes")?, &nodes, &index, &links, sim.duration)?;
     let sdn = super::sdn::sdn(&root, &nodes, &index)?;
     let mesh = super::mesh::mesh(&root, wifi.as_ref(), &nodes, &flows)?;
-    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, agents, route_changes, wifi, sdn, mesh })
+    Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, udp_flows, agents, route_changes, wifi, sdn, mesh })
 }
 
 fn sim_spec(t: &Table) -> R<SimSpec> {
@@ -416,6 +417,32 @@ fn red_spec(t: &Table) -> R<RedParams> {
 fn reorder_spec(t: &Table) -> R<ReorderSpec> {
     t.known(&["p", "delay"])?;
     Ok(ReorderSpec { p: t.req("p")?.prob()?, delay: t.req("delay")?.duration()? })
+}
+
+/// `[[udp_flows]]` (`scenario::udp`), with the same reachability check as TCP flows.
+fn udp_flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec], wifi: Option<&super::wifi::WifiSpec>, sim: &SimSpec) -> R<Vec<super::udp::UdpFlowSpec>> {
+    let tables = list_of_tables(root, "udp_flows")?;
+    if tables.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
+    if let Some(w) = wifi {
+        pairs.extend(super::wifi::segment_pairs(w));
+    }
+    let component = components(nodes.len(), &pairs);
+    let mut radio_only = vec![false; nodes.len()];
+    if let Some(w) = wifi.filter(|w| w.p2p.is_none()) {
+        for r in &w.radios {
+            radio_only[r.node] = true;
+        }
+    }
+    for l in links {
+        radio_only[l.a] = false;
+        radio_only[l.b] = false;
+    }
+    let node_ref = |f: &Field| node_ref(f, nodes, index);
+    let connected = |a: usize, b: usize| component[a] == component[b];
+    super::udp::udp_flows(tables, nodes, &node_ref, &connected, &radio_only, sim)
 }
 
 const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "recv_interval", "tcp"];

@@ -27,10 +27,11 @@ impl<'s> Sim<'s> {
         for (idx, r) in sc.route_changes.iter().enumerate() {
             q.push(Instant::ZERO + r.at, class::LINK_STATE, Ev::RouteChange { idx: idx as u32 });
         }
-        let net = Network::build(sc, seed, pcap);
+        let mut net = Network::build(sc, seed, pcap);
         let interval = sc.sim.series_interval;
         let samples = if interval == Duration::ZERO { 0 } else { (sc.sim.duration.0 / interval.0) as usize + 2 };
-        let hosts = hosts(sc, seed, &net, &mut q, samples, end)?;
+        let udp = crate::udp::UdpFlows::build(sc, seed, &mut net, &mut q, samples)?;
+        let hosts = hosts(sc, seed, &net, &mut q, samples, end, udp)?;
         let rec = Recorder::new(sc, interval, net.agents.len());
         let mut sim = Sim { sc, seed, end, q, net, hosts, log: Vec::with_capacity(4096), rec, handoffs };
         let mut cx = Cx { q: &mut sim.q, log: &mut sim.log };
@@ -66,7 +67,7 @@ fn link_state_events(sc: &Scenario, q: &mut EventQueue<Ev>, end: Instant) -> Vec
 }
 
 /// Each flow's client and server endpoint on its nodes' primary addresses.
-fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, samples: usize, end: Instant) -> Result<Hosts, SimError> {
+fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, samples: usize, end: Instant, udp: crate::udp::UdpFlows) -> Result<Hosts, SimError> {
     let mut eps = Vec::with_capacity(2 * sc.flows.len());
     let mut meta = Vec::with_capacity(2 * sc.flows.len());
     let mut flows = Vec::with_capacity(sc.flows.len());
@@ -109,5 +110,5 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
             q.push(start + f.recv_interval, class::APP, Ev::Read { flow: i as u32 });
         }
     }
-    Ok(Hosts { eps, meta, flows, unmatched: 0, end })
+    Ok(Hosts { eps, meta, flows, udp, unmatched: 0, end })
 }

@@ -1,5 +1,6 @@
-//! The TCP hosts of a run: every flow's two endpoints and applications, the
-//! socket lookup for packets delivered to a node, and endpoint timers.
+//! The hosts of a run: every TCP flow's two endpoints and applications, the
+//! socket lookup for packets delivered to a node, and endpoint timers; the
+//! UDP applications (`crate::udp`) take the datagrams addressed to them.
 
 use airtcp_core::{Instant, Ipv4Header, Packet};
 use airtcp_tcp::{CaState, Event};
@@ -33,6 +34,8 @@ pub(crate) struct Hosts {
     pub eps: Vec<HostEp>,
     pub meta: Vec<EpMeta>,
     pub flows: Vec<FlowState>,
+    /// The UDP applications (their own ports; `crate::udp`).
+    pub udp: crate::udp::UdpFlows,
     /// Packets delivered to a node with no socket for them.
     pub unmatched: u64,
     pub end: Instant,
@@ -58,8 +61,10 @@ impl Hosts {
     pub(crate) fn deliver(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, d: LocalDelivery) {
         let pkt = net.local_packet(&d);
         let Some(ep) = self.socket(d.node, pkt) else {
+            if !self.udp.deliver(now, d.node, pkt) {
+                self.unmatched += 1;
+            }
             net.free_local(&d);
-            self.unmatched += 1;
             return;
         };
         let seg = pkt.segment().expect("socket() matched a TCP segment");

@@ -73,6 +73,7 @@ impl<'s> Sim<'s> {
                 Ev::Timer { ep } => self.hosts.timer(&mut cx, &mut self.net, now, ep as usize),
                 Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),
                 Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
+                Ev::Udp { flow } => self.hosts.udp.on_event(&mut cx, &mut self.net, now, flow),
                 Ev::Outage { link, dir, start } => cx.log.push((now, Raw::Outage { link, dir, start })),
                 Ev::Handoff { entry } => {
                     let (link, dir, idx) = self.handoffs[entry as usize];
@@ -94,6 +95,9 @@ impl<'s> Sim<'s> {
             }
             while let Some((node, warning)) = self.net.poll_radio_notice() {
                 self.hosts.radio_notice(&mut cx, &mut self.net, now, node, warning);
+            }
+            while let Some(radio) = self.net.poll_release() {
+                self.hosts.udp.on_release(&mut cx, &mut self.net, now, radio);
             }
         }
         self.rec.take(self.end.0 + 1, &mut self.hosts, &self.net);
@@ -151,6 +155,7 @@ pub(crate) struct Finished<'s> {
     pub links: Vec<[crate::link::LinkDir; 2]>,
     pub eps: Vec<ep::HostEp>,
     pub flows: Vec<FlowState>,
+    pub udp: Vec<crate::udp::UdpFlow>,
     pub log: Vec<(Instant, Raw)>,
     pub net_stats: NetStats,
     pub unmatched: u64,
@@ -217,6 +222,7 @@ impl<'s> Sim<'s> {
             links: self.net.channels.into_iter().map(|c| c.dirs).collect(),
             eps: self.hosts.eps,
             flows: self.hosts.flows,
+            udp: self.hosts.udp.flows,
             log: self.log,
             net_stats: self.net.stats,
             unmatched: self.hosts.unmatched,

@@ -31,7 +31,9 @@ pub(crate) struct Recorder {
 impl Recorder {
     pub fn new(sc: &Scenario, interval: Duration, n_agents: usize) -> Recorder {
         let on = interval > Duration::ZERO;
-        let sample_next: Vec<u64> = sc.flows.iter().map(|f| if on { f.start.0 } else { u64::MAX }).collect();
+        // TCP flows, then UDP flows, each from its start.
+        let starts = sc.flows.iter().map(|f| f.start).chain(sc.udp_flows.iter().map(|f| f.start));
+        let sample_next: Vec<u64> = starts.map(|s| if on { s.0 } else { u64::MAX }).collect();
         let agent_next = if on && n_agents > 0 { 0 } else { u64::MAX };
         let next_sample = sample_next.iter().copied().min().unwrap_or(u64::MAX).min(agent_next);
         Recorder {
@@ -62,6 +64,14 @@ impl Recorder {
                     self.sample_next[i] = t.saturating_add(self.interval.0);
                 }
                 min = min.min(self.sample_next[i]);
+            }
+            let tcp = hosts.flows.len();
+            for (k, f) in hosts.udp.flows.iter_mut().enumerate() {
+                if self.sample_next[tcp + k] == t {
+                    f.sample(t);
+                    self.sample_next[tcp + k] = t.saturating_add(self.interval.0);
+                }
+                min = min.min(self.sample_next[tcp + k]);
             }
             if self.agent_next == t {
                 for (a, s) in self.agent_series.iter_mut().enumerate() {

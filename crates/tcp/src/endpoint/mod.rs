@@ -474,7 +474,7 @@ impl Endpoint {
         let new_win = self.window_to_advertise();
         let thresh = (2 * self.cfg.mss as u64).min(self.rcv_full_space() / 2);
         self.rs.read_pending = true;
-        if new_win >= old_win + thresh && self.state_receives_data() {
+        if self.cfg.window_update_ack && new_win >= old_win + thresh && self.state_receives_data() {
             self.ack_now = true;
         }
         if self.peer_closed_pending && self.rcv.unread() == 0 {

@@ -19,7 +19,7 @@ use super::{AirFrame, MacParams, MgmtInfo, RateControl, BROADCAST, NO_HANDLE};
 
 use crate::frame::{self, FrameKind};
 use crate::medium::{Wlan, WlanOutput};
-use crate::phy::{Preamble, Rate, Standard};
+use crate::phy::Rate;
 
 /// A frame waiting in the interface queue.
 #[derive(Clone, Copy, Debug)]
@@ -107,18 +107,14 @@ pub struct DcfState {
     p: MacParams,
     slot: Duration,
     sifs: Duration,
-    /// aRxPHYStartDelay: preamble and PLCP header (802.11-2016 Tables 15-5, 17-21).
+    /// aRxPHYStartDelay (`Standard::rx_phy_start_delay`).
     phy_start: Duration,
 }
 
 impl DcfState {
     pub(crate) fn new(p: &MacParams) -> DcfState {
         let std = p.standard;
-        let phy_start = match (std, p.preamble) {
-            (Standard::B, Preamble::Long) => Duration::from_micros(192),
-            (Standard::B, Preamble::Short) => Duration::from_micros(96),
-            _ => Duration::from_micros(20),
-        };
+        let phy_start = std.rx_phy_start_delay(p.preamble);
         DcfState {
             queue: VecDeque::with_capacity(p.queue_limit.min(1024) as usize),
             queue_limit: p.queue_limit as usize,
@@ -247,6 +243,7 @@ impl Wlan {
     pub(crate) fn mac_retuned(&mut self, now: Instant, radio: u32) {
         let ri = radio as usize;
         self.air[ri].nav_until = now;
+        self.air[ri].rts_nav = Instant::ZERO;
         let r = &mut self.radios[ri];
         let m = &mut r.mac;
         let s = &mut self.sense[ri];
@@ -264,22 +261,47 @@ impl Wlan {
                 }
             }
             m.committed_at = Instant::MAX;
-            s.backoff = None;
             s.idle_since = now;
             s.stamp = 0;
             s.armed = Instant::MAX;
-            if m.current.is_some() {
-                // A management frame in the middle of its attempts draws a
-                // fresh backoff here (`kick` starts only a new frame).
-                let cw = m.cw;
-                s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
-            }
+            // The switch ends like a busy period (as ns-3's
+            // ChannelAccessManager treats its end): the radio has not seen
+            // this channel idle for DIFS, so its next frame, whether a
+            // management frame in the middle of its attempts or the scan's
+            // probe request, contends with a fresh backoff (10.3.4.3)
+            // instead of going at once. Stations that retune together (a
+            // simultaneous start) thus spread their probes over the window
+            // rather than colliding on every one.
+            let cw = m.cw;
+            s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
         }
         if let Some(c) = stale {
             self.keep_unless_disassociated(radio, c);
         }
         self.mac_medium_changed(now, radio);
         self.kick(now, radio);
+    }
+
+    /// Active scanning, 802.11-2016 11.1.4.3.2 steps a) and b): on a
+    /// channel the station has just come to, it listens (ProbeDelay) and
+    /// sends its probe request through the basic access procedure. The
+    /// station has not sensed this channel idle for DIFS, so it counts
+    /// DIFS from now and then a fresh random backoff from [0, CW] (as
+    /// after a busy medium, 10.3.4.3) rather than going at once: stations
+    /// that start scanning together spread their probes over the window
+    /// instead of colliding on every one. Only an idle MAC (no exchange
+    /// of its own under way) is touched.
+    pub(crate) fn mac_probe_access(&mut self, now: Instant, radio: u32) {
+        let ri = radio as usize;
+        let m = &mut self.radios[ri].mac;
+        if m.current.is_some() || m.phase != Phase::Idle {
+            return;
+        }
+        let cw = m.cw;
+        let s = &mut self.sense[ri];
+        s.idle_since = s.idle_since.max(now);
+        s.backoff = Some(self.rng[ri].below(cw as u64 + 1) as u32);
+        s.quiet = false;
     }
 
     /// A frame became eligible: start contending if the MAC was idle
@@ -614,8 +636,23 @@ impl Wlan {
         }
         if !for_me && f.dst != BROADCAST {
             // Virtual carrier sense (10.3.2.4): the frame's Duration sets the NAV.
+            let full = now + f.nav;
+            let m = &self.radios[ri].mac;
+            // An RTS's NAV may be reset if no frame starts within
+            // NAVTimeout = 2 x aSIFSTime + CTS_Time + aRxPHYStartDelay +
+            // 2 x aSlotTime after it (10.3.2.4; CTS_Time at the RTS's
+            // rate): its CTS did not come, the medium is free. Until then
+            // the NAV runs to the timeout; a frame starting in time
+            // restores the whole of it (`Wlan::signal_starts`).
+            let check = now + m.sifs + m.sifs + m.p.airtime(f.rate, frame::CTS_LEN) + m.phy_start + m.slot + m.slot;
             let a = &mut self.air[ri];
-            a.nav_until = a.nav_until.max(now + f.nav);
+            if f.kind == FrameKind::Rts && full > check && a.nav_until < full {
+                a.nav_until = a.nav_until.max(check);
+                a.rts_nav = full;
+                a.rts_check = check;
+            } else {
+                a.nav_until = a.nav_until.max(full);
+            }
             self.mac_medium_changed(now, radio);
             return;
         }

@@ -144,6 +144,15 @@ pub(crate) struct Air {
     rx: Rx,
     pub noise_mw: f64,
     pub preamble_snr: f64,
+    /// Counts signals that began at or above the CCA threshold or that the
+    /// PHY locked onto (wrapping): a scanning station compares it across a
+    /// dwell for 11.1.4.3.2 e)'s "PHY-CCA.indication (busy) detected".
+    pub busy_starts: u32,
+    /// The NAV an overheard RTS asked for, held back until a frame starts
+    /// before `rts_check` (802.11-2016 10.3.2.4's NAVTimeout; `Instant::ZERO`:
+    /// none pending). The NAV itself runs only to `rts_check` meanwhile.
+    pub rts_nav: Instant,
+    pub rts_check: Instant,
 }
 
 impl Air {
@@ -265,6 +274,9 @@ impl Wlan {
                 sensitivity_mw,
                 cca_mw: phy::dbm_to_mw(p.cca_threshold_dbm),
                 preamble_snr: phy::dbm_to_mw(p.preamble.min_snr_db),
+                busy_starts: 0,
+                rts_nav: Instant::ZERO,
+                rts_check: Instant::ZERO,
                 preamble_mw: phy::dbm_to_mw(p.preamble.min_rssi_dbm),
                 energy_mw: 0.0,
                 signals: 0,
@@ -645,6 +657,17 @@ impl Wlan {
         let others = r.energy_mw;
         r.energy_mw += mw;
         r.signals += 1;
+        if r.rts_nav > now {
+            // A PHY-RXSTART within the NAVTimeout after an overheard RTS:
+            // the exchange goes on, the RTS's whole NAV stands (10.3.2.4).
+            if now <= r.rts_check {
+                r.nav_until = r.nav_until.max(r.rts_nav);
+            }
+            r.rts_nav = Instant::ZERO;
+        }
+        if mw >= r.cca_mw {
+            r.busy_starts = r.busy_starts.wrapping_add(1);
+        }
         // A frame still in its preamble-detection window that this signal
         // drowns was never detected: the PHY lets it go (energy only, no
         // failed reception).
@@ -662,6 +685,7 @@ impl Wlan {
             && mw >= r.preamble_mw
             && mw >= r.preamble_snr * (r.noise_mw + others)
         {
+            r.busy_starts = r.busy_starts.wrapping_add(1);
             r.rx_tx = tx;
             r.rx = Rx {
                 locked_at: now,

@@ -52,6 +52,8 @@ pub(crate) struct StaState {
     next_script: usize,
     tries: u32,
     next_scan_ok: Instant,
+    /// `Air::busy_starts` when the current channel's dwell began.
+    dwell_mark: u32,
     /// Idle because a scripted handoff keeps the station away.
     away: bool,
     pub deadline: Instant,
@@ -91,6 +93,7 @@ impl StaState {
             next_script: 0,
             tries: 0,
             next_scan_ok: Instant::ZERO,
+            dwell_mark: 0,
             away: false,
             deadline: Instant::MAX,
             stamp: 0,
@@ -205,7 +208,10 @@ impl Wlan {
         };
         s.deadline = now + dwell;
         self.tune(now, radio, ch);
+        let mark = self.air[radio as usize].busy_starts;
+        self.sta(radio).dwell_mark = mark;
         if kind == ScanKind::Active {
+            self.mac_probe_access(now, radio);
             self.enqueue_mgmt(
                 now,
                 radio,
@@ -236,7 +242,9 @@ impl Wlan {
             let s = self.sta(radio);
             if s.phase != Phase::Associated {
                 s.phase = Phase::Idle;
-                s.deadline = now + s.spec.rescan_interval;
+                let base = s.spec.rescan_interval;
+                let wait = self.rescan_jitter(radio, base);
+                self.sta(radio).deadline = now + wait;
             }
             if trigger == Trigger::Signal {
                 return self.stay(now, radio);
@@ -253,6 +261,18 @@ impl Wlan {
             }
         }
         self.authenticate(now, radio, ap, ch, 0);
+    }
+
+    /// The wait before scanning again after a scan that found nothing:
+    /// uniform in [interval / 2, 3 interval / 2] (mean `interval`), drawn
+    /// from the radio's stream. A fixed interval keeps stations that failed
+    /// together in lockstep, so they collide again on every rescan; real
+    /// supplicants' timers drift apart. (The width of the jitter is our
+    /// choice; the standard leaves rescanning to the SME.)
+    fn rescan_jitter(&mut self, radio: u32, interval: Duration) -> Duration {
+        let half = interval.as_nanos() / 2;
+        let extra = self.rng[radio as usize].below(interval.as_nanos().max(1));
+        Duration::from_nanos(half + extra)
     }
 
     /// A signal-triggered scan found nothing better: back to the AP.
@@ -350,6 +370,12 @@ impl Wlan {
                 heard,
                 extended,
             } => {
+                // 11.1.4.3.2 e): stay until MaxChannelTime when the
+                // medium was busy (CCA) before MinChannelTime, not only
+                // when a response came: answers to a crowd of probes
+                // take the AP longer than MinChannelTime to send.
+                let busy = self.air[radio as usize].busy_starts != self.sta(radio).dwell_mark;
+                let heard = heard || busy;
                 let s = self.sta(radio);
                 let extra = s
                     .spec

@@ -268,6 +268,21 @@ impl Standard {
         }
     }
 
+    /// aRxPHYStartDelay, the third term of the ACK and CTS timeouts
+    /// (aSIFSTime + aSlotTime + aRxPHYStartDelay, 802.11-2016 10.3.2.9 and
+    /// 10.3.2.7). DSSS: 192 µs with the long preamble, 96 µs with the short
+    /// one (Table 15-5, Table 16-4). OFDM: 25 µs for 20 MHz channel spacing
+    /// (Table 17-21, "OFDM PHY characteristics"; 29 µs at 10 MHz, 37 µs at
+    /// 5 MHz, not modelled). ERP-OFDM (g) takes the OFDM value: Clause 18
+    /// builds ERP-OFDM on Clause 17's PHY.
+    pub const fn rx_phy_start_delay(self, preamble: super::Preamble) -> Duration {
+        match (self, preamble) {
+            (Standard::B, super::Preamble::Long) => us(192),
+            (Standard::B, super::Preamble::Short) => us(96),
+            _ => us(25),
+        }
+    }
+
     /// DIFS = aSIFSTime + 2 × aSlotTime (802.11-2016 10.3.2.3.5).
     pub const fn difs(self) -> Duration {
         Duration(self.sifs().0 + 2 * self.slot().0)
