@@ -25,6 +25,7 @@ mod pcap_out;
 mod report;
 pub mod scenario;
 mod sim;
+pub mod realbytes;
 pub mod ring;
 pub mod slab;
 pub mod trace;
@@ -34,7 +35,8 @@ use std::path::PathBuf;
 
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
-pub use sim::{run, GaugeSeries};
+pub use sim::drive::{Driver, IfaceInfo};
+pub use sim::{run, External, GaugeSeries, NoExternal};
 
 /// Options of one run that are not part of the scenario.
 #[derive(Default)]

@@ -120,6 +120,10 @@ pub struct Network {
     /// Station handoff cues for the node's TCP endpoints (Freeze-TCP):
     /// `(node, true)` on a handoff warning, `(node, false)` on association.
     radio_notices: VecDeque<(u32, bool)>,
+    /// Nodes whose stack lives outside the simulation (an emulated run's
+    /// kernels): what reaches their addresses, echo requests included, is
+    /// handed out through [`Network::poll_local`] rather than answered here.
+    pub external: Vec<bool>,
 }
 
 /// What the packet path needs from the run loop.
