@@ -1,0 +1,181 @@
+//! End-to-end checks of `airtcp-emulate` with real kernels. They need root
+//! (CAP_NET_ADMIN), iperf3 and python3, as CI has; without CAP_NET_ADMIN
+//! they say so and check only the refusal.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_airtcp-emulate");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn scenario() -> String {
+    root().join("scenarios/emu-path.toml").to_string_lossy().into_owned()
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("airtcp-emu-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn emulate(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run airtcp-emulate")
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).expect("summary.json")).unwrap()
+}
+
+fn namespaces_of(pid: u32) -> Vec<String> {
+    let prefix = format!("airtcp-{pid}-");
+    std::fs::read_dir("/run/netns")
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.starts_with(&prefix)).collect())
+        .unwrap_or_default()
+}
+
+fn privileged() -> bool {
+    let ok = airtcp_emu::netns::has_net_admin();
+    if !ok {
+        eprintln!("not root: the emulation checks need CAP_NET_ADMIN (CI runs them as root)");
+    }
+    ok
+}
+
+/// A kernel bulk transfer through the emulated 10 Mb/s path: the bytes
+/// arrive (iperf3's count), the capture holds the real packets with valid
+/// checksums (tshark finds nothing malformed), the summary has the
+/// lateness figures and the kernel counters, and nothing is left behind.
+#[test]
+fn kernel_transfer_crosses_the_emulated_path() {
+    if !privileged() {
+        return;
+    }
+    let dir = out_dir("bulk");
+    let ds = dir.to_string_lossy().into_owned();
+    let o = emulate(&[
+        &scenario(), "--out", &ds, "--real", "snd,rcv", "--pcap",
+        "--serve", "rcv: iperf3 -s -1",
+        "--exec", &format!("snd: sleep 0.3; iperf3 -c rcv -t 3 -J > {ds}/iperf.json"),
+    ]);
+    assert!(matches!(o.status.code(), Some(0) | Some(3)), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = summary(&dir);
+    let e = &s["emulation"];
+    let ip: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("iperf.json")).unwrap()).unwrap();
+    let got = ip["end"]["sum_received"]["bits_per_second"].as_f64().unwrap();
+    // 10 Mb/s less IP/TCP headers (52 of 1500 bytes) and slow start.
+    assert!(got > 7.0e6 && got < 10.0e6, "goodput {got}");
+    assert!(e["wire"]["to_kernel_packets"].as_u64().unwrap() > 2000);
+    assert_eq!(e["wire"]["left_synthesized"], 0, "every packet left with the kernel's bytes");
+    assert!(e["lateness"]["events"].as_u64().unwrap() > 2000);
+    assert!(e["lateness"]["max_us"].as_f64().unwrap() >= e["lateness"]["p99_us"].as_f64().unwrap() - 1.0);
+    assert!(e["kernel_counters"]["snd"]["Tcp.OutSegs"].as_i64().unwrap() > 2000);
+    assert_eq!(s["links"][0]["ab"]["queue_drops"], 0);
+    let pcap = dir.join("pcap/link0_snd-rcv.pcap");
+    if Command::new("tshark").arg("-v").output().is_ok() {
+        let t = Command::new("tshark")
+            .args(["-r", &pcap.to_string_lossy(), "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"])
+            .args(["-Y", "_ws.malformed || _ws.expert.severity >= error", "-T", "fields", "-e", "frame.number"])
+            .output()
+            .unwrap();
+        assert!(t.status.success());
+        assert_eq!(String::from_utf8_lossy(&t.stdout).trim(), "", "malformed or bad-checksum frames");
+        let n = Command::new("tshark").args(["-r", &pcap.to_string_lossy(), "-Y", "tcp.len > 1000"]).output().unwrap();
+        assert!(String::from_utf8_lossy(&n.stdout).lines().count() > 1000);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Datagrams the network cannot carry are counted with their reason:
+/// a bad TCP checksum, a destination no node has, a protocol it has no
+/// type for. The raw socket lets the sender namespace write them.
+#[test]
+fn bad_datagrams_are_counted_and_dropped() {
+    if !privileged() {
+        return;
+    }
+    let dir = out_dir("bad");
+    let ds = dir.to_string_lossy().into_owned();
+    let script = r#"
+import socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+def ip(dst, proto, payload):
+    h = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(payload), 1, 0x4000, 64, proto, 0,
+                    socket.inet_aton('10.0.0.1'), socket.inet_aton(dst))
+    return h + payload
+tcp = struct.pack('!HHIIBBHHH', 1000, 2000, 1, 0, 0x50, 0x10, 1000, 0xdead, 0)
+s.sendto(ip('10.0.0.2', 6, tcp), ('10.0.0.2', 0))
+s.sendto(ip('10.9.9.9', 6, tcp), ('10.9.9.9', 0))
+s.sendto(ip('10.0.0.2', 47, b'\0' * 8), ('10.0.0.2', 0))
+"#;
+    let o = emulate(&[&scenario(), "--out", &ds, "--real", "snd,rcv", "--exec", &format!("snd: python3 -c \"{script}\"; sleep 0.2")]);
+    assert!(matches!(o.status.code(), Some(0) | Some(3)), "{}", String::from_utf8_lossy(&o.stderr));
+    let d = &summary(&dir)["emulation"]["wire"]["dropped"];
+    assert_eq!(d["bad_checksum"], 1, "{d}");
+    assert_eq!(d["no_such_address"], 1, "{d}");
+    assert_eq!(d["unsupported"], 1, "{d}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM ends a run as its normal end does (namespaces gone, exit 130);
+/// after SIGKILL, the namespaces stay until the next start removes them.
+#[test]
+fn signals_clean_up_and_leftovers_are_removed() {
+    if !privileged() {
+        return;
+    }
+    let start = |name: &str| {
+        let d = out_dir(name);
+        let child = Command::new(BIN)
+            .args([&scenario(), "--out", &d.to_string_lossy(), "--real", "snd,rcv", "--serve", "rcv: sleep 60"])
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while namespaces_of(child.id()).len() < 2 {
+            assert!(t.elapsed() < Duration::from_secs(10), "namespaces never appeared");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        child
+    };
+    // Two at once, each with its own namespaces.
+    let term = start("term");
+    let mut kill = start("kill");
+    let term_pid = term.id();
+    assert_eq!(namespaces_of(term_pid).len(), 2);
+    assert_eq!(namespaces_of(kill.id()).len(), 2);
+    // SAFETY: signalling the child this test started.
+    unsafe { libc::kill(term_pid as i32, libc::SIGTERM) };
+    let o = term.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(namespaces_of(term_pid).is_empty(), "SIGTERM left namespaces");
+    kill.kill().unwrap();
+    kill.wait().unwrap();
+    let dead = kill.id();
+    assert_eq!(namespaces_of(dead).len(), 2, "SIGKILL leaves its namespaces");
+    let d = out_dir("after");
+    let o = emulate(&[&scenario(), "--out", &d.to_string_lossy(), "--real", "snd", "--exec", "snd: true"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&format!("airtcp-{dead}-snd")), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(namespaces_of(dead).is_empty());
+}
+
+/// Without CAP_NET_ADMIN: one line, exit status 2.
+#[test]
+fn without_net_admin_one_line_and_exit_2() {
+    let d = out_dir("nocap");
+    let o = if airtcp_emu::netns::has_net_admin() {
+        Command::new("capsh").args(["--drop=cap_net_admin", "--", "-c"]).arg(format!("{BIN} {} --out {} --real snd", scenario(), d.display())).output()
+    } else {
+        Command::new(BIN).args([&scenario(), "--out", &d.to_string_lossy(), "--real", "snd"]).output()
+    }
+    .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("CAP_NET_ADMIN"));
+}
