@@ -15,7 +15,7 @@ use std::rc::Rc;
 use std::time::Instant as Mono;
 
 use airtcp_core::{wire::WireError, Instant, Packet};
-use airtcp_sim::realbytes::RealBytes;
+use airtcp_sim::realbytes::{Origin, RealBytes};
 use airtcp_sim::{Driver, External, NoExternal, Scenario};
 
 use crate::exec::{self, Running};
@@ -70,6 +70,9 @@ struct WireCounters {
     to_kernel_packets: u64,
     to_kernel_bytes: u64,
     write_errors: u64,
+    /// How packets left toward the kernels ([`Origin`]): their own bytes,
+    /// headers rewritten by an agent, or made by the network.
+    left: [u64; 3],
     dropped: [u64; DROP_REASONS.len()],
 }
 
@@ -105,7 +108,8 @@ impl External for Real {
         let Some(h) = self.slot.get(node as usize).copied().flatten() else { return };
         let tuns = &self.hosts[h].tuns;
         let Some(tun) = tuns.get(iface as usize).or(tuns.first()) else { return };
-        self.rb.borrow_mut().materialize(pkt, &mut self.out);
+        let origin = self.rb.borrow().materialize(pkt, &mut self.out);
+        self.wire.left[origin as usize] += 1;
         match tun.send(&self.out) {
             Ok(()) => {
                 self.wire.to_kernel_packets += 1;
@@ -289,8 +293,8 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
             "from_kernel_packets": w.from_kernel_packets, "from_kernel_bytes": w.from_kernel_bytes,
             "to_kernel_packets": w.to_kernel_packets, "to_kernel_bytes": w.to_kernel_bytes,
             "write_errors": w.write_errors, "dropped": dropped,
-            "left_original": rbs.original, "left_rewritten": rbs.rewritten,
-            "left_synthesized": rbs.synthesized, "bytes_evicted": rbs.evicted,
+            "left_original": w.left[Origin::Original as usize], "left_rewritten": w.left[Origin::Rewritten as usize],
+            "left_synthesized": w.left[Origin::Synthesized as usize], "bytes_evicted": rbs.evicted,
         },
     });
     if let Some(o) = out.summary.as_object_mut() {

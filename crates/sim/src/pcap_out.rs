@@ -71,7 +71,7 @@ impl LinkCapture {
             let (t, pkt) = self.pending[dir].pop_front().expect("some");
             match real {
                 Some(r) => {
-                    r.borrow_mut().materialize(&pkt, scratch);
+                    r.borrow().materialize(&pkt, scratch);
                     self.writer.write_bytes(t, scratch)?;
                 }
                 None => self.writer.write(t, &pkt)?,

@@ -64,22 +64,20 @@ struct Entry {
 
 /// How [`RealBytes::materialize`] produced a datagram.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
 pub enum Origin {
     /// The admitted bytes (TTL/ECN and the IP checksum updated at most).
-    Original,
+    Original = 0,
     /// Headers written from the packet (an agent rewrote them), payload real.
-    Rewritten,
+    Rewritten = 1,
     /// No bytes known: encoded from the packet's fields, zero payload.
-    Synthesized,
+    Synthesized = 2,
 }
 
 /// Counters of the store.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RealBytesStats {
     pub admitted: u64,
-    pub original: u64,
-    pub rewritten: u64,
-    pub synthesized: u64,
     /// Entries overwritten by newer bytes before their packet left.
     pub evicted: u64,
 }
@@ -158,11 +156,10 @@ impl RealBytes {
     }
 
     /// The bytes `pkt` leaves with, into `out` (cleared first).
-    pub fn materialize(&mut self, pkt: &Packet, out: &mut Vec<u8>) -> Origin {
+    pub fn materialize(&self, pkt: &Packet, out: &mut Vec<u8>) -> Origin {
         out.clear();
         let found = key(pkt).and_then(|k| self.index.get(&k));
         let Some(e) = found else {
-            self.stats.synthesized += 1;
             if wire::encode(pkt, out).is_err() {
                 out.clear();
             }
@@ -179,12 +176,10 @@ impl RealBytes {
                 out[1] = (out[1] & !3) | pkt.ip.ecn as u8;
                 fix_ip_checksum(out);
             }
-            self.stats.original += 1;
             return Origin::Original;
         }
         let payload_len = payload_len(pkt);
         let payload = &orig[orig.len().saturating_sub(payload_len)..];
-        self.stats.rewritten += 1;
         if wire::encode_with_payload(pkt, payload, out).is_err() && wire::encode(pkt, out).is_err() {
             out.clear();
         }
