@@ -29,7 +29,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "airtcp-emulate")
 
-SAMPLER = "while true; do echo \"t=$(date +%s.%N)\"; ss -tin state established; sleep 0.1; done > {log}"
+SAMPLER = "while true; do echo \"t=$(date +%s.%N)\"; ss -tino state established; sleep 0.1; done > {log}"
 
 
 def run(args):
@@ -59,7 +59,7 @@ def zwa_arm(zwa, d):
         "--setup", f"mn: {setup_common}",
         "--serve", "mn: iperf3 -s -1",
         "--serve", "cn: " + SAMPLER.format(log=f"{d}/ss.log"),
-        "--exec", f"cn: sleep 1; iperf3 -c mn -t 19 -w 40000 -J > {d}/iperf.json",
+        "--exec", f"cn: sleep 1; iperf3 -c mn -t 15 -w 40000 -J > {d}/iperf.json",
     ])
     s = json.load(open(os.path.join(d, "summary.json")))
     out = kernel(s, "cn")
@@ -68,25 +68,60 @@ def zwa_arm(zwa, d):
     # TCP_INFO lines with a backoff or probes during the handoff.
     lines = open(os.path.join(d, "ss.log")).read().split("t=")
     out["ss_backoff_max"] = 0
+    out["ss_samples_in_persist"] = 0
+    out["ss_samples_in_rto_backoff"] = 0
     for block in lines:
+        backoff = 0
         for tok in block.split():
             if tok.startswith("backoff:"):
-                out["ss_backoff_max"] = max(out["ss_backoff_max"], int(tok.split(":")[1]))
+                backoff = int(tok.split(":")[1])
+                out["ss_backoff_max"] = max(out["ss_backoff_max"], backoff)
+        out["ss_samples_in_persist"] += "timer:(persist" in block
+        out["ss_samples_in_rto_backoff"] += "timer:(on" in block and backoff > 0
     try:
         ip = json.load(open(os.path.join(d, "iperf.json")))
-        out["goodput_bps"] = ip["end"]["sum_received"]["bits_per_second"]
+        out["goodput_bps"] = ip["end"]["sum_sent"]["bits_per_second"]
     except Exception as e:  # noqa: BLE001 - reported, not hidden
         out["goodput_bps"] = f"iperf3 output unreadable: {e}"
     return out
 
 
-def snoop_arm(snoop, d):
+RECEIVER = """import socket
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("", 5001))
+s.listen()
+c, _ = s.accept()
+n = 0
+while True:
+    b = c.recv(65536)
+    if not b:
+        break
+    n += len(b)
+print(n)
+"""
+
+SENDER = """import socket, sys, time
+s = socket.create_connection(("m1", 5001))
+t = time.time()
+s.sendall(b"x" * int(sys.argv[1]))
+s.shutdown(socket.SHUT_WR)
+s.recv(1)
+print("%.3f" % (time.time() - t))
+"""
+
+
+def snoop_arm(snoop, d, seed=1):
+    # iperf3's control connection does not survive 30 % data drops: a plain
+    # socket sends the seed's 100,000 bytes and times the transfer.
+    open(os.path.join(d, "recv.py"), "w").write(RECEIVER)
+    open(os.path.join(d, "send.py"), "w").write(SENDER)
     args = [
         os.path.join(ROOT, "scenarios", "snoop-s2-download.toml"), "--out", d, "--real", "server,m1",
-        "--set", "sim.duration=120s",
+        "--set", "sim.duration=300s", "--seed", str(seed),
         "--setup", "server: sysctl -qw net.ipv4.tcp_congestion_control=reno",
-        "--serve", "m1: iperf3 -s -1",
-        "--exec", f"server: sleep 0.5; iperf3 -c m1 -n 100000 -J > {d}/iperf.json",
+        "--serve", f"m1: python3 {d}/recv.py > {d}/received.txt",
+        "--exec", f"server: sleep 0.3; python3 {d}/send.py 100000 > {d}/elapsed.txt",
     ]
     if not snoop:
         args += ["--set", 'agents=[{node = "server", kind = "peg", send_data_drop_rate = 0.3, '
@@ -94,9 +129,9 @@ def snoop_arm(snoop, d):
     run(args)
     s = json.load(open(os.path.join(d, "summary.json")))
     out = kernel(s, "server")
-    out["agents"] = [{"kind": a.get("kind"), **{k: v for k, v in a.items() if isinstance(v, int)}}
-                     for a in s.get("agents", [])]
-    out["stopped_at_s"] = s["emulation"]["stopped_at_s"]
+    out["agents"] = {a["kind"]: a.get("counters") for a in s.get("agents", [])}
+    out["transfer_s"] = open(os.path.join(d, "elapsed.txt")).read().strip()
+    out["received_bytes"] = open(os.path.join(d, "received.txt")).read().strip()
     out["lateness"] = s["emulation"]["lateness"]
     return out
 
@@ -107,7 +142,20 @@ def main():
         if what == "zwa":
             res = {"zwa": zwa_arm(True, os.path.join(base, "zwa")), "bare": zwa_arm(False, os.path.join(base, "bare"))}
         elif what == "snoop":
-            res = {"snoop": snoop_arm(True, os.path.join(base, "snoop")), "peg_only": snoop_arm(False, os.path.join(base, "peg"))}
+            runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+            res = {"snoop": [], "peg_only": []}
+            for seed in range(1, runs + 1):
+                for arm, on in (("snoop", True), ("peg_only", False)):
+                    d = os.path.join(base, f"{arm}{seed}")
+                    os.makedirs(d)
+                    res[arm].append(snoop_arm(on, d, seed))
+            for arm in ("snoop", "peg_only"):
+                rs = res[arm]
+                res[arm + "_mean"] = {
+                    k: sum(float(r[k]) for r in rs) / len(rs) for k in ("retrans", "timeouts", "transfer_s")
+                }
+                if arm == "snoop":
+                    res[arm + "_mean"]["local_retransmissions"] = sum(r["agents"]["snoop"]["local_retransmissions"] for r in rs) / len(rs)
         else:
             sys.exit("usage: emulate_checks.py zwa|snoop")
     print(json.dumps(res, indent=1))

@@ -294,7 +294,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
             "to_kernel_packets": w.to_kernel_packets, "to_kernel_bytes": w.to_kernel_bytes,
             "write_errors": w.write_errors, "dropped": dropped,
             "left_original": w.left[Origin::Original as usize], "left_rewritten": w.left[Origin::Rewritten as usize],
-            "left_synthesized": w.left[Origin::Synthesized as usize], "bytes_evicted": rbs.evicted,
+            "left_synthesized": w.left[Origin::Synthesized as usize], "ring_overwrites": rbs.evicted,
         },
     });
     if let Some(o) = out.summary.as_object_mut() {

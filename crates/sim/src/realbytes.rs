@@ -78,7 +78,8 @@ pub enum Origin {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RealBytesStats {
     pub admitted: u64,
-    /// Entries overwritten by newer bytes before their packet left.
+    /// Entries overwritten by newer bytes: most after their packet left,
+    /// some (a copy an agent keeps) before, which then leave as `Synthesized`.
     pub evicted: u64,
 }
 
