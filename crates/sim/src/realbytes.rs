@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn unknown_packet_is_synthesized() {
-        let mut rb = RealBytes::new(1 << 20);
+        let rb = RealBytes::new(1 << 20);
         let pkt = wire::decode(&datagram(10, 1)).unwrap();
         let mut out = Vec::new();
         assert_eq!(rb.materialize(&pkt, &mut out), Origin::Synthesized);
