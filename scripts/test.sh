@@ -6,7 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # tshark validates captures; install it when we can (root, apt), carry on
-# without it otherwise (the capture test then skips).
+# without it otherwise (the capture test then skips). The emulator's tests
+# run kernel transfers with iperf3.
+if ! command -v iperf3 >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing iperf3"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 >/dev/null) ||
+        echo "warning: could not install iperf3; the emulator's kernel transfers will fail" >&2
+fi
 if ! command -v tshark >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "==> installing tshark"

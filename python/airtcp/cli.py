@@ -113,6 +113,13 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--batch", type=int, metavar="N", help="runs per Dask task (default: adapted to the run time)")
     sw.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no final summary")
 
+    sub.add_parser(
+        "emulate",
+        help="real Linux stacks in network namespaces through a scenario's network, in real time "
+        "(root; airtcp emulate --help)",
+        add_help=False,
+    )
+
     rp = sub.add_parser("reproduce", help="reproduce a seed study (table, report, plots)")
     from .studies import add_arguments as _study_arguments
 
@@ -317,8 +324,30 @@ def _fast_run_args(argv: list[str]) -> _RunArgs | None:
     return args
 
 
+def _emulate(rest: list[str]) -> int:
+    """`airtcp emulate` is the Rust binary airtcp-emulate (crates/emu): found
+    through $AIRTCP_EMULATE, on PATH, or in this checkout's target/release."""
+    import os
+    import shutil
+    import subprocess
+
+    exe = os.environ.get("AIRTCP_EMULATE") or shutil.which("airtcp-emulate")
+    if exe is None:
+        here = os.path.dirname(os.path.abspath(__file__))
+        cand = os.path.join(here, "..", "..", "target", "release", "airtcp-emulate")
+        if os.path.exists(cand):
+            exe = cand
+    if exe is None:
+        print("airtcp emulate: airtcp-emulate not found (cargo build --release -p airtcp-emu)", file=sys.stderr)
+        return 1
+    return subprocess.call([exe, *rest])
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _fast_run_args(sys.argv[1:] if argv is None else list(argv))
+    raw = sys.argv[1:] if argv is None else list(argv)
+    if raw[:1] == ["emulate"]:
+        return _emulate(raw[1:])
+    args = _fast_run_args(raw)
     if args is None:
         args = _parser().parse_args(argv)
     if args.command == "run":

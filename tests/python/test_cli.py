@@ -226,3 +226,17 @@ def test_unwritable_out_exit_1(tmp_path, small_toml):
     proc = run_cli("run", small_toml, "--out", blocker / "o", "--quiet", check=False)
     assert proc.returncode == 1
     assert proc.stderr.startswith("airtcp: run failed: ") and str(blocker) in proc.stderr, proc.stderr
+
+
+def test_emulate_runs_the_emulator_binary_with_the_arguments(tmp_path, monkeypatch):
+    # `airtcp emulate` hands its arguments to airtcp-emulate (crates/emu)
+    # and returns its exit status: a stand-in records what it was given.
+    record = tmp_path / "args.txt"
+    fake = tmp_path / "airtcp-emulate"
+    fake.write_text(f"#!/bin/sh\necho \"$@\" > {record}\nexit 7\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("AIRTCP_EMULATE", str(fake))
+    from airtcp.cli import main
+
+    assert main(["emulate", "s.toml", "--out", "o", "--real", "cn,mn"]) == 7
+    assert record.read_text().strip() == "s.toml --out o --real cn,mn"

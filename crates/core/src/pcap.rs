@@ -128,6 +128,14 @@ impl<W: Write> PcapWriter<W> {
         self.write_record(t)
     }
 
+    /// Append a datagram's real bytes at `t` (a raw-IP capture): what an
+    /// emulated run records for packets that came from a kernel.
+    pub fn write_bytes(&mut self, t: Instant, bytes: &[u8]) -> io::Result<()> {
+        self.buf.clear();
+        self.buf.extend_from_slice(bytes);
+        self.write_record(t)
+    }
+
     /// The record header and the (possibly cut) bytes in `self.buf`.
     fn write_record(&mut self, t: Instant) -> io::Result<()> {
         let ns = t.as_nanos();

@@ -25,6 +25,7 @@ mod pcap_out;
 mod report;
 pub mod scenario;
 mod sim;
+pub mod realbytes;
 pub mod ring;
 pub mod slab;
 pub mod trace;
@@ -35,7 +36,8 @@ use std::path::PathBuf;
 
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
-pub use sim::{run, GaugeSeries};
+pub use sim::drive::{Driver, IfaceInfo};
+pub use sim::{run, External, GaugeSeries, NoExternal};
 pub use udp::UdpSeries;
 
 /// Options of one run that are not part of the scenario.

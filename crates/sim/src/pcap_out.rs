@@ -4,7 +4,9 @@
 //! no earlier frame can still appear: every future frame starts at or after
 //! the current simulated time.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 use airtcp_core::pcap::PcapWriter;
 use airtcp_core::{Instant, Packet};
 
+use crate::realbytes::RealBytes;
 use crate::SimError;
 
 struct LinkCapture {
@@ -32,6 +35,10 @@ struct RadioCapture {
 
 pub struct PcapOut {
     links: Vec<LinkCapture>,
+    /// An emulated run's real bytes: records of packets that came from a
+    /// kernel hold its bytes rather than zeros.
+    pub real: Option<Rc<RefCell<RealBytes>>>,
+    scratch: Vec<u8>,
     radios: Vec<RadioCapture>,
     error: Option<SimError>,
 }
@@ -41,7 +48,7 @@ const RADIO_SNAPLEN: u32 = 65_535;
 
 impl LinkCapture {
     /// Write pending records with time <= `upto`, oldest first (direction ab first on ties).
-    fn flush(&mut self, upto: Instant) -> std::io::Result<()> {
+    fn flush(&mut self, upto: Instant, real: Option<&RefCell<RealBytes>>, scratch: &mut Vec<u8>) -> std::io::Result<()> {
         loop {
             let a = self.pending[0].front().map(|r| r.0);
             let b = self.pending[1].front().map(|r| r.0);
@@ -62,7 +69,13 @@ impl LinkCapture {
                 return Ok(());
             }
             let (t, pkt) = self.pending[dir].pop_front().expect("some");
-            self.writer.write(t, &pkt)?;
+            match real {
+                Some(r) => {
+                    r.borrow().materialize(&pkt, scratch);
+                    self.writer.write_bytes(t, scratch)?;
+                }
+                None => self.writer.write(t, &pkt)?,
+            }
         }
     }
 }
@@ -91,7 +104,7 @@ impl PcapOut {
             out.write_all(&buf).map_err(|err| SimError::Io { path: tmp.clone(), err })?;
             rcaps.push(RadioCapture { out, tmp, path, buf });
         }
-        Ok(PcapOut { links, radios: rcaps, error: None })
+        Ok(PcapOut { links, real: None, scratch: Vec::with_capacity(65_536), radios: rcaps, error: None })
     }
 
     /// Whether radio captures were asked for.
@@ -117,7 +130,7 @@ impl PcapOut {
     pub fn capture(&mut self, link: usize, dir: usize, start: Instant, now: Instant, pkt: &Packet) {
         let l = &mut self.links[link];
         l.pending[dir].push_back((start, *pkt));
-        if let Err(err) = l.flush(now) {
+        if let Err(err) = l.flush(now, self.real.as_deref(), &mut self.scratch) {
             if self.error.is_none() {
                 self.error = Some(SimError::Io { path: l.tmp.clone(), err });
             }
@@ -136,8 +149,9 @@ impl PcapOut {
             return Err(e);
         }
         let mut done = Vec::with_capacity(self.links.len());
+        let mut scratch = self.scratch;
         for mut l in self.links {
-            l.flush(Instant::MAX).map_err(|err| SimError::Io { path: l.tmp.clone(), err })?;
+            l.flush(Instant::MAX, self.real.as_deref(), &mut scratch).map_err(|err| SimError::Io { path: l.tmp.clone(), err })?;
             l.writer.finish().map_err(|err| SimError::Io { path: l.tmp.clone(), err })?;
             done.push((l.tmp, l.path));
         }

@@ -89,6 +89,9 @@ pub enum WireError {
     OptionsTooLong { len: usize },
     /// Encoding: the datagram (outer header included) would exceed 65535 bytes.
     DatagramTooLong { len: u64 },
+    /// Encoding with real payload bytes: `have` bytes given for a packet
+    /// that carries `expected`.
+    PayloadLength { expected: usize, have: usize },
 }
 
 impl WireError {
@@ -114,7 +117,7 @@ impl WireError {
             | BadIcmpChecksum { offset, .. }
             | Malformed { offset, .. }
             | UnsupportedEtherType { offset, .. } => offset,
-            OptionsTooLong { .. } | DatagramTooLong { .. } => 0,
+            OptionsTooLong { .. } | DatagramTooLong { .. } | PayloadLength { .. } => 0,
         }
     }
 }
@@ -168,6 +171,7 @@ impl fmt::Display for WireError {
             }
             OptionsTooLong { len } => write!(f, "TCP options need {len} bytes, at most {MAX_TCP_OPTIONS_LEN} fit"),
             DatagramTooLong { len } => write!(f, "IPv4 datagram of {len} bytes exceeds 65535"),
+            PayloadLength { expected, have } => write!(f, "{have} payload bytes given for a packet carrying {expected}"),
         }
     }
 }

@@ -53,6 +53,43 @@ pub fn encode(pkt: &Packet, buf: &mut Vec<u8>) -> Result<(), WireError> {
     ipv4::write_packet(pkt, buf)
 }
 
+/// Serialise `pkt` as [`encode`] does, but with `payload` as the bytes after
+/// the transport header (TCP, UDP, ICMP echo data) and that header's
+/// checksum computed over them: how an emulator sends a real packet whose
+/// headers an agent rewrote. `payload` must be exactly the length `pkt`
+/// carries (`WireError::PayloadLength` otherwise).
+pub fn encode_with_payload(pkt: &Packet, payload: &[u8], buf: &mut Vec<u8>) -> Result<(), WireError> {
+    use crate::packet::{IpPayload, IPV4_HEADER_LEN, UDP_HEADER_LEN, ICMP_ECHO_HEADER_LEN};
+    encode(pkt, buf)?;
+    let (hdr, csum_at) = match &pkt.payload {
+        IpPayload::Tcp(seg) => (seg.header_len() as usize, 16),
+        IpPayload::Udp(_) => (UDP_HEADER_LEN as usize, 6),
+        IpPayload::Icmp(crate::packet::Icmp::EchoRequest { .. } | crate::packet::Icmp::EchoReply { .. }) => {
+            (ICMP_ECHO_HEADER_LEN as usize, 2)
+        }
+        _ => return if payload.is_empty() { Ok(()) } else { Err(WireError::PayloadLength { expected: 0, have: payload.len() }) },
+    };
+    let l4 = (IPV4_HEADER_LEN as usize) * (1 + pkt.outer.is_some() as usize);
+    let expected = buf.len() - l4 - hdr;
+    if payload.len() != expected {
+        return Err(WireError::PayloadLength { expected, have: payload.len() });
+    }
+    buf[l4 + hdr..].copy_from_slice(payload);
+    let csum = match &pkt.payload {
+        IpPayload::Icmp(_) => checksum::internet(&buf[l4..], csum_at),
+        p => {
+            let c = checksum::pseudo(&pkt.ip.src, &pkt.ip.dst, p.protocol(), &buf[l4..], csum_at);
+            // RFC 768: a computed UDP checksum of zero is sent as all ones.
+            if c == 0 && p.protocol() == crate::packet::proto::UDP { 0xffff } else { c }
+        }
+    };
+    buf[l4 + csum_at..l4 + csum_at + 2].copy_from_slice(&csum.to_be_bytes());
+    if pkt.outer.is_some() {
+        // The outer header's checksum covers only itself: unchanged.
+    }
+    Ok(())
+}
+
 /// Serialise `frame` as an Ethernet II frame: the 14-byte header (destination
 /// MAC, source MAC, EtherType IPv4), then the datagram [`encode`] writes. No
 /// padding and no FCS, as a capture on the sender shows it.

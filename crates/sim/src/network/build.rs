@@ -134,6 +134,7 @@ impl Network {
             stats: NetStats::default(),
             local: VecDeque::with_capacity(16),
             end,
+            external: vec![false; sc.nodes.len()],
         };
         if let Some(m) = &sc.mesh {
             net.install_mesh_routes(m);

@@ -124,6 +124,10 @@ pub struct Network {
     /// and the releases not yet polled.
     release_watch: Vec<bool>,
     releases: VecDeque<u32>,
+    /// Nodes whose stack lives outside the simulation (an emulated run's
+    /// kernels): what reaches their addresses, echo requests included, is
+    /// handed out through [`Network::poll_local`] rather than answered here.
+    pub external: Vec<bool>,
 }
 
 /// What the packet path needs from the run loop.

@@ -123,6 +123,10 @@ impl Network {
                 }
             }
         }
+        if self.external[node] {
+            self.local.push_back(LocalDelivery { node: node as u32, iface, frame: idx });
+            return;
+        }
         if let IpPayload::Icmp(Icmp::EchoRequest { id, seq, len }) = self.frames.get(idx).pkt.payload {
             let pkt = self.frames.remove(idx).pkt;
             self.echo_reply(cx, now, node, &pkt, id, seq, len);

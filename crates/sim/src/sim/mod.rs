@@ -3,6 +3,7 @@
 //! passes what the network delivered to a node's own address to the hosts.
 
 mod build;
+pub mod drive;
 mod ep;
 mod hosts;
 mod ns2host;
@@ -47,12 +48,37 @@ impl<'s> Sim<'s> {
     fn run_loop(&mut self, progress: &mut Option<&mut dyn FnMut(f64)>) {
         let step = (self.end.0 / 100).max(1);
         let mut next_report = step;
-        while let Some((now, ev)) = self.q.pop_until(self.end) {
-            if now.0 >= next_report {
-                if let Some(cb) = progress.as_mut() {
-                    cb(now.0 as f64 / self.end.0 as f64);
+        while self.q.peek_time().is_some_and(|t| t <= self.end) {
+            let limit = match progress {
+                Some(_) => Instant(next_report.min(self.end.0)),
+                None => self.end,
+            };
+            self.run_until(limit, &mut NoExternal);
+            if let Some(cb) = progress.as_mut() {
+                if let Some(t) = self.q.peek_time() {
+                    if t.0 >= next_report && t <= self.end {
+                        cb(t.0 as f64 / self.end.0 as f64);
+                        next_report = (t.0 / step + 1) * step;
+                    }
                 }
-                next_report = (now.0 / step + 1) * step;
+            }
+        }
+        self.rec.take(self.end.0 + 1, &mut self.hosts, &self.net);
+        if let Some(cb) = progress.as_mut() {
+            cb(1.0);
+        }
+    }
+
+    /// Execute every event due at or before `limit` (and before the end of
+    /// the run). `x` sees each event's due time before it runs and takes
+    /// what the network delivers to external nodes; a simulation passes
+    /// [`NoExternal`], whose checks compile away.
+    #[inline]
+    pub(crate) fn run_until<X: External>(&mut self, limit: Instant, x: &mut X) {
+        let limit = limit.min(self.end);
+        while let Some((now, ev)) = self.q.pop_until(limit) {
+            if X::ACTIVE {
+                x.event(now);
             }
             if self.rec.due(now.0) {
                 self.rec.take(now.0, &mut self.hosts, &self.net);
@@ -63,7 +89,7 @@ impl<'s> Sim<'s> {
                 Ev::Channel { ch } => {
                     self.net.begin_channel(now, ch);
                     while let Some(d) = self.net.next_delivery(&mut cx, now, ch) {
-                        self.hosts.deliver(&mut cx, &mut self.net, now, d);
+                        deliver(&mut self.hosts, &mut cx, &mut self.net, now, d, x);
                     }
                     self.net.end_channel(&mut cx, now, ch);
                 }
@@ -90,21 +116,57 @@ impl<'s> Sim<'s> {
                     }
                 }
             }
-            while let Some(d) = self.net.poll_local() {
-                self.hosts.deliver(&mut cx, &mut self.net, now, d);
-            }
-            while let Some((node, warning)) = self.net.poll_radio_notice() {
-                self.hosts.radio_notice(&mut cx, &mut self.net, now, node, warning);
-            }
-            while let Some(radio) = self.net.poll_release() {
-                self.hosts.udp.on_release(&mut cx, &mut self.net, now, radio);
-            }
-        }
-        self.rec.take(self.end.0 + 1, &mut self.hosts, &self.net);
-        if let Some(cb) = progress.as_mut() {
-            cb(1.0);
+            self.drain_local(now, x);
         }
     }
+
+    /// Hand what the network delivered outside a channel event (through
+    /// agents, tunnels, loopback) and the radios' handoff cues to the hosts.
+    #[inline]
+    fn drain_local<X: External>(&mut self, now: Instant, x: &mut X) {
+        let mut cx = Cx { q: &mut self.q, log: &mut self.log };
+        while let Some(d) = self.net.poll_local() {
+            deliver(&mut self.hosts, &mut cx, &mut self.net, now, d, x);
+        }
+        while let Some((node, warning)) = self.net.poll_radio_notice() {
+            self.hosts.radio_notice(&mut cx, &mut self.net, now, node, warning);
+        }
+        while let Some(radio) = self.net.poll_release() {
+            self.hosts.udp.on_release(&mut cx, &mut self.net, now, radio);
+        }
+    }
+}
+
+/// A local delivery goes to the simulated hosts, or out when its node is external.
+#[inline(always)]
+fn deliver<X: External>(hosts: &mut Hosts, cx: &mut Cx, net: &mut Network, now: Instant, d: crate::network::LocalDelivery, x: &mut X) {
+    if X::ACTIVE && net.external[d.node as usize] {
+        let local = net.ifaces.get(d.iface as usize).map_or(0, |i| i.local);
+        x.deliver(now, d.node, local, net.local_packet(&d));
+        net.free_local(&d);
+        return;
+    }
+    hosts.deliver(cx, net, now, d);
+}
+
+/// What drives a run from outside: an emulator's real hosts and clock.
+pub trait External {
+    /// False for a plain simulation: every hook compiles away.
+    const ACTIVE: bool;
+    /// Event due at `due` is about to run (an emulator measures its lateness).
+    fn event(&mut self, due: Instant);
+    /// `pkt` reached an address of external node `node` on its interface
+    /// `iface` (position among the node's interfaces).
+    fn deliver(&mut self, now: Instant, node: u32, iface: u32, pkt: &airtcp_core::Packet);
+}
+
+/// The simulation's [`External`]: nothing outside.
+pub struct NoExternal;
+
+impl External for NoExternal {
+    const ACTIVE: bool = false;
+    fn event(&mut self, _due: Instant) {}
+    fn deliver(&mut self, _now: Instant, _node: u32, _iface: u32, _pkt: &airtcp_core::Packet) {}
 }
 
 /// Run a scenario. The simulation loop itself is timed (`run_wall_s`);

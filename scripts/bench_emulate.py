@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Kernel TCP against airtcp's model on the same emulated path.
+
+For each congestion control (reno, cubic) and uniform loss p on the data
+direction, run N real-time emulations of scenarios/emu-path.toml with the
+kernels of two namespaces (iperf3, one bulk transfer) and N simulations of
+the same scenario with airtcp's own TCP (`--clock virtual`, the same engine),
+and print a Markdown table: goodput, mean smoothed RTT, retransmissions,
+timeouts and recoveries, mean and spread over the runs, plus the emulator's
+event lateness. Needs root (namespaces, TUN) and iperf3.
+
+    cargo build --release -p airtcp-emu
+    sudo python3 scripts/bench_emulate.py --runs 5 --seconds 20 > table.md
+
+Kernel counters: goodput from iperf3's receiver, mean RTT from iperf3's
+sender (TCP_INFO tcpi_rtt sampled each interval), retransmissions
+(Tcp.RetransSegs), timeouts (TcpExt.TCPTimeouts) and recoveries
+(TcpExt.TCPSackRecovery + TCPRenoRecovery) from the sender namespace's
+/proc/net/snmp and /proc/net/netstat, which the emulator records.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "airtcp-emulate")
+SCEN = os.path.join(ROOT, "scenarios", "emu-path.toml")
+
+
+def emulate(cc, p, seed, seconds, out):
+    cmd = [
+        BIN, SCEN, "--out", out, "--real", "snd,rcv", "--seed", str(seed),
+        "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds + 10}s",
+        "--serve", "rcv: iperf3 -s -1",
+        "--exec", f"snd: sleep 0.5; iperf3 -c rcv -t {seconds} -C {cc} -J > {out}/iperf.json",
+    ]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode not in (0, 3):
+        sys.exit(f"emulation failed ({r.returncode}): {r.stderr}")
+    s = json.load(open(os.path.join(out, "summary.json")))
+    ip = json.load(open(os.path.join(out, "iperf.json")))
+    e = s["emulation"]
+    k = e["kernel_counters"]["snd"]
+    snd = ip["end"]["streams"][0]["sender"]
+    return {
+        "goodput": ip["end"]["sum_received"]["bits_per_second"],
+        "srtt_ms": snd["mean_rtt"] / 1000.0,
+        "retrans": k.get("Tcp.RetransSegs", 0),
+        "timeouts": k.get("TcpExt.TCPTimeouts", 0),
+        "recoveries": k.get("TcpExt.TCPSackRecovery", 0) + k.get("TcpExt.TCPRenoRecovery", 0),
+        "late_mean_us": e["lateness"]["mean_us"],
+        "late_p99_us": e["lateness"]["p99_us"],
+        "overloaded": e["overloaded"],
+    }
+
+
+def simulate(cc, p, seed, seconds, out):
+    cmd = [
+        BIN, SCEN, "--out", out, "--clock", "virtual", "--seed", str(seed),
+        "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds}s",
+        "--set", f"flows.0.tcp.cc={cc}",
+    ]
+    subprocess.run(cmd, check=True, capture_output=True)
+    f = json.load(open(os.path.join(out, "summary.json")))["flows"][0]
+    return {
+        "goodput": f["goodput_bps"],
+        "srtt_ms": (f["srtt_mean_s"] or 0) * 1000.0,
+        "retrans": f["retransmissions"],
+        "timeouts": f["timeouts"],
+        "recoveries": f["fast_recoveries"],
+    }
+
+
+def ms(xs):
+    m = statistics.mean(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return m, sd
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--seconds", type=int, default=20)
+    ap.add_argument("--cc", default="reno,cubic")
+    ap.add_argument("--loss", default="0,0.01,0.05")
+    a = ap.parse_args()
+    print("| cc | p | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model | "
+          "retrans k / m | timeouts k / m | recoveries k / m | lateness mean / p99 (µs) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for cc in a.cc.split(","):
+        for p in a.loss.split(","):
+            kern, model = [], []
+            for i in range(a.runs):
+                with tempfile.TemporaryDirectory() as d:
+                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e")))
+                    model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s")))
+            gk, gks = ms([r["goodput"] / 1e6 for r in kern])
+            gm, gms = ms([r["goodput"] / 1e6 for r in model])
+            sk, _ = ms([r["srtt_ms"] for r in kern])
+            sm, _ = ms([r["srtt_ms"] for r in model])
+            def pair(key):
+                return f"{statistics.mean(r[key] for r in kern):.1f} / {statistics.mean(r[key] for r in model):.1f}"
+            lm = statistics.mean(r["late_mean_us"] for r in kern)
+            lp = max(r["late_p99_us"] for r in kern)
+            over = sum(r["overloaded"] for r in kern)
+            print(f"| {cc} | {p} | {gk:.3f} ± {gks:.3f} | {gm:.3f} ± {gms:.3f} | {100 * (gk - gm) / gm:+.1f} % | "
+                  f"{sk:.1f} | {sm:.1f} | {pair('retrans')} | {pair('timeouts')} | {pair('recoveries')} | "
+                  f"{lm:.0f} / {lp:.0f}{' (overloaded ' + str(over) + ')' if over else ''} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
