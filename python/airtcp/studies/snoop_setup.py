@@ -290,11 +290,12 @@ SEED_S1_RATE = 0.3
 #: unfinished. The counts are a sweep over plausible settings, not OPNET's
 #: documented default, which we could not consult.
 ATTEMPT_LIMITS = (3, 8)
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"] + [f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003"] + [
+    f"tcp-attempts{n}" for n in ATTEMPT_LIMITS
+]
 #: Arms that run plain TCP under a named TCP profile: arm -> profile.
-#: INTEGRATOR: set to {"tcp-opnet2003": "opnet-2003"} (and add the arm to
-#: ARMS and ARM_NOTES) once ``[flows.tcp] profile`` is merged.
-PROFILE_ARMS: dict[str, str] = {}
+#: The profile alone sets the stack (the study's TCP keys are not applied).
+PROFILE_ARMS: dict[str, str] = {"tcp-opnet2003": "opnet-2003"}
 #: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
 QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
 #: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
@@ -315,6 +316,8 @@ ARM_NOTES = {
     "AP serving both would blur",
     "tcp-allpkts": "`tcp` with the PEG's \"all packets\" option: TCP ACKs are dropped at the same rate as data",
     "snoop-allpkts": "`snoop` with the PEG's \"all packets\" option",
+    "tcp-opnet2003": "`tcp` on the `opnet-2003` TCP profile: the seed's table with OPNET's 0.5-s timer tick "
+    "(RTT samples and the RTO rounded to whole ticks) instead of RFC 6298's G",
     **{
         f"tcp-attempts{n}": f"`tcp` that aborts the connection after {n} retransmissions of one segment (OPNET's "
         "attempt-based retransmission threshold; the count is a sweep point, the seed gives none)"
@@ -343,7 +346,7 @@ def tcp_config(arm: str) -> dict:
     if arm.startswith("tcp-attempts"):
         tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
     if arm in PROFILE_ARMS:
-        tcp["profile"] = PROFILE_ARMS[arm]
+        return {"profile": PROFILE_ARMS[arm]}
     if arm == "sack":
         tcp["sack"] = True
         # The seed's era: SACK recovery without RACK or the tail loss probe

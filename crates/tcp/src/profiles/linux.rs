@@ -34,6 +34,7 @@ pub(super) fn linux() -> TcpConfig {
         snd_buf_autotune: true,                      // tcp_sndbuf_expand (no SO_SNDBUF)
         tcp_wmem: TCP_WMEM,                          // 4096 16384 4194304
         nodelay: false,                              // Nagle on unless TCP_NODELAY
+        window_update_ack: true, // __tcp_ack_snd_check: an ACK once the read opens the window by an MSS
         slow_start_after_idle: true,                 // tcp_slow_start_after_idle = 1
         sack: true,                                  // tcp_sack = 1
         timestamps: true,                            // tcp_timestamps = 1

@@ -23,6 +23,7 @@ pub(super) fn ns3() -> TcpConfig {
         snd_buf_autotune: false,
         tcp_wmem: TCP_WMEM,                          // unused
         nodelay: true,                               // TcpSocket::TcpNoDelay = true
+        window_update_ack: true, // unchanged from the ns-3 anchor runs that validate this profile
         slow_start_after_idle: false,                // TcpSocketBase never restarts cwnd
         sack: true,                                  // TcpSocketBase::Sack = true
         timestamps: true,                            // TcpSocketBase::Timestamp = true

@@ -24,6 +24,7 @@ pub(super) fn opnet_2003() -> TcpConfig {
         snd_buf_autotune: false,
         tcp_wmem: TCP_WMEM,                          // unused
         nodelay: true,                               // table: Nagle SWS Algorithm Disabled
+        window_update_ack: true, // the seed's table is silent; the RFC 1122 4.2.3.3 window update
         slow_start_after_idle: true,                 // not in the table (RFC 2581 §4.1)
         sack: false,                                 // table: Selective Ack (SACK) Disabled
         timestamps: false,                           // not in the table; no RFC 1323 options

@@ -23,6 +23,7 @@ pub(super) fn rfc() -> TcpConfig {
         snd_buf_autotune: false,
         tcp_wmem: TCP_WMEM,                          // unused
         nodelay: false,                              // RFC 1122 4.2.3.4: Nagle SHOULD be implemented
+        window_update_ack: true, // RFC 1122 4.2.3.3: a window update once the window opens by an MSS
         slow_start_after_idle: true,                 // RFC 5681 §4.1
         sack: true,                                  // RFC 2018, needed by RFC 6675
         timestamps: true,                            // RFC 7323
