@@ -88,7 +88,7 @@ fn unknown_keys_and_wrong_types_are_rejected() {
     assert_eq!(err_with("delay = \"10ms\"", "delay = true"), "bulk.toml:40: links[0].delay: expected a duration like \"10ms\", got boolean true");
     assert_eq!(err_with("delay = \"10ms\"", "delay = \"10 parsecs\""), "bulk.toml:40: links[0].delay: unknown duration unit in \"10 parsecs\" (use ns, us, ms, s, min, h)");
     let e = err_with("[sim]", "[simulation]");
-    assert_eq!(e, "bulk.toml:22: simulation: unknown key (known: sim, nodes, links, flows, agents, route_changes, wifi, radios, wifi_errors, sdn, mesh)");
+    assert_eq!(e, "bulk.toml:22: simulation: unknown key (known: sim, nodes, links, flows, udp_flows, agents, route_changes, wifi, radios, wifi_errors, sdn, mesh)");
     assert_eq!(err_with("rate = \"2Mbps\"\n", ""), "bulk.toml:44: links[1].rate: missing required key");
 }
 
@@ -129,7 +129,7 @@ fn toml_syntax_errors_have_a_line() {
 fn loss_table_errors() {
     assert_eq!(
         err_with("model = \"uniform\"", "model = \"rayleigh\""),
-        "bulk.toml:54: links[1].loss_ab.model: unknown loss model \"rayleigh\" (known: none, uniform, ber, gilbert)"
+        "bulk.toml:54: links[1].loss_ab.model: unknown loss model \"rayleigh\" (known: none, uniform, ber, gilbert, list)"
     );
     assert_eq!(
         err_with("p = 0.01", "p = 0.01\nouttages = []"),
