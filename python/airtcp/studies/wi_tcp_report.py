@@ -56,7 +56,7 @@ def _claims(runs, link, main, d0) -> tuple[list[Claim], dict]:
         Claim("EHN: segments sent into the disconnection" + tag, "in-flight packets dropped", None, rtx, "retransmissions per run, EHN − Wi-TCP, same seed", "{:.1f}"),
     ]
     if "freeze" in modes_for(link):
-        # Beyond the seed (issue 10): Freeze-TCP on the same axes.
+        # Beyond the seed: Freeze-TCP on the same axes.
         g[("freeze", "romip")] = _gain(runs, link, "freeze", "romip", main, d0)
         g[("witcp", "freeze")] = _gain(runs, link, "witcp", "freeze", main, d0)
         lead = f"; oracle warning {FREEZE_LEAD_S:g} s ahead"
