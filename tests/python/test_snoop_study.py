@@ -210,7 +210,7 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
     ]
     assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
     assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
-        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-attempts3", "tcp-attempts8"
+        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003", "tcp-attempts3", "tcp-attempts8"
     ]
     # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
     att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
