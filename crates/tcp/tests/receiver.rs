@@ -231,7 +231,7 @@ fn older_duplicate_leaves_ts_recent() {
 /// An application that reads every segment as it arrives; the ACKs the
 /// receiver sends for eight 1000-byte segments (MSS 1000).
 fn acks_with_reader(cfg: TcpConfig) -> Vec<u64> {
-    let (mut ep, now) = established_receiver(cfg);
+    let (mut ep, _) = established_receiver(cfg);
     let mut acks = Vec::new();
     for i in 0..8u64 {
         data(&mut ep, ms(10 + i), i * 1000, 1000);

@@ -454,18 +454,27 @@ impl Ns2Sender {
             self.dupwnd = 0;
             self.recv_newack_helper(now, ack);
         } else if ack == self.last_ack {
-            self.on_dupack();
-            if self.dupacks == nd {
-                self.dupack_action_reno(now);
-            } else if self.dupacks > nd && self.last_cwnd_action == CwndAction::Dupack {
-                self.dupwnd += 1;
-            } else if self.dupacks < nd && self.cfg.singledup && self.send_one() {
-                self.output(now, self.t_seqno);
-                self.t_seqno += 1;
-            }
+            self.duplicate_ack_reno(now);
         }
         if self.dupacks == 0 || self.dupacks > nd - 1 {
             self.send_much(now, self.cfg.maxburst);
+        }
+    }
+
+    /// A duplicate ACK under Reno and NewReno (`RenoTcpAgent::recv`,
+    /// `NewRenoTcpAgent::recv` share it): the third starts fast
+    /// retransmit, later ones inflate the window while in it, earlier ones
+    /// may send one new packet (limited transmit, `singledup_`).
+    fn duplicate_ack_reno(&mut self, now: Instant) {
+        let nd = self.cfg.numdupacks as i64;
+        self.on_dupack();
+        if self.dupacks == nd {
+            self.dupack_action_reno(now);
+        } else if self.dupacks > nd && self.last_cwnd_action == CwndAction::Dupack {
+            self.dupwnd += 1;
+        } else if self.dupacks < nd && self.cfg.singledup && self.send_one() {
+            self.output(now, self.t_seqno);
+            self.t_seqno += 1;
         }
     }
 
@@ -507,15 +516,7 @@ impl Ns2Sender {
                 self.partial_ack(now, ack);
             }
         } else if ack == self.last_ack {
-            self.on_dupack();
-            if self.dupacks == nd {
-                self.dupack_action_reno(now);
-            } else if self.dupacks > nd && self.last_cwnd_action == CwndAction::Dupack {
-                self.dupwnd += 1;
-            } else if self.dupacks < nd && self.cfg.singledup && self.send_one() {
-                self.output(now, self.t_seqno);
-                self.t_seqno += 1;
-            }
+            self.duplicate_ack_reno(now);
         }
         if self.dupacks == 0 {
             self.send_much(now, self.cfg.maxburst);

@@ -55,7 +55,7 @@ fn first_rto_is_rtxcur_init_and_a_timeout_backs_it_off() {
 
 #[test]
 fn timed_ack_clears_backoff_and_sets_tick_rto() {
-    let mut s = established(Ns2Variant::Tahoe);
+    let s = established(Ns2Variant::Tahoe);
     // 40 ms from a send at 0 with boot_time 0: 4 ticks; RTO = 8 ticks, below minrto_.
     assert_eq!(s.rtt().t_rtt, 4);
     assert_eq!(s.rto(), Duration::from_millis(200));
