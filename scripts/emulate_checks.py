@@ -111,7 +111,7 @@ print("%.3f" % (time.time() - t))
 """
 
 
-def snoop_arm(snoop, d, seed=1):
+def snoop_arm(snoop, d, seed=1, sysctls=()):
     # iperf3's control connection does not survive 30 % data drops: a plain
     # socket sends the seed's 100,000 bytes and times the transfer.
     open(os.path.join(d, "recv.py"), "w").write(RECEIVER)
@@ -119,7 +119,8 @@ def snoop_arm(snoop, d, seed=1):
     args = [
         os.path.join(ROOT, "scenarios", "snoop-s2-download.toml"), "--out", d, "--real", "server,m1",
         "--set", "sim.duration=300s", "--seed", str(seed),
-        "--setup", "server: sysctl -qw net.ipv4.tcp_congestion_control=reno",
+        "--setup", "server: sysctl -qw net.ipv4.tcp_congestion_control=reno " + " ".join(sysctls),
+        "--setup", "m1: sysctl -qw net.ipv4.tcp_congestion_control=reno " + " ".join(sysctls),
         "--serve", f"m1: python3 {d}/recv.py > {d}/received.txt",
         "--exec", f"server: sleep 0.3; python3 {d}/send.py 100000 > {d}/elapsed.txt",
     ]
@@ -143,12 +144,15 @@ def main():
             res = {"zwa": zwa_arm(True, os.path.join(base, "zwa")), "bare": zwa_arm(False, os.path.join(base, "bare"))}
         elif what == "snoop":
             runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+            # Further arguments are sysctls set in both namespaces, e.g.
+            # net.ipv4.tcp_sack=0 (the seed's sender had no SACK).
+            sysctls = sys.argv[3:]
             res = {"snoop": [], "peg_only": []}
             for seed in range(1, runs + 1):
                 for arm, on in (("snoop", True), ("peg_only", False)):
                     d = os.path.join(base, f"{arm}{seed}")
                     os.makedirs(d)
-                    res[arm].append(snoop_arm(on, d, seed))
+                    res[arm].append(snoop_arm(on, d, seed, sysctls))
             for arm in ("snoop", "peg_only"):
                 rs = res[arm]
                 res[arm + "_mean"] = {
