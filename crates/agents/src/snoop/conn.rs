@@ -208,7 +208,7 @@ impl Conn {
     fn new_sack_info(&mut self, ack: SeqNum, seg: &Segment) -> bool {
         let mut new = false;
         for &(left, right) in seg.sacks() {
-            if left >= ack && self.sack_high.map_or(true, |h| right > h) {
+            if left >= ack && !matches!(self.sack_high, Some(h) if right <= h) {
                 self.sack_high = Some(right);
                 new = true;
             }
