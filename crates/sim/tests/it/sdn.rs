@@ -24,6 +24,10 @@ fn roam(at: &str, apps: &str) -> RunOutput {
 const ZWA: &str = r#"["mobility", "statistics", "zwa", "forwarding"]"#;
 const ZWA_NO_STATS: &str = r#"["mobility", "zwa", "forwarding"]"#;
 const BARE: &str = r#"["mobility", "forwarding"]"#;
+/// A roam instant at which a segment of the sender's burst reaches the old
+/// AP between T0 and T2 (on the scenario's linux-4.4 stack; the study's
+/// Fig. 6(b) uses the same instant). At 10.2 s none does.
+const SLIP: &str = "10.04s";
 
 fn count(o: &RunOutput, kind: &str) -> usize {
     o.events.iter().filter(|e| e.kind == kind).count()
@@ -77,16 +81,17 @@ fn zwa_freezes_the_sender_across_a_roam_without_rto_backoff() {
     assert_eq!(ctl(&o, "stats_zwa_disabled"), 0);
     assert_eq!(ctl(&o, "zwa_handoffs"), 1);
     // Every segment that reached the controller was acknowledged with a
-    // zero window once, stored once and replayed once, none lost.
-    // (27 before the WLAN's scan and PHY-timing changes moved the roam by
-    // a frame time; the relation between the counters is what matters.)
-    let acks = sdn(&o, "zwa_acks");
-    assert!((25..=30).contains(&acks), "zwa_acks = {acks}");
-    assert_eq!(ctl(&o, "zwa_stored"), acks - 1);
-    assert_eq!(ctl(&o, "zwa_replayed"), acks - 1);
-    // At most one replayed segment is sent again (one since the WLAN's
-    // scan and PHY-timing changes; not yet traced).
-    assert!(ctl(&o, "zwa_replay_retransmits") <= 1);
+    // zero window once, stored once and replayed once, none lost: the 26
+    // segments in flight past the old AP at T2 (the window-limited
+    // sender's phase), and the sender's one zero-window probe (answered,
+    // nothing to store).
+    assert_eq!(sdn(&o, "zwa_acks"), 27);
+    assert_eq!(ctl(&o, "zwa_stored"), 26);
+    assert_eq!(ctl(&o, "zwa_replayed"), 26);
+    // An even number replayed: the station acknowledges every second
+    // segment at once, so the controller's 200 ms replay timer never races
+    // its delayed ACK (see `an_odd_replay_waits_for_the_stations_delayed_ack`).
+    assert_eq!(ctl(&o, "zwa_replay_retransmits"), 0);
     assert_eq!(ctl(&o, "zwa_replays_done"), 1);
     // The sender: persist, probes, no retransmission timeout at all, no
     // retransmission, and the window reopened 0.2 s after reassociation
@@ -96,12 +101,44 @@ fn zwa_freezes_the_sender_across_a_roam_without_rto_backoff() {
     assert_eq!(count(&o, "zero_window"), 1);
     assert_eq!(flow(&o, "window_probes"), 1);
     let reopen = first(&o, "window_opened") - t[4];
-    // 0.16-0.25 s before the scan/PHY-timing changes of the association
-    // storm work; 0.41 s after them (one replayed segment resent: traced
-    // as follow-up work).
-    assert!(reopen > 0.16 && reopen < 0.5, "window reopened {reopen:.3} s after T3");
+    assert!(reopen > 0.16 && reopen < 0.25, "window reopened {reopen:.3} s after T3");
     assert_eq!(flow(&o, "recv_order_errors"), 0);
     assert_eq!(o.summary["run"]["no_route_drops"].as_u64(), Some(0));
+}
+
+#[test]
+fn an_odd_replay_waits_for_the_stations_delayed_ack() {
+    // Today's kernel with the 200 ms delayed ACK and 1 s minimum RTO this
+    // study used to set: the sender's phase at T0 leaves 27 segments to
+    // replay. The station acknowledges every second one at once and the
+    // 27th only when its 200 ms delayed-ACK timer fires, which the
+    // controller's 200 ms replay timer (zwa_core) beats by a few ms: one
+    // spurious replay retransmission, and the window reopens 0.2 s later
+    // than with an even count. This is what loosened this file's bounds at
+    // the merge of the WLAN timing work: on `linux` with the study's former
+    // timer keys, its MAC changes
+    // (a fresh backoff drawn at every retune, from the radio's random
+    // stream; the 25 us aRxPHYStartDelay in the ACK timeout) moved the MN's
+    // frames by tens of microseconds, which turned 26 segments in flight at
+    // T2 into 27 (reverting the merge's changes to mac/dcf.rs and
+    // mgmt/sta.rs restores 26; reverting the scan changes in sta.rs alone
+    // does not).
+    // A phase effect of correct MAC changes, not a WLAN defect; on the
+    // scenario's linux-4.4 stack the count is 26 either way.
+    let o = run_with(&[
+        ("radios.3.roam_at.0.0", "10.2s"),
+        ("flows.0.tcp.profile", "\"linux\""),
+        ("flows.0.tcp.delack_timeout", "\"200ms\""),
+        ("flows.0.tcp.min_rto", "\"1s\""),
+    ]);
+    dump(&o);
+    assert_eq!(ctl(&o, "zwa_stored"), 27);
+    assert_eq!(ctl(&o, "zwa_replayed"), 27);
+    assert_eq!(ctl(&o, "zwa_replay_timeouts"), 1);
+    assert_eq!(ctl(&o, "zwa_replay_retransmits"), 1);
+    assert_eq!(flow(&o, "timeouts"), 0);
+    let reopen = first(&o, "window_opened") - first_after(&o, "sdn_t3_associated", 10.0);
+    assert!(reopen > 0.40 && reopen < 0.42, "window reopened {reopen:.3} s after T3");
 }
 
 #[test]
@@ -114,24 +151,27 @@ fn bare_tcp_backs_off_and_idles_after_reassociation() {
     // station is the retransmission after reassociation, seconds later.
     assert_eq!(flow(&o, "timeouts"), 2);
     assert!(timeouts_after(&o, t3) >= 1, "a backed-off RTO fires after reassociation");
+    // Linux's RTO here: SRTT plus the 200 ms floor on the variance term
+    // (tcp_set_rto), 0.90 s, doubled to 1.81 s: due 0.79 s after T3.
     let idle = o.events.iter().find(|e| e.kind == "timeout" && e.t_s > t3).map(|e| e.t_s - t3).unwrap();
-    assert!(idle > 0.9, "bare TCP idles {idle:.4} s after reassociation");
+    assert!(idle > 0.78 && idle < 0.80, "bare TCP idles {idle:.4} s after reassociation");
     assert!(flow(&o, "retransmissions") > 20);
-    // The MN's ACK generated while it was away was refused by its MAC
-    // (mac80211 drops data while not associated), not sent after it
-    // reassociated; and the duplicate ACK of the retransmission echoes the
-    // retransmission's timestamp (Linux tcp_replace_ts_recent), so the
-    // sender's Eifel check does not undo the real loss.
+    // The duplicate ACK of the retransmission echoes the retransmission's
+    // timestamp (Linux tcp_replace_ts_recent), so the sender's Eifel check
+    // does not undo the real loss. No ACK of the MN was pending when it
+    // left (its 40 ms delayed-ACK timer had fired), so its MAC refused
+    // none; with the 200 ms timer of the study's former keys one was
+    // pending and refused (mac80211 drops data while not associated:
+    // crates/wifi/tests/disassociation.rs).
     let mn = o.summary["radios"].as_array().unwrap().iter().find(|r| r["node"] == "mn").unwrap();
-    // One such ACK in this roam before the scan-timing changes, none after.
-    assert!(mn["counters"]["not_associated_drops"].as_u64().unwrap() <= 1, "{}", mn["counters"]);
+    assert_eq!(mn["counters"]["not_associated_drops"].as_u64(), Some(0), "{}", mn["counters"]);
     assert_eq!(flow(&o, "loss_undos"), 0);
     assert_eq!(flow(&o, "timeouts"), 2, "go-back-N after the second RTO, no third");
 }
 
 #[test]
 fn statistics_module_falls_back_when_a_segment_slips_in_between_t0_and_t2() {
-    let o = roam("10s", ZWA);
+    let o = roam(SLIP, ZWA);
     dump(&o);
     let (t0, t2) = (first(&o, "sdn_t0_disassociated"), first(&o, "sdn_t2_flow_removed"));
     assert!(t2 > t0);
@@ -152,8 +192,8 @@ fn without_the_statistics_module_the_hole_stalls_the_connection() {
     // Fig. 6(b): the same roam, statistics module off. A segment dropped at
     // the old AP between T0 and T2 is behind what the ZWA acknowledged:
     // the sender has freed it and never sends it again.
-    let ok = roam("10s", ZWA);
-    let o = roam("10s", ZWA_NO_STATS);
+    let ok = roam(SLIP, ZWA);
+    let o = roam(SLIP, ZWA_NO_STATS);
     dump(&o);
     assert!(sdn(&o, "zwa_acks") > 0);
     // The receiver delivers nothing after the roam; the sender stays in
@@ -250,7 +290,7 @@ fn captures_keep_the_disassociation_frame_and_the_zero_window_acks() {
         })
         .count();
     let _ = std::fs::remove_dir_all(&dir);
-    assert!((25..=30).contains(&zwa), "zero-window ACKs on {name}: {zwa}");
+    assert_eq!(zwa, 27, "zero-window ACKs on {name}");
 }
 
 #[test]
@@ -259,18 +299,19 @@ fn without_the_statistics_module_the_sender_gives_up_after_tcp_retries2_probes()
     // answered by an old ACK (the station is stuck at its hole, behind
     // SND.UNA), so after `tcp_retries2` = 15 probes the sender aborts and
     // resets the connection, as the seed reports.
-    let o = run_with(&[("radios.3.roam_at.0.0", "10s"), ("sdn.applications", ZWA_NO_STATS), ("sim.duration", "1800s")]);
+    let o = run_with(&[("radios.3.roam_at.0.0", SLIP), ("sdn.applications", ZWA_NO_STATS), ("sim.duration", "1800s")]);
     dump(&o);
-    // 16 probes: the first still meets the controller's acceptable
+    // 17 probes: the first two still meet the controller's acceptable
     // zero-window ACK (the station is away); the 15 after it meet only the
     // station's old ACKs.
-    assert_eq!(flow(&o, "window_probes"), 16);
+    assert_eq!(flow(&o, "window_probes"), 17);
     let closed: Vec<_> = o.events.iter().filter(|e| e.kind == "closed").collect();
     assert!(!closed.is_empty(), "the sender aborted");
     let t_abort = closed[0].t_s;
     eprintln!("abort at {t_abort:.1} s: {}", closed[0].detail);
     assert!(closed[0].detail.contains("aborted"), "{}", closed[0].detail);
-    // Backed-off probes (2, 4, 8 ... s, then every 60 s): about 12 minutes.
-    assert!(t_abort > 600.0 && t_abort < 900.0, "15 backed-off probes take minutes: {t_abort}");
+    // Backed-off probes (1, 2, 4 ... s, then every 120 s, Linux's
+    // TCP_RTO_MAX): about 22 minutes.
+    assert!(t_abort > 1300.0 && t_abort < 1400.0, "15 backed-off probes take minutes: {t_abort}");
     assert_eq!(o.summary["flows"][0]["server_state"], "Closed", "the reset reached the station");
 }
