@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .report import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
-from .wi_tcp_setup import ARM_LABELS, FREEZE_LEAD_S, LINK_LABELS, handoffs, modes_for
+from .wi_tcp_setup import ARM_LABELS, FREEZE_LEAD_S, LINK_LABELS, LINUX_VARIANT, STACKS, handoffs, modes_for
+from .wi_tcp_stacks import mechanism_sentence, stack_lines
 
 
 def _sel(runs, link, mode, variant, d, key="goodput_bps"):
@@ -146,7 +147,7 @@ SEED_PKTS_AT_FAFA = {"witcp": 2850, "romip": 2768}
 SEED_RATE_MBPS = 0.6
 
 
-def _seed_section(runs, links, rates, main, d0) -> list[str]:
+def _seed_section(runs, links, rates, main, d0, variants=None, stacks=("ns2",)) -> list[str]:
     """The seed's own metrics at each rate, and where the seed is
     internally inconsistent."""
     L = ["## The seed's own metrics at each data rate", ""]
@@ -160,19 +161,27 @@ def _seed_section(runs, links, rates, main, d0) -> list[str]:
         "",
     ]
     rows = []
+    variants = variants or [main]
     for rate in rates:
         for link in links:
-            for mode in ("witcp", "romip", "mip"):
-                at = summarize([r["pkts_at_42_52"] for r in runs if r["rate_mbps"] == rate and r["link"] == link and r["mode"] == mode and r["variant"] == main and r["hafa_ms"] == d0])
-                before = summarize([r["rate_before_move_mbps"] for r in runs if r["rate_mbps"] == rate and r["link"] == link and r["mode"] == mode and r["variant"] == main and r["hafa_ms"] == d0])
-                rto = summarize([r["first_rto_s"] for r in runs if r["rate_mbps"] == rate and r["link"] == link and r["mode"] == mode and r["variant"] == main and r["hafa_ms"] == d0])
-                res = summarize([r["resume_s"] for r in runs if r["rate_mbps"] == rate and r["link"] == link and r["mode"] == mode and r["variant"] == main and r["hafa_ms"] == d0])
-                seed1 = [r for r in runs if r["rate_mbps"] == rate and r["link"] == link and r["mode"] == mode and r["variant"] == main and r["hafa_ms"] == d0 and r["seed"] == 1]
-                sends = seed1[0]["first_lost_sends_s"] if seed1 else ""
-                pkt = seed1[0]["first_lost_pkt"] if seed1 else None
-                rows.append([f"{rate:g}", LINK_LABELS[link], ARM_LABELS[mode], fmt_ci(at, "{:.0f}"), str(SEED_PKTS_AT_FAFA.get(mode, "-")), fmt_ci(before, "{:.2f}"), fmt_ci(rto, "{:.2f}"), f"{fmt(pkt, '{:.0f}')}: {sends or '-'}", fmt_ci(res, "{:.2f}")])
+            for stack in stacks:
+                if stack not in ("ns2", "linux"):
+                    continue
+                for variant in (variants if STACKS[stack] is None else [LINUX_VARIANT]):
+                    for mode in ("witcp", "romip", "mip"):
+                        sel = [r for r in runs if r.get("stack", "ns2") == stack and r["rate_mbps"] == rate and r["link"] == link and r["mode"] == mode and r["variant"] == variant and r["hafa_ms"] == d0]
+                        if not sel:
+                            continue
+                        at = summarize([r["pkts_at_42_52"] for r in sel])
+                        before = summarize([r["rate_before_move_mbps"] for r in sel])
+                        rto = summarize([r["first_rto_s"] for r in sel])
+                        res = summarize([r["resume_s"] for r in sel])
+                        seed1 = [r for r in sel if r["seed"] == 1]
+                        sends = seed1[0]["first_lost_sends_s"] if seed1 else ""
+                        pkt = seed1[0]["first_lost_pkt"] if seed1 else None
+                        rows.append([f"{rate:g}", LINK_LABELS[link], f"{stack} {variant}", ARM_LABELS[mode], fmt_ci(at, "{:.0f}"), str(SEED_PKTS_AT_FAFA.get(mode, "-")), fmt_ci(before, "{:.2f}"), fmt_ci(rto, "{:.2f}"), f"{fmt(pkt, '{:.0f}')}: {sends or '-'}", fmt_ci(res, "{:.2f}")])
     L += md_table(
-        ["Mb/s", "link", "arm", "packets by 42.52 s", "seed", "goodput in the second before the move (Mb/s; seed ≈ 0.6)", "first RTO after the move (s; seed 11.57)", "first retransmitted packet: its sends (s), seed 1 (seed: 759 at 11.91 ... 17.65)", "delivery resumes (s; seed: EHC at 15.585)"],
+        ["Mb/s", "link", "TCP", "arm", "packets by 42.52 s", "seed", "goodput in the second before the move (Mb/s; seed ≈ 0.6)", "first RTO after the move (s; seed 11.57)", "first retransmitted packet: its sends (s), seed 1 (seed: 759 at 11.91 ... 17.65)", "delivery resumes (s; seed: EHC at 15.585)"],
         rows,
     )
     L += [
@@ -188,19 +197,30 @@ def _seed_section(runs, links, rates, main, d0) -> list[str]:
     return L
 
 
-def write_report(path: Path, *, table, runs, variants, delays, links, away_s, seeds, wall_s, jobs, plots, schedule="seed", rates=(2,)) -> None:
+def write_report(path: Path, *, table, runs, variants, delays, links, away_s, seeds, wall_s, jobs, plots, schedule="seed", rates=(2,), stacks=("ns2",)) -> None:
     d0 = delays[0]
     main = "newreno" if "newreno" in variants else variants[-1]
     L = ["# Wi-TCP over route-optimised Mobile IP (seed 001), reproduced", ""]
+
+    def claims_of(stack, rate, link):
+        rr = [r for r in runs if r.get("stack", "ns2") == stack and r["rate_mbps"] == rate]
+        if not rr:
+            return []
+        return _claims(rr, link, main if STACKS[stack] is None else LINUX_VARIANT, d0)[0]
+
+    L += stack_lines(claims_of, rates, links, stacks)
+    if "linux-nofrto" in stacks:
+        L += [mechanism_sentence(claims_of, rates, links), ""]
     L += [
         f"Schedule `{schedule}`; data rates {', '.join(f'{r:g}' for r in rates)} Mb/s (1 Mb/s is ns-2's 802.11 default, "
-        "2 Mb/s the rate the seed states); each rate has its own section below.",
+        "2 Mb/s the rate the seed states). The sections after the seed's own metrics give the seed's stack (ns-2's "
+        "agents) in full, one per rate.",
         "",
     ]
-    L += _seed_section(runs, links, rates, main, d0)
+    L += _seed_section(runs, links, rates, main, d0, variants, stacks)
     for rate in rates:
-        rr = [r for r in runs if r["rate_mbps"] == rate]
-        tt = [t for t in table if t["rate_mbps"] == rate]
+        rr = [r for r in runs if r["rate_mbps"] == rate and r.get("stack", "ns2") == "ns2"]
+        tt = [t for t in table if t["rate_mbps"] == rate and t.get("stack", "ns2") == "ns2"]
         L += [f"# At {rate:g} Mb/s", ""]
         L += _rate_lines(table=tt, runs=rr, variants=variants, delays=delays, links=links, away_s=away_s, seeds=seeds, wall_s=wall_s, jobs=jobs, schedule=schedule, rate=rate)
     if plots:
