@@ -38,7 +38,7 @@ def main(path: str) -> None:
     runs = load(path)
     d0 = min(r["hafa_ms"] for r in runs)
     cols, values = [], []
-    for stack in ("ns2", "linux", "linux-nofrto"):
+    for stack in STACKS:
         for rate in sorted({r["rate_mbps"] for r in runs}):
             for link in ("wlan", "p2p"):
                 rr = [r for r in runs if r["stack"] == stack and r["rate_mbps"] == rate and r["link"] == link]

@@ -139,10 +139,19 @@ NS2_NEAREST = {
 #: profile (the sensitivity arm), ``linux-nofrto`` it with F-RTO alone off
 #: (the mechanism arm, run for the claims' point only). Each maps to the
 #: Linux keys it sets over the profile (None: ns-2's agents).
-STACKS = {"ns2": None, "linux": {"profile": "linux"}, "linux-nofrto": {"profile": "linux", "frto": False}}
+#: ``linux-clamprto`` is it with the RTO computed as ns-2 and RFC 6298 do,
+#: max(200 ms, SRTT + 4 RTTVAR) on a 10 ms clock, instead of Linux's
+#: SRTT + max(4 mdev, 200 ms) (tcp_set_rto / __tcp_set_rto): the other
+#: mechanism arm.
+STACKS = {
+    "ns2": None,
+    "linux": {"profile": "linux"},
+    "linux-nofrto": {"profile": "linux", "frto": False},
+    "linux-clamprto": {"profile": "linux", "rto_timer": "rfc6298", "min_rto": "200ms", "clock_granularity": "10ms"},
+}
 DEFAULT_STACKS = ("ns2", "linux")
 #: Stacks that run the claims' point only (NewReno-equivalent, first delay).
-MECHANISM_STACKS = ("linux-nofrto",)
+MECHANISM_STACKS = ("linux-nofrto", "linux-clamprto")
 #: The variant label of the Linux stacks: the kernel's default CUBIC with
 #: its own recovery (PRR, RACK), not a choice of ns-2 agent.
 LINUX_VARIANT = "cubic"

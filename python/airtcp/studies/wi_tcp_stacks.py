@@ -22,6 +22,10 @@ HOLDS = [
 ]
 
 
+#: The mechanism stacks, in the table's column order.
+MECHS = ("linux-nofrto", "linux-clamprto")
+
+
 def _holds(i: int, st: Stats) -> bool | None:
     if i >= len(HOLDS) or is_missing(st.mean):
         return None
@@ -64,12 +68,14 @@ def stack_lines(claims_of, rates, links, stacks) -> list[str]:
         f"**Sensitivity arm: `linux`**, today's kernel profile as it is (CUBIC, PRR, SACK, timestamps, F-RTO, undo, "
         f"RACK-TLP, 200 ms minimum RTO, 40 ms delayed ACK) with the seed's 1000-byte segments and a {NS2_WINDOW}-segment "
         f"receive window; its variant column reads `{LINUX_VARIANT}`. **Mechanism arm: `linux-nofrto`**, the same with "
-        "F-RTO alone off (`frto = false`), at the claims' point only.",
+        "F-RTO alone off (`frto = false`), and **`linux-clamprto`**, the same with the RTO computed as ns-2 (and RFC 6298) "
+        "compute it, max(200 ms, SRTT + 4·RTTVAR) on a 10 ms clock, instead of Linux's SRTT + max(4·mdev, 200 ms) "
+        "(`tcp_set_rto`), both at the claims' point only.",
         "",
         "Claims at NewReno (ns-2) / the kernel's CUBIC (linux), the first HA–FA delay. A claim *flips* when it holds on "
         "one stack and not the other; it *moves* when the linux mean lies outside the ns-2 95 % interval. Flips come "
-        "first, then moves. The last column: the linux-nofrto value, and the share of the ns-2 → linux move that "
-        "switching F-RTO off takes back.",
+        "first, then moves. The mechanism columns: the value with that one behaviour switched, and the share of the "
+        "ns-2 → linux move it takes back.",
         "",
     ]
     rows = []
@@ -77,28 +83,31 @@ def stack_lines(claims_of, rates, links, stacks) -> list[str]:
         for link in links:
             per = {s: claims_of(s, rate, link) for s in stacks}
             ns2, lx = per.get("ns2") or [], per.get("linux") or []
-            nf = per.get("linux-nofrto") or []
+            mechs = [per.get(m) or [] for m in MECHS]
             for i, (a, b) in enumerate(zip(ns2, lx)):
                 if i >= len(HOLDS):
                     continue
                 ha, hb = _holds(i, a.measured), _holds(i, b.measured)
                 flip = ha is not None and hb is not None and ha != hb
                 moved = _outside(a.measured, b.measured)
-                mech = "-"
-                if i < len(nf):
+                mech = []
+                for nf in mechs:
+                    if i >= len(nf):
+                        mech.append("-")
+                        continue
                     c = nf[i].measured
                     gap = b.measured.mean - a.measured.mean
                     share = (b.measured.mean - c.mean) / gap * 100 if moved and gap and not is_missing(c.mean) else None
-                    mech = fmt_ci(c, a.spec) + (f" ({share:.0f} % of the move)" if share is not None else "")
+                    mech.append(fmt_ci(c, a.spec) + (f" ({share:.0f} % of the move)" if share is not None else ""))
                 order = 0 if flip else (1 if moved else 2)
                 what = a.what.rsplit(" (", 1)[0]
                 verdict = "flips" if flip else ("moves" if moved else "same")
                 rows.append(
-                    (order, [verdict, f"{rate:g} Mb/s {LINK_LABELS[link]}", what, a.seed_text, fmt_ci(a.measured, a.spec), _yes(ha), fmt_ci(b.measured, b.spec), _yes(hb), mech, HOLDS[i][0]])
+                    (order, [verdict, f"{rate:g} Mb/s {LINK_LABELS[link]}", what, a.seed_text, fmt_ci(a.measured, a.spec), _yes(ha), fmt_ci(b.measured, b.spec), _yes(hb), *mech, HOLDS[i][0]])
                 )
     rows.sort(key=lambda r: r[0])
     L += md_table(
-        ["", "point", "claim", "seed", "ns-2 agents", "on ns-2", "linux", "on linux", "linux, F-RTO off", "holds when"],
+        ["", "point", "claim", "seed", "ns-2 agents", "on ns-2", "linux", "on linux", "linux, F-RTO off", "linux, RTO clamped as ns-2", "holds when"],
         [r for _, r in rows],
     )
     n_flip = sum(1 for o, _ in rows if o == 0)
@@ -114,8 +123,8 @@ def mechanism_sentence(claims_of, rates, links) -> str:
     for rate in rates:
         for link in links:
             v = []
-            for s in ("ns2", "linux", "linux-nofrto"):
+            for s in ("ns2", "linux") + MECHS:
                 c = claims_of(s, rate, link)
                 v.append(fmt(c[0].measured.mean, "{:+.1f} %") if c else "-")
-            parts.append(f"{rate:g} Mb/s {LINK_LABELS[link]}: {v[0]} (ns-2) / {v[1]} (linux) / {v[2]} (linux, F-RTO off)")
+            parts.append(f"{rate:g} Mb/s {LINK_LABELS[link]}: {v[0]} (ns-2) / {v[1]} (linux) / {v[2]} (linux, F-RTO off) / {v[3]} (linux, RTO clamped as ns-2)")
     return "Wi-TCP over route-optimised MIP — " + "; ".join(parts) + "."
