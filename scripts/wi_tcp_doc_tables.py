@@ -3,7 +3,9 @@ runs.csv: one column per stack, rate and link (NewReno on ns-2's agents,
 CUBIC on linux), at the first HA-FA delay.
 
     airtcp reproduce wi-tcp --out out/wi-tcp --jobs 2
-    python scripts/wi_tcp_doc_tables.py out/wi-tcp/runs.csv
+    python scripts/wi_tcp_doc_tables.py out/wi-tcp/runs.csv [STACK ...]
+
+Stacks default to ns2 and linux (the mechanism stacks are in report.md).
 """
 
 from __future__ import annotations
@@ -34,11 +36,13 @@ def load(path):
     return runs
 
 
-def main(path: str) -> None:
+def main(path: str, stacks=("ns2", "linux")) -> None:
     runs = load(path)
     d0 = min(r["hafa_ms"] for r in runs)
     cols, values = [], []
-    for stack in STACKS:
+    for stack in stacks:
+        if stack not in STACKS:
+            raise SystemExit(f"unknown stack {stack!r} (known: {', '.join(STACKS)})")
         for rate in sorted({r["rate_mbps"] for r in runs}):
             for link in ("wlan", "p2p"):
                 rr = [r for r in runs if r["stack"] == stack and r["rate_mbps"] == rate and r["link"] == link]
@@ -75,4 +79,4 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], tuple(sys.argv[2:]) or ("ns2", "linux"))

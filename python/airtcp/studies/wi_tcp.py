@@ -76,7 +76,7 @@ def add_arguments(p) -> None:
     p.add_argument("--link", choices=LINKS + ("both",), default="both", help="wireless hop: wlan (802.11b), p2p (plain 2 Mb/s cells) or both (default)")
     p.add_argument("--schedule", choices=tuple(SCHEDULES), default=DEFAULT_SCHEDULE, help="the mobile's moves: seed (HA->FA1 at 11.5 s, about 4 s out of coverage; FA1->FA2 at 42.5 s; default) or four-moves")
     p.add_argument("--rates", metavar="MBPS,MBPS", help="802.11 / cell data rates in Mb/s: 1 (ns-2's default) and 2 (the seed's text); default both")
-    p.add_argument("--stacks", nargs="+", choices=tuple(STACKS), metavar="S", help=f"TCP stacks: ns2 (the seed's agents), linux (today's kernel), linux-nofrto (F-RTO off) and linux-clamprto (RTO clamped as ns-2 does; both the claims' point only); default all")
+    p.add_argument("--stacks", nargs="+", choices=tuple(STACKS), metavar="S", help=f"TCP stacks: ns2 (the seed's agents), linux (today's kernel), linux-nofrto (F-RTO off), linux-clamprto (RTO clamped as ns-2 does), linux-norack (RACK off): the last three at the claims' point only; default all")
     p.add_argument("--away", type=float, metavar="S", help=f"p2p link: seconds out of every cell per handoff, at most {MAX_AWAY_S:g} (default {P2P_AWAY_S:g})")
 
 

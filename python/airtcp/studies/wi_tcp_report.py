@@ -209,7 +209,7 @@ def write_report(path: Path, *, table, runs, variants, delays, links, away_s, se
         return _claims(rr, link, main if STACKS[stack] is None else LINUX_VARIANT, d0)[0]
 
     L += stack_lines(claims_of, rates, links, stacks)
-    if any(m in stacks for m in ("linux-nofrto", "linux-clamprto")):
+    if any(m in stacks for m in ("linux-nofrto", "linux-clamprto", "linux-norack")):
         L += [mechanism_sentence(claims_of, rates, links), ""]
     L += [
         f"Schedule `{schedule}`; data rates {', '.join(f'{r:g}' for r in rates)} Mb/s (1 Mb/s is ns-2's 802.11 default, "
@@ -222,7 +222,7 @@ def write_report(path: Path, *, table, runs, variants, delays, links, away_s, se
         rr = [r for r in runs if r["rate_mbps"] == rate and r.get("stack", "ns2") == "ns2"]
         tt = [t for t in table if t["rate_mbps"] == rate and t.get("stack", "ns2") == "ns2"]
         L += [f"# At {rate:g} Mb/s", ""]
-        L += _rate_lines(table=tt, runs=rr, variants=variants, delays=delays, links=links, away_s=away_s, seeds=seeds, wall_s=wall_s, jobs=jobs, schedule=schedule, rate=rate)
+        L += _rate_lines(total=len(runs), table=tt, runs=rr, variants=variants, delays=delays, links=links, away_s=away_s, seeds=seeds, wall_s=wall_s, jobs=jobs, schedule=schedule, rate=rate)
     if plots:
         L += ["## Plots", ""] + [f"- `{p}`" for p in plots] + [""]
     path.write_text("\n".join(L))
@@ -248,7 +248,7 @@ def _variants_line(runs, links, variants, d0) -> str:
     )
 
 
-def _rate_lines(*, table, runs, variants, delays, links, away_s, seeds, wall_s, jobs, schedule, rate) -> list[str]:
+def _rate_lines(*, total, table, runs, variants, delays, links, away_s, seeds, wall_s, jobs, schedule, rate) -> list[str]:
     d0 = delays[0]
     main = "newreno" if "newreno" in variants else variants[-1]
     L = []
@@ -279,7 +279,8 @@ def _rate_lines(*, table, runs, variants, delays, links, away_s, seeds, wall_s, 
         "clears its RTO back-off and resends from the notified number at once, keeping its window).",
         "",
         f"Runs: links {', '.join(LINK_LABELS[k] for k in links)}; variants {', '.join(variants)}; HA–FA delays "
-        f"{', '.join(map(str, delays))} ms; seeds 1..{seeds} per point; {len(runs)} runs in {wall_s:.1f} s wall ({jobs} job(s)).",
+        f"{', '.join(map(str, delays))} ms; seeds 1..{seeds} per point; {len(runs)} runs of ns-2's agents at this rate, "
+        f"of the study's {total} runs (every stack and rate) in {wall_s:.1f} s wall ({jobs} job(s)).",
         "",
     ]
     facts = {}

@@ -142,16 +142,18 @@ NS2_NEAREST = {
 #: ``linux-clamprto`` is it with the RTO computed as ns-2 and RFC 6298 do,
 #: max(200 ms, SRTT + 4 RTTVAR) on a 10 ms clock, instead of Linux's
 #: SRTT + max(4 mdev, 200 ms) (tcp_set_rto / __tcp_set_rto): the other
-#: mechanism arm.
+#: mechanism arm; ``linux-norack`` it without RACK-TLP's loss detection
+#: (the third).
 STACKS = {
     "ns2": None,
     "linux": {"profile": "linux"},
     "linux-nofrto": {"profile": "linux", "frto": False},
     "linux-clamprto": {"profile": "linux", "rto_timer": "rfc6298", "min_rto": "200ms", "clock_granularity": "10ms"},
+    "linux-norack": {"profile": "linux", "rack": False},
 }
 DEFAULT_STACKS = ("ns2", "linux")
 #: Stacks that run the claims' point only (NewReno-equivalent, first delay).
-MECHANISM_STACKS = ("linux-nofrto", "linux-clamprto")
+MECHANISM_STACKS = ("linux-nofrto", "linux-clamprto", "linux-norack")
 #: The variant label of the Linux stacks: the kernel's default CUBIC with
 #: its own recovery (PRR, RACK), not a choice of ns-2 agent.
 LINUX_VARIANT = "cubic"

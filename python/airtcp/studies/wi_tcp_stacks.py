@@ -23,7 +23,7 @@ HOLDS = [
 
 
 #: The mechanism stacks, in the table's column order.
-MECHS = ("linux-nofrto", "linux-clamprto")
+MECHS = ("linux-nofrto", "linux-clamprto", "linux-norack")
 
 
 def _holds(i: int, st: Stats) -> bool | None:
@@ -70,7 +70,8 @@ def stack_lines(claims_of, rates, links, stacks) -> list[str]:
         f"receive window; its variant column reads `{LINUX_VARIANT}`. **Mechanism arm: `linux-nofrto`**, the same with "
         "F-RTO alone off (`frto = false`), and **`linux-clamprto`**, the same with the RTO computed as ns-2 (and RFC 6298) "
         "compute it, max(200 ms, SRTT + 4·RTTVAR) on a 10 ms clock, instead of Linux's SRTT + max(4·mdev, 200 ms) "
-        "(`tcp_set_rto`), both at the claims' point only.",
+        "(`tcp_set_rto`), and **`linux-norack`**, the same without RACK (`rack = false`: loss marked by the duplicate-ACK "
+        "threshold), each at the claims' point only.",
         "",
         "Claims at NewReno (ns-2) / the kernel's CUBIC (linux), the first HA–FA delay. A claim *flips* when it holds on "
         "one stack and not the other; it *moves* when the linux mean lies outside the ns-2 95 % interval. Flips come "
@@ -107,7 +108,7 @@ def stack_lines(claims_of, rates, links, stacks) -> list[str]:
                 )
     rows.sort(key=lambda r: r[0])
     L += md_table(
-        ["", "point", "claim", "seed", "ns-2 agents", "on ns-2", "linux", "on linux", "linux, F-RTO off", "linux, RTO clamped as ns-2", "holds when"],
+        ["", "point", "claim", "seed", "ns-2 agents", "on ns-2", "linux", "on linux", "linux, F-RTO off", "linux, RTO clamped as ns-2", "linux, RACK off", "holds when"],
         [r for _, r in rows],
     )
     n_flip = sum(1 for o, _ in rows if o == 0)
@@ -126,5 +127,5 @@ def mechanism_sentence(claims_of, rates, links) -> str:
             for s in ("ns2", "linux") + MECHS:
                 c = claims_of(s, rate, link)
                 v.append(fmt(c[0].measured.mean, "{:+.1f} %") if c else "-")
-            parts.append(f"{rate:g} Mb/s {LINK_LABELS[link]}: {v[0]} (ns-2) / {v[1]} (linux) / {v[2]} (linux, F-RTO off) / {v[3]} (linux, RTO clamped as ns-2)")
+            parts.append(f"{rate:g} Mb/s {LINK_LABELS[link]}: {v[0]} (ns-2) / {v[1]} (linux) / {v[2]} (F-RTO off) / {v[3]} (RTO clamped as ns-2) / {v[4]} (RACK off)")
     return "Wi-TCP over route-optimised MIP — " + "; ".join(parts) + "."
