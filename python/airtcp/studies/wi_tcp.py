@@ -4,9 +4,12 @@ with EHO-ACK / EHC-ACK from the serving agent, ns-2) in simulation.
 The seed's Fig. 4 topology (``wi_tcp_setup``: fixed host - R 10 Mb/s
 10 ms, R - home agent and R - foreign agents 10 Mb/s 5 ms, a 2 Mb/s
 wireless hop: the 802.11b MAC, and a plain lossless point-to-point link per
-cell as the issue's variant), a bulk download to a mobile that leaves home
-at 11.5 s, comes back at 15.6 s, leaves again at 30 s and moves from the
-first to the second foreign network at 42.5 s. Tahoe, Reno and NewReno over
+cell), a bulk download to a mobile that leaves home at 11.5 s (out of
+coverage for about 4 s) and moves from the first to the second foreign
+network at 42.5 s (the seed's schedule; ``--schedule four-moves`` adds a
+return home and a second departure). The TCP stack is the seed's, ns-2's
+agents, with ``linux`` and three one-switch mechanism stacks beside it
+(``wi_tcp_setup.STACKS``). Tahoe, Reno and NewReno over
 plain Mobile IP, route-optimised Mobile IP, with Wi-TCP, and with the
 explicit handover notification of the seed's [8]; throughput against the
 home agent - foreign agent delay (the seed's Fig. 12), seeds 1..N per
