@@ -207,7 +207,7 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "the station's duplicate ACKs are older than SND.UNA and are ignored, so the sender stays in persist with "
         "backed-off probes. Linux aborts such a connection after tcp_retries2 (15) unanswered probes (tcp_probe_timer), "
         "and so does the endpoint here: on this stack (probes backed off to TCP_RTO_MAX, 120 s) the Fig. 6(b) run "
-        "resets at about 1338 s (crates/sim/tests/sdn.rs), far beyond these runs, where the reset the seed shows is a stall.",
+        "resets at about 1338 s (crates/sim/tests/it/sdn.rs), far beyond these runs, where the reset the seed shows is a stall.",
         f"- **Bare TCP's stalls** ({len(bare_stall)} of {len(bare_all)} bare Fig. 7 and Fig. 8 runs deliver nothing in the "
         f"{DEFAULTS['after_s']:g} s after T3; {bare_stall_undo} of them undid the loss): the MN's delayed ACK of the last "
         "segments before T0 is built after it left and refused by its MAC, so its receive window's edge (rcv_wup) has "
@@ -237,7 +237,7 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "whole path, so its SRTT stays honest and no spurious RTO follows; its idle after reassociation is one RTT (the "
         f"TR-ACK's trip and the new data's: {fmt_ci(idle8['freeze'])} s over Fig. 8) where ZWA's replay is local. It "
         "needs a warning of about an RTT: a Linux sender accepts the zero window only from an ACK of new data and keeps "
-        "its retransmission timer while data is outstanding (crates/sim/tests/freeze.rs, warned 0.1 s ahead: 2 RTOs).",
+        "its retransmission timer while data is outstanding (crates/sim/tests/it/freeze.rs, warned 0.1 s ahead: 2 RTOs).",
         f"- **Legacy L2 roaming** (no controller: the switches learn where the MN is from the new AP's IAPP "
         f"ADD-notify): utilisation {fmt_ci(util7['legacy'], '{:.3f}')} against bare TCP's "
         f"{fmt_ci(util7['bare'], '{:.3f}')}: the handoff's cost is the sender's RTO backoff, not the routing.",

@@ -47,7 +47,7 @@ ARM_LABELS = {
 #: data in flight return with the zero window before the MN leaves).
 FREEZE_WARNING_RTTS = 1.2
 #: M-TCP's sender starts with 2 segments: with 1, a Linux sender deadlocks
-#: on the first ACK withheld a byte short (crates/sim/tests/mtcp.rs).
+#: on the first ACK withheld a byte short (crates/sim/tests/it/mtcp.rs).
 MTCP_INITIAL_CWND = 2
 #: T0 -> T2 (disassociation at the old AP -> its flow-removed at the
 #: controller: notice, flow delete, flow-removed = 3 control latencies and 2

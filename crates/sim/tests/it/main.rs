@@ -37,3 +37,4 @@ mod validation_ns3;
 mod validation_pftk;
 mod wifi;
 mod wifi_capture;
+mod witcp_ns2;

@@ -162,7 +162,7 @@ fn bare_tcp_backs_off_and_idles_after_reassociation() {
     // left (its 40 ms delayed-ACK timer had fired), so its MAC refused
     // none; with the 200 ms timer of the study's former keys one was
     // pending and refused (mac80211 drops data while not associated:
-    // crates/wifi/tests/disassociation.rs).
+    // crates/wifi/tests/it/disassociation.rs).
     let mn = o.summary["radios"].as_array().unwrap().iter().find(|r| r["node"] == "mn").unwrap();
     assert_eq!(mn["counters"]["not_associated_drops"].as_u64(), Some(0), "{}", mn["counters"]);
     assert_eq!(flow(&o, "loss_undos"), 0);

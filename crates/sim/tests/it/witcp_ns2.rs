@@ -6,10 +6,10 @@
 
 use airtcp_sim::{run, LogEvent, RunOptions, RunOutput, Scenario};
 
-mod common;
+use crate::common;
 use common::wi_tcp::NO_WITCP;
 
-const P2P: &str = include_str!("../../../scenarios/wi-tcp-p2p.toml");
+const P2P: &str = include_str!("../../../../scenarios/wi-tcp-p2p.toml");
 
 /// The scenario with its flow on ns-2's NewReno agent, as the seed ran it
 /// ("The packet size is set to 1040 bytes (including TCP + IP header)"
