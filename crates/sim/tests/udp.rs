@@ -247,3 +247,28 @@ fn saturated_udp_6mbps_basic_matches_bianchi() {
 fn saturated_udp_6mbps_rts_matches_bianchi() {
     check_bianchi(Rate::OFDM6, true, 6);
 }
+
+#[test]
+fn udp_follows_a_mobile_host_through_the_home_agents_tunnel() {
+    // The Wi-TCP scenario's Mobile IP network (route optimisation on), its
+    // TCP flow replaced by 200 kb/s of CBR from the fixed host to the mobile
+    // host, which moves to fa1 at 11.5 s (away 1 s) and back home at 15.6 s.
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/wi-tcp-p2p.toml")).unwrap();
+    let cut = base.find("[[flows]]").expect("the scenario's flow");
+    let text = base[..cut].replace("duration = \"60s\"", "duration = \"15s\"")
+        + "[[udp_flows]]\nfrom = \"fh\"\nto = \"mh\"\napp = \"cbr\"\nrate = \"200kbps\"\nsize = 500\nstart = \"1s\"\n";
+    let o = go(&text);
+    let agent = |kind: &str, key: &str| {
+        let a = o.summary["agents"].as_array().unwrap().iter().find(|a| a["kind"] == kind).unwrap_or_else(|| panic!("{kind} in {}", o.summary["agents"]));
+        a["counters"][key].as_u64().unwrap_or_else(|| panic!("{kind}.{key} in {a}"))
+    };
+    // Away from home the datagrams reach the mobile host through the tunnel
+    // (and, once the correspondent has the binding, straight to fa1).
+    let s = &o.udp_series[0];
+    let idx = |t: f64| s.t_s.iter().position(|&x| x >= t).unwrap();
+    let at = |t: f64| s.received[idx(t)];
+    let home = idx(11.4);
+    assert!(s.sent[home] - s.received[home] <= 2, "at home everything but what is in flight arrives: {} of {}", s.received[home], s.sent[home]);
+    assert!(at(15.0) > at(13.0) + 80, "delivered away from home: {} -> {}", at(13.0), at(15.0));
+    assert!(agent("home_agent", "tunnelled") > 0, "{}", o.summary["agents"]);
+}
