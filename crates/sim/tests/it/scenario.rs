@@ -320,3 +320,16 @@ fn summary_records_the_profile_and_every_value() {
     let back = Scenario::from_json_str(&j.to_string(), "<dict>", &[]).unwrap();
     assert_eq!(back.flows[0].tcp, s.flows[0].tcp);
 }
+
+#[test]
+fn overhear_probe_responses_reaches_the_station_and_rejects_non_booleans() {
+    let text = std::fs::read_to_string(repo().join("scenarios/wifi-roaming.toml")).unwrap();
+    let sc = Scenario::from_toml_str(&text, "roam.toml", &sets(&[("radios.3.overhear_probe_responses", "true")])).unwrap();
+    let w = sc.wifi.as_ref().unwrap();
+    match &w.radios[3].spec.mgmt {
+        airtcp_wifi::mgmt::MgmtSpec::Station(s) => assert!(s.overhear_probe_responses),
+        other => panic!("radio 3 is the station: {other:?}"),
+    }
+    let e = Scenario::from_toml_str(&text, "roam.toml", &sets(&[("radios.3.overhear_probe_responses", "\"yes\"")])).unwrap_err().to_string();
+    assert!(e.contains("overhear_probe_responses") && e.contains("true or false"), "{e}");
+}

@@ -15,10 +15,20 @@ use common::{log_distance, star};
 
 /// Times at which each station associated (None: not within `secs`).
 fn associate_all(n: usize, secs: u64, seed: u64) -> Vec<Option<Instant>> {
+    associate_with(n, secs, seed, false)
+}
+
+/// The same, the stations taking every probe response they overhear while
+/// scanning (`overhear`) or only their own.
+fn associate_with(n: usize, secs: u64, seed: u64, overhear: bool) -> Vec<Option<Instant>> {
     let specs = star(Standard::A, Rate::OFDM54, n, 10.0, |r| {
         r.mgmt = match r.ap {
             None => MgmtSpec::Ap(ApSpec::new("storm")),
-            Some(_) => MgmtSpec::Station(StaSpec::new("storm", vec![36])),
+            Some(_) => {
+                let mut s = StaSpec::new("storm", vec![36]);
+                s.overhear_probe_responses = overhear;
+                MgmtSpec::Station(s)
+            }
         };
         r.ap = None;
     });
@@ -85,4 +95,21 @@ fn twenty_five_stations_starting_together_associate_within_two_rounds() {
 #[test]
 fn hundred_stations_starting_together_associate_within_two_rounds() {
     check_storm(100);
+}
+
+#[test]
+fn stations_that_overhear_probe_responses_join_after_one_dwell() {
+    // Seed 1 is one of the slow ones: of 25 probe requests sent together
+    // only a few get through, and the AP's first beacon falls after the
+    // 40 ms dwell, so 22 stations hear nothing and rescan about a second
+    // later. A station that takes the responses addressed to the others
+    // (mac80211 scanning from a random address) learns the AP from them.
+    let own = last_ms(&associate_with(25, 5, 1, false)).expect("associated");
+    assert!(own > 500.0, "seed 1 needs a rescan with only its own responses: {own} ms");
+    for seed in 1..=3 {
+        let at = associate_with(25, 5, seed, true);
+        let last = last_ms(&at).unwrap_or_else(|| panic!("seed {seed}: not every station associated"));
+        // MaxChannelTime, then 25 authentications and associations in turn.
+        assert!(last < 100.0, "seed {seed}: last association at {last} ms");
+    }
 }

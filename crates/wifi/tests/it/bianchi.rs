@@ -55,6 +55,8 @@ fn simulated_mbps(std: Standard, rate: Rate, n: usize, rts: bool, secs: f64) -> 
 fn check(std: Standard, rate: Rate, rts: bool, secs: f64) {
     let mut worst: f64 = 0.0;
     let mut rows = Vec::new();
+    // The row of the docs' table (docs/wifi.md): sim / paper / R=7,Tc' per n.
+    let mut table = format!("| 11{} {} Mb/s {} |", if std == Standard::A { "a" } else { "b" }, rate.mbps(), if rts { "RTS/CTS" } else { "basic" });
     for n in [1usize, 2, 5, 10, 20, 50] {
         let model = bianchi_mbps(
             std,
@@ -87,12 +89,13 @@ fn check(std: Standard, rate: Rate, rts: bool, secs: f64) {
         let err = (sim - model) / model;
         let err_std = (sim - standard) / standard;
         let err_tc = (sim - tcp) / tcp;
+        table += &format!(" {sim:.3} / {model:.3} / {standard:.3} |");
         rows.push(format!("n={n:2} sim {sim:7.3} | R=7,Tc' {standard:7.3} ({:+.2}%) | paper {model:7.3} ({:+.2}%) | inf. retries,Tc' {tcp:7.3} ({:+.2}%)", 100.0 * err_std, 100.0 * err, 100.0 * err_tc));
         let tolerance = 0.05;
         worst = worst.max(err.abs() / tolerance);
     }
     eprintln!(
-        "{std:?} {} Mb/s rts={rts}\n  {}",
+        "{std:?} {} Mb/s rts={rts}\n  {}\n{table}",
         rate.mbps(),
         rows.join("\n  ")
     );

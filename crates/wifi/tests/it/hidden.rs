@@ -40,11 +40,11 @@ fn hidden_stations_collide_without_rts_and_recover_with_it() {
     let (got_rts, tx_rts, failed_rts) = hidden_pair(true);
     let loss_basic = failed_basic as f64 / tx_basic as f64;
     let loss_rts = failed_rts as f64 / tx_rts as f64;
-    eprintln!("basic: {got_basic} frames delivered, {failed_basic}/{tx_basic} transmissions failed ({:.1}%)", 100.0 * loss_basic);
-    eprintln!(
-        "rts:   {got_rts} frames delivered, {failed_rts}/{tx_rts} transmissions failed ({:.1}%)",
-        100.0 * loss_rts
-    );
+    // The table of docs/wifi.md ("Hidden terminals").
+    eprintln!("| access | frames delivered in 10 s | transmissions failed |");
+    eprintln!("|---|---|---|");
+    eprintln!("| basic | {got_basic} | {failed_basic} of {tx_basic} ({:.1} %) |", 100.0 * loss_basic);
+    eprintln!("| RTS/CTS | {got_rts} | {failed_rts} of {tx_rts} ({:.1} %) |", 100.0 * loss_rts);
     assert!(
         loss_basic > 0.5,
         "without RTS/CTS most transmissions should fail, got {:.1}%",

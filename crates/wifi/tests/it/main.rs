@@ -5,6 +5,7 @@
 mod common;
 mod association_storm;
 mod bianchi;
+mod campus_reach;
 mod capture_bytes;
 mod capture_tshark;
 mod disassociation;
