@@ -38,8 +38,15 @@ LOSS_SCALES = (0.0, 0.5)
 LOSS_ARMS = ("tcpip", "tcpfender", "tcpfender-literal")
 #: The `linux` stack again with one behaviour switched off, to measure what
 #: makes the two stacks' results differ: name -> (what, [flows.tcp] keys,
-#: arms). Filled from what the stacks' runs showed (report.md, "Stacks").
-SWITCHES: dict[str, tuple[str, dict, tuple[str, ...]]] = {}
+#: arms). Under TCPFender most module ACKs die on four lossy unicast hops,
+#: so each one that arrives acknowledges many packets: Linux's slow start
+#: adds one segment per packet acknowledged, ns-2's (and RFC 5681's) one
+#: per ACK. `cc = "newreno"` is the RFC's per-ACK rule on the Linux
+#: endpoint; `ns2-start` adds ns-2's initial window and initial RTO to it.
+SWITCHES: dict[str, tuple[str, dict, tuple[str, ...]]] = {
+    "per-packet-growth": ("growth per packet acked (per ACK instead)", {"cc": "newreno"}, tuple(ARMS)),
+    "ns2-start": ("growth per packet acked, IW 10, 1 s initial RTO (ns-2's per ACK, 2, 3 s instead)", {"cc": "newreno", "initial_cwnd": 2, "initial_rto": "3s"}, tuple(ARMS)),
+}
 
 
 def add_arguments(p) -> None:
@@ -126,10 +133,10 @@ def aggregate(runs: list[dict]) -> list[dict]:
     """One row per (part, stack, arm, β, pipeline, RTS/CTS, loss scale): mean and 95 % interval of each statistic."""
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
-        groups.setdefault((r["part"], r["stack"], r["arm"], r["beta"], r["pipeline"], r["rts"], r["loss_scale"]), []).append(r)
+        groups.setdefault((r["part"], r["stack"], r["switch"], r["arm"], r["beta"], r["pipeline"], r["rts"], r["loss_scale"]), []).append(r)
     table = []
-    for (part, stack, arm, beta, pipe, rts, scale), rs in groups.items():
-        row = {"part": part, "stack": stack, "arm": arm, "beta": beta, "pipeline": pipe, "rts": rts, "loss_scale": scale, "n": len(rs)}
+    for (part, stack, switch, arm, beta, pipe, rts, scale), rs in groups.items():
+        row = {"part": part, "stack": stack, "switch": switch, "arm": arm, "beta": beta, "pipeline": pipe, "rts": rts, "loss_scale": scale, "n": len(rs)}
         for k in STATS:
             st = summarize([r.get(k) for r in rs])
             row[f"{k}_mean"] = st.mean

@@ -110,6 +110,11 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
         f"{len(runs)} runs: arms {', '.join(arms)}, seeds 1..{seeds} each, {duration_s:g} s per run"
         f"{' (--quick)' if quick else ''}; wall time {sr.wall_s:.1f} s with {sr.jobs} job(s).",
         "",
+    ]
+    stacks = stacks_section(runs, switches or {}, TCP_PROFILE)
+    if stacks:
+        L += ["## The claims on both stacks (flips and moves first)", ""] + stacks + [""]
+    L += [
         "## Setup",
         "",
         "The seed's Fig. 1 (topology with physical-layer loss rates) is not in its text. Our mesh "
@@ -165,11 +170,15 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
         "",
     ]
     L += _claims(runs, have)
-    stacks = stacks_section(runs, switches or {}, TCP_PROFILE)
-    if stacks:
-        L += ["", "## The two stacks: ns-2 NewReno and today's Linux", ""] + stacks
-        L += ["", "Per arm on `linux`, RTS/CTS:", ""]
+    if any(r["part"] == "stack" for r in table):
+        L += ["", "## Per arm on `linux`, RTS/CTS (mean [95 % CI] over seeds)", ""]
         L += _arm_table([r for r in table if r["part"] == "stack"])
+    sw = [r for r in table if r["part"] == "switch"]
+    if sw:
+        L += ["", "## Per arm on `linux` with one behaviour switched off, RTS/CTS", ""]
+        for name in sorted({r["switch"] for r in runs if r["part"] == "switch"}):
+            L += ["", f"Without {(switches or {}).get(name, (name,))[0]}:", ""]
+            L += _arm_table([r for r in table if r["part"] == "switch" and r.get("switch") == name])
     L += ["", f"## Per arm, RTS/CTS, `{TCP_PROFILE}` (mean [95 % CI] over seeds)", ""]
     L += _arm_table([r for r in table if r["part"] == "main"])
     sens = [r for r in table if r["part"] == "no-rts"]
