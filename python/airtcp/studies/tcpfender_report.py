@@ -243,7 +243,25 @@ def _sweep_note(runs) -> str:
         f"A {WINDOW_PACKETS}-packet window touches at most ceil({WINDOW_PACKETS - 1}/β) + 1 batches ({spans}); the sender "
         "module opens a batch only for a segment TCP sends, and TCP never has more than its window beyond the ACK, so a "
         "deeper pipeline holds no more batches and would run the same simulation under another label. The sweep runs "
-        "every depth up to that span and no further."
+        "every depth up to that span and no further." + _repeats(sw)
+    )
+
+
+def _repeats(sw) -> str:
+    """Depths within the span whose runs repeated the depth below, seed for
+    seed: TCP's window never reached the extra batch."""
+    same = []
+    for beta in sorted({r["beta"] for r in sw}):
+        at = {(r["pipeline"], r["seed"]): r["goodput_bps"] for r in sw if r["beta"] == beta}
+        for d in sorted({p for p, _ in at}):
+            seeds = [s for p, s in at if p == d]
+            if d > 1 and seeds and all((d - 1, s) in at and at[(d, s)] == at[(d - 1, s)] for s in seeds):
+                same.append(f"β = {beta} at depth {d}")
+    if not same:
+        return ""
+    return (
+        " Measured: " + ", ".join(same) + " repeated the depth below seed for seed (the same goodput): the congestion "
+        "window stayed too small to reach the extra batch, so those cells are one simulation, not two."
     )
 
 

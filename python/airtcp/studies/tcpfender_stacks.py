@@ -73,8 +73,11 @@ def claim_values(runs: list[dict]) -> list[tuple[str, str, Stats, bool, str]]:
 
 
 def _moved(a: Stats, b: Stats) -> bool:
-    """Either mean outside the other's interval."""
+    """Either mean outside the other's interval (a count of runs has no
+    interval: only its verdict can change)."""
     if not a.n or not b.n or math.isnan(a.mean) or math.isnan(b.mean):
+        return False
+    if math.isnan(a.lo) and math.isnan(b.lo):
         return False
     alo, ahi = _lo_hi(a)
     blo, bhi = _lo_hi(b)
