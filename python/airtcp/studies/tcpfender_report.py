@@ -294,13 +294,27 @@ def _explain(runs, table, g, gs, cw, have) -> list[str]:
             f"{fmt(r['longest_stall_s_mean'], '{:.1f}')} s (mean over seeds), {fmt(r['mac_broadcast_tx_mean'], '{:.0f}')} broadcasts."
             + (f" Without RTS/CTS: {_k(gs[arm].mean)} kb/s ({fmt(_gain(gs, arm).mean, '{:+.0f}')} %)." if arm in gs and "tcpip" in gs else "")
         )
+    lin = {r["arm"]: r for r in table if r["part"] == "stack"}
+    per_ack = {r["arm"]: r for r in table if r["part"] == "switch" and r.get("switch") == "per-packet-growth"}
     if "tcpfender" in have:
-        out.append(
-            "- TCPFender's window with MORE's source is far above the seed's 4 (and above the 20-packet receive "
-            "window): the receiver module ACKs every innovative packet, the source's extra packets make many of them, "
-            "and TCP's cwnd grows on each while the receive window caps what is in flight. The literal reading's "
-            "window is the one near the seed's 4."
+        w = cw["tcpfender"].mean
+        line = (
+            f"- TCPFender's window with MORE's source averages {fmt(w)} on `{TCP_PROFILE}` "
+            + ("(far above the seed's 4, and above the 20-packet receive window: TCP's cwnd grows on every module ACK while the receive window caps what is in flight)." if w > 6 else "(near the seed's 4).")
         )
+        if "tcpfender" in lin:
+            line += (
+                f" On `linux` it averages {fmt(lin['tcpfender']['cwnd_mean_mean'])} and goodput is {_k(lin['tcpfender']['goodput_bps_mean'])} kb/s "
+                f"(TCP/IP {_k(lin['tcpip']['goodput_bps_mean']) if 'tcpip' in lin else '-'}): the module's ACKs cross four lossy unicast hops back and "
+                "most are lost, so each one that arrives covers many packets; Linux's slow start adds one segment per packet "
+                "acknowledged, ns-2's one per ACK."
+            )
+        if "tcpfender" in per_ack:
+            line += (
+                f" Linux with per-ACK growth (`cc = newreno`): window {fmt(per_ack['tcpfender']['cwnd_mean_mean'])}, "
+                f"{_k(per_ack['tcpfender']['goodput_bps_mean'])} kb/s (TCP/IP {_k(per_ack['tcpip']['goodput_bps_mean']) if 'tcpip' in per_ack else '-'})."
+            )
+        out.append(line)
     if {"tcpfender", "tcpfender-literal"} <= have:
         out.append(
             "- Why the literal reading stalls: a coded broadcast has no ARQ and the credits only match the "
