@@ -17,6 +17,7 @@ mod fuzz_corpus;
 mod handoff_frto;
 mod link;
 mod mesh;
+mod mesh_ns2;
 mod mobileip;
 mod mobileip_p2p;
 mod mtcp;

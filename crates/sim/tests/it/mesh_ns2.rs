@@ -17,7 +17,7 @@ fn ns2_ladder(over: &[(&str, &str)]) -> Scenario {
 }
 
 /// Delivery for the credits about as a TCP/IP run measures it (the same
-/// table as crates/sim/tests/mesh.rs).
+/// table as crates/sim/tests/it/mesh.rs).
 const MEASURED: &str = r#"[["S","A",0.7],["S","B",0.6],["A","S",0.8],["A","B",0.9],["A","C",0.52],["C","A",0.49],["C","E",0.9],["C","F",0.55],["F","C",0.42],["F","G",0.9],["F","D",0.7],["D","F",0.58],["D","G",0.4]]"#;
 
 fn node_counter(o: &RunOutput, node: &str, key: &str) -> u64 {
@@ -29,7 +29,7 @@ fn node_counter(o: &RunOutput, node: &str, key: &str) -> u64 {
 #[test]
 fn tcpfender_carries_ns2_newreno_in_whole_batches() {
     // Without RTS/CTS (the path delivers steadily), credits as a TCP/IP run
-    // measures the ladder's links (crates/sim/tests/mesh.rs).
+    // measures the ladder's links (crates/sim/tests/it/mesh.rs).
     let o = run(&ns2_ladder(&[("sim.duration", "60s"), ("mesh.protocol", "tcpfender"), ("wifi.rts_threshold", "65535"), ("mesh.delivery", MEASURED)]), RunOptions::default()).unwrap();
     let f = &o.summary["flows"][0];
     assert_eq!(o.summary["scenario"]["flows"][0]["tcp"]["profile"], "ns2-newreno");
