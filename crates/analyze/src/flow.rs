@@ -110,6 +110,9 @@ pub struct Flow {
     recovery: Recovery,
     outstanding: VecDeque<Sent>,
     rtx: VecDeque<Rtx>,
+    /// Entries of `rtx` not yet covered by an ACK: the Eifel test walks
+    /// `rtx` only while there is one (most ACKs find none).
+    rtx_unacked: u32,
     ts_queue: VecDeque<(u32, i64)>,
     last_tsval: Option<u32>,
     chain: Option<RtoChain>,
@@ -153,6 +156,7 @@ impl Flow {
             recovery: Recovery::None,
             outstanding: VecDeque::new(),
             rtx: VecDeque::new(),
+            rtx_unacked: 0,
             ts_queue: VecDeque::new(),
             last_tsval: None,
             chain: None,
@@ -426,7 +430,12 @@ impl Flow {
             self.outstanding.insert(at_end, Sent { start, end, t_ns: at.t_ns, retransmitted: true });
         }
         if self.rtx.len() == RTX_MEMORY {
-            self.rtx.pop_front();
+            if self.rtx.pop_front().is_some_and(|r| !r.acked) {
+                self.rtx_unacked -= 1;
+            }
+        }
+        if end > self.snd_una {
+            self.rtx_unacked += 1;
         }
         self.rtx.push_back(Rtx {
             start,
@@ -512,8 +521,10 @@ impl Flow {
             }
             // Eifel (RFC 3522): the first ACK covering a retransmission
             // echoes a timestamp older than the retransmission's own.
-            for r in self.rtx.iter_mut().filter(|r| !r.acked && r.start < a) {
+            let pending = if self.rtx_unacked > 0 { self.rtx.len() } else { 0 };
+            for r in self.rtx.iter_mut().take(pending).filter(|r| !r.acked && r.start < a) {
                 r.acked = true;
+                self.rtx_unacked -= 1;
                 if let (Some(v), Some((_, ecr))) = (r.tsval, tcp.ts) {
                     if !r.spurious && seq_lt(ecr, v) {
                         r.spurious = true;
