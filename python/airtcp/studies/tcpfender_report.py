@@ -299,7 +299,7 @@ def _explain(runs, table, g, gs, cw, have) -> list[str]:
             f"retry-limit drops), TCPFender's {fmt(main['tcpfender']['longest_stall_s_mean'], '{:.1f}')} s, the literal "
             f"reading's {fmt(main['tcpfender-literal']['longest_stall_s_mean'], '{:.1f}') if 'tcpfender-literal' in main else '-'} s. "
             "The liveness bound is checked where the path delivers steadily (without RTS/CTS, loss x0 / x0.5 / x1: "
-            "`crates/sim/tests/mesh.rs`, a decoded batch at least every 15 s with MORE's source; the literal reading "
+            "`crates/sim/tests/it/mesh.rs`, a decoded batch at least every 15 s with MORE's source; the literal reading "
             "breaks it)."
         )
     if "more" in have:
