@@ -4,7 +4,7 @@
 //! a short TCP exchange (handshake, data, a retransmission, SACK and
 //! timestamp options, a zero window).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use common::*;
