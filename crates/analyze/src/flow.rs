@@ -429,10 +429,8 @@ impl Flow {
             let at_end = self.outstanding.partition_point(|s| s.end < end);
             self.outstanding.insert(at_end, Sent { start, end, t_ns: at.t_ns, retransmitted: true });
         }
-        if self.rtx.len() == RTX_MEMORY {
-            if self.rtx.pop_front().is_some_and(|r| !r.acked) {
-                self.rtx_unacked -= 1;
-            }
+        if self.rtx.len() == RTX_MEMORY && self.rtx.pop_front().is_some_and(|r| !r.acked) {
+            self.rtx_unacked -= 1;
         }
         if end > self.snd_una {
             self.rtx_unacked += 1;

@@ -59,6 +59,8 @@ pub struct FlowState {
 }
 
 impl FlowState {
+    // Each argument is a separate part of the flow set up by the builder.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(client: u32, server: u32, start: Instant, send: SendApp, recv: RecvApp, client_iss: SeqNum, samples: usize, tap: SocketTap) -> Self {
         let mut series = FlowSeries::default();
         series.t_s.reserve(samples);
