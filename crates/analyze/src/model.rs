@@ -217,6 +217,11 @@ pub struct ConnSummary {
 
 /// Where the analysis streams its results.
 pub trait Sink {
+    /// Whether `event` keeps anything: if not, events are not even built
+    /// (their details are formatted strings).
+    fn wants_events(&self) -> bool {
+        true
+    }
     fn event(&mut self, e: &Event);
     fn series(&mut self, r: &SeriesRow);
     fn rtt(&mut self, s: &RttSample);
@@ -229,6 +234,9 @@ pub trait Sink {
 pub struct Discard;
 
 impl Sink for Discard {
+    fn wants_events(&self) -> bool {
+        false
+    }
     fn event(&mut self, _: &Event) {}
     fn series(&mut self, _: &SeriesRow) {}
     fn rtt(&mut self, _: &RttSample) {}
