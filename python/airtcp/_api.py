@@ -260,6 +260,20 @@ class Result:
         """summary.json's per-UDP-flow metrics (throughput, loss, jitter, delay)."""
         return self.summary.get("udp_flows", [])
 
+    def analysis(self, flow: int = 0) -> dict:
+        """summary.json's ``analysis`` of ``flow``: its segments at the
+        client's socket through the capture analysis (docs/analyze.md), the
+        same keys as a capture's per-direction summary."""
+        return self.summary["flows"][self._check_flow(flow)]["analysis"]
+
+    def interruptions(self, flow: int = 0):
+        """Delivery interruptions of ``flow`` at the client's socket (gaps of
+        at least ``analysis.min_gap_s``), the same columns as
+        ``airtcp.analyze(...).interruptions()``."""
+        from .capture_analysis import interruption_frame
+
+        return interruption_frame(self.analysis(flow)["interruptions"])
+
     def segments(self, flow: int = 0):
         """Every data segment the sender of ``flow`` transmitted: t_s, seq,
         len, retransmission."""

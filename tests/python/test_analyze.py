@@ -23,9 +23,18 @@ def test_capture_of_a_run_agrees_with_its_summary(tmp_path):
     fwd = c[c["dir"] == "fwd"].iloc[0]
     assert fwd["retransmissions"] == flow["retransmissions"]
     assert fwd["timeouts"] == flow["timeouts"]
-    s = sender_side.timeseries(conn=1, direction="fwd")
-    assert list(s.columns[:6]) == ["t_s", "conn", "dir", "sent_bytes", "delivered_bytes", "goodput_bps"]
+    s = sender_side.timeseries(0)
+    # A run's columns first, in its order, then the capture's own.
+    assert list(s.columns[:9]) == list(run.timeseries(0).columns)
+    assert list(s.columns[9:14]) == ["conn", "dir", "sent_bytes", "delivered_bytes", "goodput_bps"]
     assert s["delivered_bytes"].sum() == fwd["bytes_delivered"]
+    assert s["bytes_delivered"].iloc[-1] == fwd["bytes_delivered"]
+    assert s["cwnd"].isna().all()
+    assert list(sender_side.events_df().columns[:5]) == list(run.events_df().columns)
+    assert list(sender_side.interruptions(0).columns) == list(run.interruptions(0).columns)
+    # summary.json's analysis (the client socket) and the sender's link
+    # capture: the same retransmissions by the same code.
+    assert run.analysis(0)["retransmissions"] == fwd["retransmissions"] == flow["retransmissions"]
 
 
 def test_public_capture_rto_chain():

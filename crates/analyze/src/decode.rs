@@ -45,7 +45,8 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    fn v4(a: [u8; 4], port: u16) -> Self {
+    /// An IPv4 endpoint (mapped into the IPv6 space).
+    pub fn v4(a: [u8; 4], port: u16) -> Self {
         let mut addr = [0u8; 16];
         addr[10] = 0xff;
         addr[11] = 0xff;

@@ -15,4 +15,5 @@ pub mod model;
 pub mod output;
 
 pub use analyze::{analyze_file, analyze_path, analyze_reader, read_events, AnalyzeError, CaptureSummary, Options};
+pub use conn::Tap;
 pub use interruptions::{interruption_around, interruptions, Interruption, OutOfOrder, Tracker};

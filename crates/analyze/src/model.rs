@@ -160,6 +160,9 @@ pub struct DirSummary {
     pub bytes_unique: u64,
     /// Cumulative ACK advance seen from the peer.
     pub bytes_delivered: u64,
+    /// `bytes_delivered * 8` over the connection's span at the capture
+    /// point (first to last packet, either direction), bit/s.
+    pub goodput_bps: f64,
     pub retransmissions: u64,
     pub retransmitted_bytes: u64,
     pub fast_retransmits: u64,
@@ -214,11 +217,30 @@ pub struct ConnSummary {
 
 /// Where the analysis streams its results.
 pub trait Sink {
+    /// Whether `event` keeps anything: if not, events are not even built
+    /// (their details are formatted strings).
+    fn wants_events(&self) -> bool {
+        true
+    }
     fn event(&mut self, e: &Event);
     fn series(&mut self, r: &SeriesRow);
     fn rtt(&mut self, s: &RttSample);
     /// A connection is finished (closed, or the capture ended).
     fn connection(&mut self, c: &ConnSummary);
+}
+
+/// A sink that keeps nothing (the summary is returned by the caller).
+#[derive(Default, Debug, Clone, Copy)]
+pub struct Discard;
+
+impl Sink for Discard {
+    fn wants_events(&self) -> bool {
+        false
+    }
+    fn event(&mut self, _: &Event) {}
+    fn series(&mut self, _: &SeriesRow) {}
+    fn rtt(&mut self, _: &RttSample) {}
+    fn connection(&mut self, _: &ConnSummary) {}
 }
 
 /// A sink that keeps everything (tests, small captures).

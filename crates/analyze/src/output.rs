@@ -56,7 +56,7 @@ impl DirSink {
             rtt: open("rtt.csv", "t_s,conn,dir,packet,source,rtt_ms")?,
             conns: open(
                 "connections.csv",
-                "conn,dir,src,dst,first_s,last_s,capture_point,packets,data_packets,bytes_sent,bytes_unique,bytes_delivered,\
+                "conn,dir,src,dst,first_s,last_s,capture_point,packets,data_packets,bytes_sent,bytes_unique,bytes_delivered,goodput_bps,\
 retransmissions,fast_retransmits,fast_recovery,timeouts,rto_recovery,tlp,other_retransmissions,already_received,\
 spurious_dsack,spurious_eifel,dup_acks,sack_blocks,dsacks,zero_window_acks,zero_window_probes,zero_windows,\
 interruptions,rtt_karn_samples,rtt_ambiguous,rtt_karn_mean_ms,rtt_ts_samples,rtt_ts_mean_ms",
@@ -160,7 +160,7 @@ impl Sink for DirSink {
         for (dir, src, dst, d) in [("fwd", &c.a, &c.b, &c.fwd), ("rev", &c.b, &c.a, &c.rev)] {
             let w = writeln!(
                 self.conns,
-                "{},{dir},{src},{dst},{:.9},{:.9},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{dir},{src},{dst},{:.9},{:.9},{},{},{},{},{},{},{:.3},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 c.conn,
                 s(c.first_ns),
                 s(c.last_ns),
@@ -170,6 +170,7 @@ impl Sink for DirSink {
                 d.bytes_sent,
                 d.bytes_unique,
                 d.bytes_delivered,
+                d.goodput_bps,
                 d.retransmissions,
                 d.fast_retransmits,
                 d.fast_recovery,

@@ -5,6 +5,7 @@ use airtcp_core::{Duration, Instant, SeqNum};
 use airtcp_tcp::Probe;
 
 use crate::apps::{RecvApp, SendApp};
+use crate::metrics::SocketTap;
 use crate::{FlowSeries, SegmentLog};
 
 /// Map a 32-bit sequence number to a 64-bit stream offset: the value
@@ -52,10 +53,15 @@ pub struct FlowState {
     /// segment, waited on right away, was 2 % of a bulk run's wall time;
     /// converting the column once at the end gives the same seconds.
     segment_ns: Vec<u64>,
+    /// The client socket's segments, both ways, through `airtcp-analyze`
+    /// (`summary.json`'s `analysis`).
+    pub tap: SocketTap,
 }
 
 impl FlowState {
-    pub fn new(client: u32, server: u32, start: Instant, send: SendApp, recv: RecvApp, client_iss: SeqNum, samples: usize) -> Self {
+    // Each argument is a separate part of the flow set up by the builder.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(client: u32, server: u32, start: Instant, send: SendApp, recv: RecvApp, client_iss: SeqNum, samples: usize, tap: SocketTap) -> Self {
         let mut series = FlowSeries::default();
         series.t_s.reserve(samples);
         series.cwnd.reserve(samples);
@@ -83,6 +89,7 @@ impl FlowState {
             series,
             segments: SegmentLog::default(),
             segment_ns: Vec::new(),
+            tap,
         }
     }
 

@@ -19,6 +19,7 @@ pub mod engine;
 mod events;
 mod flow;
 pub mod link;
+pub mod metrics;
 pub mod network;
 pub mod output;
 mod pcap_out;

@@ -33,7 +33,9 @@ fn opt_f64(x: Option<f64>) -> Value {
 pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
     let sc = fin.sc;
     let mut flows_json = Vec::with_capacity(fin.flows.len());
-    for (i, f) in fin.flows.iter().enumerate() {
+    for (i, f) in fin.flows.iter_mut().enumerate() {
+        let analysis = f.tap.finish();
+        let f = &*f;
         let spec = &sc.flows[i];
         let snd = &fin.eps[f.client as usize];
         let rcv = &fin.eps[f.server as usize];
@@ -86,6 +88,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             "closed": closed_ok,
             "client_state": format!("{:?}", snd.state()),
             "server_state": format!("{:?}", rcv.state()),
+            "analysis": serde_json::to_value(&analysis).expect("plain data"),
             "sender": {
                 "segs_sent": st.segs_sent,
                 "data_segs_sent": st.data_segs_sent,

@@ -5,4 +5,5 @@
 mod common;
 mod capture;
 mod flow;
+mod tap;
 mod tshark;

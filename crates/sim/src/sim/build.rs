@@ -104,7 +104,7 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
         };
         let start = Instant::ZERO + f.start;
         let recv = RecvApp::new(f.recv_rate_bps, f.recv_interval);
-        flows.push(FlowState::new(ci, ci + 1, start, send, recv, c_iss, samples));
+        flows.push(FlowState::new(ci, ci + 1, start, send, recv, c_iss, samples, crate::metrics::SocketTap::new(ca, sa)));
         q.push(start, class::APP, Ev::FlowStart { flow: i as u32 });
         if f.recv_rate_bps.is_some() {
             q.push(start + f.recv_interval, class::APP, Ev::Read { flow: i as u32 });

@@ -68,6 +68,10 @@ impl Hosts {
             return;
         };
         let seg = pkt.segment().expect("socket() matched a TCP segment");
+        let m = self.meta[ep];
+        if m.client {
+            self.flows[m.flow as usize].tap.segment(now, seg, false);
+        }
         self.eps[ep].handle_segment_ecn(now, seg, pkt.ip.ecn);
         net.free_local(&d);
         self.service(cx, net, ep, now);
@@ -154,8 +158,12 @@ impl Hosts {
                 f.send.fill(&mut self.eps[ep]);
             }
             while let Some((seg, ecn)) = self.eps[ep].poll_transmit_ecn(now) {
-                if m.client && seg.payload_len > 0 {
-                    self.flows[m.flow as usize].on_data_sent(now, seg.seq, seg.payload_len);
+                if m.client {
+                    let f = &mut self.flows[m.flow as usize];
+                    f.tap.segment(now, &seg, true);
+                    if seg.payload_len > 0 {
+                        f.on_data_sent(now, seg.seq, seg.payload_len);
+                    }
                 }
                 let id = net.next_ip_id(m.node as usize);
                 let ip = Ipv4Header { src: m.addr, dst: m.peer, ttl: TTL, ip_id: id, ecn };

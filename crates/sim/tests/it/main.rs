@@ -7,6 +7,7 @@ mod common;
 mod agents;
 mod agents_property;
 mod analyze_agreement;
+mod analyze_interruptions;
 mod buffers;
 mod cc_sanity;
 mod e2e;
