@@ -7,9 +7,10 @@ parse -> build -> model should run one way. An import is a path through
 `crate::`, `super::` or `self::` (in a `use` tree or written inline); it points
 at the file of the deepest module the path names, and through a re-export
 (`pub use x::Y` in a facade `mod.rs`) on to the file that defines the name.
-`mod x;` declarations are ownership, not imports, and are not counted; nor is
-a parent's re-export of its own child by a relative path (`pub use x::Y`): it
-makes the parent a facade, and paths through it resolve to the child's file.
+A module's children are its parts: `mod x;` and a parent's use of its own
+children (`use x::Y`, `self::x::f()`, a `pub use` facade) are ownership, not
+imports, and are not counted; paths through a facade resolve to the file that
+defines the name.
 
 Usage: scripts/module_circles.py [--root DIR] [--quiet]
 Prints each circle (a strongly connected component of more than one file) with
@@ -294,8 +295,8 @@ def circles(root: Path) -> tuple[list[list[str]], dict[tuple[str, str], tuple[in
                     if target is None:
                         continue
                     dst = resolve(files, tuple(s for s in target if s != "*"))
-                    if dst is None or dst is sf:
-                        continue
+                    if dst is None or dst is sf or dst.module[: len(sf.module)] == sf.module:
+                        continue  # a parent owns its children: not an import
                     b = str(dst.path.relative_to(root))
                     edges.setdefault(a, set()).add(b)
                     where.setdefault((a, b), (line, "::".join(segs)))
