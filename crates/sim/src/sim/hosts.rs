@@ -219,7 +219,7 @@ impl Hosts {
             _ => {}
         }
         let aux = match e {
-            Event::FastRetransmit { seq } => crate::flow::unwrap_seq(seq, aux_f.0, aux_f.1),
+            Event::FastRetransmit { seq } => crate::stream_offset::unwrap_seq(seq, aux_f.0, aux_f.1),
             _ => 0,
         };
         cx.log.push((now, Raw::Tcp { flow: m.flow, client: m.client, ev: e, aux }));
