@@ -13,7 +13,7 @@ use crate::events::{Ev, Raw};
 use crate::flow::FlowState;
 use crate::network::{Cx, LocalDelivery, Network};
 
-/// Port of flow `i`'s client and server (see `scenario::schema::MAX_FLOWS`).
+/// Port of flow `i`'s client and server (see `scenario::names::MAX_FLOWS`).
 pub(crate) const CLIENT_PORT_BASE: u16 = 49_152;
 pub(crate) const SERVER_PORT_BASE: u16 = 1_024;
 /// Initial IPv4 TTL (Linux default, net.ipv4.ip_default_ttl).
