@@ -22,7 +22,7 @@ pub enum WiTcp {
     Eho = 1,
     /// Exclusive Handover Completion ACK: the host is reachable again; resume.
     Ehc = 2,
-    /// Explicit Handover Notification (the seed's [8], Izumikawa, Yamaguchi
+    /// Explicit Handover Notification (the seed's \[8\], Izumikawa, Yamaguchi
     /// and Katto, WCNC 2004): sent by the mobile host itself once it hears
     /// a new agent; the sender resets its retransmission timer and sends
     /// again from the acknowledgement number. Carried by the same
