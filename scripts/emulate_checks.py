@@ -11,17 +11,19 @@ zwa:   seed 000 on a real sender. A kernel Reno sender (SACK off, window
 
 snoop: seed 004 on a real sender. The kernel in `server` sends 100,000
        bytes to the kernel in m1 through Snoop over the PEG's 30 % data
-       drops (scenarios/snoop-s2-download.toml), once with Snoop and once
-       with the PEG alone. Reports Snoop's counters and the kernel's
-       retransmissions and timeouts.
+       drops (scenarios/snoop-s2-download.toml), with Snoop (its fixed 1 s
+       local timer, then the adaptive one) and with the PEG alone, seeds
+       1..N; further arguments are sysctls for both namespaces. Reports
+       Snoop's counters and the kernel's retransmissions and timeouts.
 
     cargo build --release -p airtcp-emu
     sudo python3 scripts/emulate_checks.py zwa
-    sudo python3 scripts/emulate_checks.py snoop
+    sudo python3 scripts/emulate_checks.py snoop 8 [net.ipv4.tcp_sack=0 ...]
 """
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -111,7 +113,9 @@ print("%.3f" % (time.time() - t))
 """
 
 
-def snoop_arm(snoop, d, seed=1):
+def snoop_arm(arm, d, seed=1, sysctls=()):
+    """arm: "snoop" (the seed's fixed 1 s local timer), "snoop_adaptive"
+    (the local timer from wireless-hop RTT samples) or "peg_only"."""
     # iperf3's control connection does not survive 30 % data drops: a plain
     # socket sends the seed's 100,000 bytes and times the transfer.
     open(os.path.join(d, "recv.py"), "w").write(RECEIVER)
@@ -119,13 +123,16 @@ def snoop_arm(snoop, d, seed=1):
     args = [
         os.path.join(ROOT, "scenarios", "snoop-s2-download.toml"), "--out", d, "--real", "server,m1",
         "--set", "sim.duration=300s", "--seed", str(seed),
-        "--setup", "server: sysctl -qw net.ipv4.tcp_congestion_control=reno",
+        "--setup", "server: sysctl -qw net.ipv4.tcp_congestion_control=reno " + " ".join(sysctls),
+        "--setup", "m1: sysctl -qw net.ipv4.tcp_congestion_control=reno " + " ".join(sysctls),
         "--serve", f"m1: python3 {d}/recv.py > {d}/received.txt",
         "--exec", f"server: sleep 0.3; python3 {d}/send.py 100000 > {d}/elapsed.txt",
     ]
-    if not snoop:
+    if arm == "peg_only":
         args += ["--set", 'agents=[{node = "server", kind = "peg", send_data_drop_rate = 0.3, '
                  'recv_data_drop_rate = 0.3, data_only = true}]']
+    elif arm == "snoop_adaptive":
+        args += ["--set", "agents.0.timer=adaptive"]
     run(args)
     s = json.load(open(os.path.join(d, "summary.json")))
     out = kernel(s, "server")
@@ -143,18 +150,23 @@ def main():
             res = {"zwa": zwa_arm(True, os.path.join(base, "zwa")), "bare": zwa_arm(False, os.path.join(base, "bare"))}
         elif what == "snoop":
             runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-            res = {"snoop": [], "peg_only": []}
+            # Further arguments are sysctls set in both namespaces, e.g.
+            # net.ipv4.tcp_sack=0 (the seed's sender had no SACK).
+            sysctls = sys.argv[3:]
+            arms = ("snoop", "snoop_adaptive", "peg_only")
+            res = {arm: [] for arm in arms}
             for seed in range(1, runs + 1):
-                for arm, on in (("snoop", True), ("peg_only", False)):
+                for arm in arms:
                     d = os.path.join(base, f"{arm}{seed}")
                     os.makedirs(d)
-                    res[arm].append(snoop_arm(on, d, seed))
-            for arm in ("snoop", "peg_only"):
+                    res[arm].append(snoop_arm(arm, d, seed, sysctls))
+            for arm in arms:
                 rs = res[arm]
                 res[arm + "_mean"] = {
                     k: sum(float(r[k]) for r in rs) / len(rs) for k in ("retrans", "timeouts", "transfer_s")
                 }
-                if arm == "snoop":
+                res[arm + "_mean"]["transfer_s_median"] = statistics.median(float(r["transfer_s"]) for r in rs)
+                if arm != "peg_only":
                     res[arm + "_mean"]["local_retransmissions"] = sum(r["agents"]["snoop"]["local_retransmissions"] for r in rs) / len(rs)
         else:
             sys.exit("usage: emulate_checks.py zwa|snoop")

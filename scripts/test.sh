@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up and run every test: the documentation site (mkdocs build --strict),
-# the API docs (cargo doc, warnings as errors), Rust (cargo test, release:
+# the API docs (cargo doc, warnings as errors), Rust (cargo test, optimised:
 # the validation tests are heavy) and Python (pytest, including the tshark
 # capture check).
 set -euo pipefail
@@ -26,7 +26,9 @@ if ! command -v tshark >/dev/null 2>&1; then
     fi
 fi
 
-AIRTCP_EXTRAS=test,docs source scripts/setup.sh
+# One cargo profile for the extension and the Rust tests, so both share the
+# compiled crates (Cargo.toml: [profile.ci]).
+AIRTCP_CARGO_PROFILE=ci AIRTCP_EXTRAS=test,docs source scripts/setup.sh
 
 echo "==> mkdocs build --strict (a dead link or anchor in docs/ fails here)"
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict  # not --quiet: it hides the warnings strict counts
@@ -36,7 +38,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p airtcp-core -p airtcp-
 
 echo "==> cargo test"
 # airtcp-py is a Python extension module (tested from Python below).
-cargo test --workspace --release --exclude airtcp-py
+cargo test --workspace --profile ci --exclude airtcp-py
 
 echo "==> pytest"
 python -m pytest -q tests/python

@@ -2,7 +2,7 @@
 //!
 //! The functions depend only on airtcp-core, airtcp-sim, toml and
 //! serde_json (never on libfuzzer-sys), so the stable regression test
-//! `crates/sim/tests/fuzz_corpus.rs` includes this file with `#[path]` and
+//! `crates/sim/tests/it/fuzz_corpus.rs` includes this file with `#[path]` and
 //! replays every corpus file through exactly what the fuzz targets run.
 //!
 //! Property checked by all of them: no panic on any input (errors are fine),

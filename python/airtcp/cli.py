@@ -8,7 +8,7 @@
     airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...] [--jobs N] [--scheduler ADDRESS]
     airtcp reproduce sdn-zwa --out DIR [--quick] [--seeds N] [--jobs N] [--scheduler ADDRESS]
     airtcp reproduce snoop --out DIR [--quick] [--seeds N] [--rates 0,0.05,...] [--mac p2p|80211|both] [--jobs N] [--scheduler ADDRESS]
-    airtcp reproduce wi-tcp --out DIR [--quick] [--seeds N] [--variants tahoe reno newreno] [--delays 10,20,30] [--link wlan|p2p|both] [--away S] [--jobs N]
+    airtcp reproduce wi-tcp --out DIR [--quick] [--seeds N] [--variants tahoe reno newreno] [--delays 10,20,30] [--link wlan|p2p|both] [--away S] [--stacks ns2 linux ...] [--jobs N]
     airtcp --version
 
 Start-up is kept lean on purpose (the whole ``airtcp run`` process is

@@ -39,6 +39,47 @@ def test_scenario_builder_sets_arm_hops_and_disconnection():
     assert {c["latency"] for c in st["sdn"]["channels"]} == {"16000us"}
 
 
+def test_the_study_runs_the_seeds_stack_and_varies_only_the_profile():
+    doc = sdn_zwa_setup.base()
+    tcp = doc["flows"][0]["tcp"]
+    # The seed's stack with its three changes; no timer key left over from
+    # before the profiles.
+    assert (tcp["profile"], tcp["cc"], tcp["sack"], tcp["initial_cwnd"]) == ("linux-4.4", "reno", False, 1)
+    assert not {"min_rto", "rto_timer", "max_rto", "delack_timeout", "hz", "persist_max"} & set(tcp)
+    today = sdn_zwa_setup.scenario(doc, "bare", 2, 2.0, 1, stack="linux")["flows"][0]["tcp"]
+    assert today == {**tcp, "profile": "linux"}
+    rto1s = sdn_zwa_setup.scenario(doc, "zwa", 2, 2.0, 1, stack="linux-4.4-rto1s")["flows"][0]["tcp"]
+    assert rto1s == {**tcp, "min_rto": "1s"}
+    with pytest.raises(ValueError, match="stack 'linux-9'"):
+        sdn_zwa_setup.scenario(doc, "bare", 2, 2.0, 1, stack="linux-9")
+
+
+def _row(**kw):
+    base = dict(stack="linux-4.4", fig="8", arm="bare", hops=3, disconnect_s=1.5, seed=1, t0t2_ms=None, bytes_delivered=1, retransmissions=0, timeouts=0, handoff_timeouts=0,
+                idle_after_reassoc_s=None, interruption_s=None, sender_idle_s=None, t0t2_s=None, stats_zwa_enabled=0, stats_zwa_disabled=0, stalled=0)
+    return {**base, **kw}
+
+
+def test_intervals_of_counts_and_durations_stay_at_or_above_zero():
+    # One long idle among nine near zero: a t interval reaches below 0.
+    runs = [_row(seed=i, idle_after_reassoc_s=0.02, handoff_timeouts=0) for i in range(1, 10)] + [_row(seed=10, idle_after_reassoc_s=4.0, handoff_timeouts=3)]
+    (row,) = sdn_zwa.aggregate(runs)
+    assert row["idle_s_mean"] == pytest.approx(0.418)
+    assert 0.0 <= row["idle_s_lo"] < row["idle_s_mean"] < row["idle_s_hi"] <= 4.0
+    assert 0.0 <= row["handoff_timeouts_lo"] < 0.3 < row["handoff_timeouts_hi"] <= 3.0
+
+
+def test_a_claim_flips_or_moves_between_stacks():
+    from airtcp.studies.sdn_zwa_stacks import verdicts
+
+    # ZWA with the gate open: RTOs on one stack, none on the other.
+    runs = [_row(stack=st, arm="zwa", seed=i, stats_zwa_enabled=1, handoff_timeouts=n) for st, n in (("linux-4.4", 1), ("linux-4.4-rto1s", 0)) for i in range(1, 6)]
+    (v,) = [v for v in verdicts(runs, ["linux-4.4", "linux-4.4-rto1s"], [3], 1.5) if v.claim.key == "zwa_rto_3"]
+    assert v.holds == {"linux-4.4": False, "linux-4.4-rto1s": True}
+    assert v.flips("linux-4.4", "linux-4.4-rto1s") and v.moves("linux-4.4", "linux-4.4-rto1s")
+    assert v.text("linux-4.4") == "1.00 [1.00, 1.00] (does not hold)"
+
+
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("sdn") / "study"
@@ -55,6 +96,10 @@ def test_quick_study_writes_every_output(quick):
     assert {r["fig"] for r in rows} == {"6", "7", "8", "stats"}
     report = (out / "report.md").read_text()
     assert "seed's claims beside the measured values" in report
+    # The report opens with the stack, then every claim on both stacks.
+    assert report.splitlines()[2].startswith("**TCP stack: profile `linux-4.4`**")
+    assert report.index("## The headline claims on each stack") < report.index("## Setup")
+    assert {r["stack"] for r in rows} == {"linux-4.4", "linux"}
 
 
 def test_quick_study_keeps_the_captures_of_one_handoff(quick):
@@ -78,7 +123,7 @@ def test_quick_study_keeps_the_captures_of_one_handoff(quick):
 
 def test_quick_study_shows_the_seed_effects(quick):
     _, rows, _ = quick
-    fig6 = {r["arm"]: r for r in rows if r["fig"] == "6"}
+    fig6 = {r["arm"]: r for r in rows if r["fig"] == "6" and r["stack"] == sdn_zwa_setup.SEED_STACK}
     # ZWA working: no RTO, resumes within a second; bare TCP: RTOs and a
     # longer idle period; ZWA without statistics at the failing phase: stall.
     assert int(fig6["zwa"]["timeouts"]) == 0
@@ -98,7 +143,7 @@ def test_quick_study_shows_the_seed_effects(quick):
 
 def test_quick_study_runs_the_baselines(quick):
     _, rows, _ = quick
-    f7 = [r for r in rows if r["fig"] == "7"]
+    f7 = [r for r in rows if r["fig"] == "7" and r["stack"] == sdn_zwa_setup.SEED_STACK]
     by = lambda arm: [r for r in f7 if r["arm"] == arm]
     # Freeze-TCP warned an RTT ahead: no handoff RTO, no retransmission.
     assert all(int(r["handoff_timeouts"]) == 0 and int(r["retransmissions"]) == 0 for r in by("freeze"))

@@ -24,6 +24,12 @@ def test_scenario_builder_sets_the_run_length_and_checks_the_arm():
     assert (lit["mesh"]["protocol"], lit["mesh"]["source"]) == ("tcpfender", "per-segment")
     assert [e["fer"] for e in lit["wifi_errors"]][:2] == [0.1, 0.2]
     assert tcpfender_setup.scenario("tcpfender", 30.0)["mesh"]["source"] == "more"
+    # The seed's ns-2 agents by default; Linux beside them, keys on top.
+    assert sc["flows"][0]["tcp"] == {"profile": "ns2-newreno", "sink": "ns2-tcpsink", "packet_size": 1000, "window": 20}
+    lin = tcpfender_setup.scenario("tcpip", 30.0, stack="linux", tcp_extra={"cc": "newreno"})["flows"][0]["tcp"]
+    assert (lin["profile"], lin["sack"], lin["cc"]) == ("linux", False, "newreno")
+    with pytest.raises(runner.StudyError, match="unknown TCP stack 'bsd'"):
+        tcpfender_setup.scenario("tcpip", 30.0, stack="bsd")
     with pytest.raises(runner.StudyError, match="unknown arm 'ospf'"):
         tcpfender_setup.scenario("ospf", 30.0)
     with pytest.raises(runner.StudyError, match="loss scale 2 must be within"):
@@ -61,40 +67,61 @@ def test_quick_study_writes_every_output(quick):
     report = (out / "report.md").read_text()
     assert "The seed's claims beside the measured values" in report
     assert {r["arm"] for r in rows} == set(tcpfender_setup.ARMS)
+    # The report opens with the stack, and runs every arm on both stacks.
+    assert report.splitlines()[2].startswith("**TCP stack: `ns2-newreno`**")
+    assert {(r["part"], r["stack"]) for r in rows} >= {("main", "ns2"), ("stack", "linux"), ("switch", "linux")}
+    assert "## The claims on both stacks (flips and moves first)" in report
+
+
+def _main(rows, arm, part="main"):
+    return [r for r in rows if r["arm"] == arm and r["part"] == part]
 
 
 def test_quick_tcpip_arm_moves_data_over_the_lossy_mesh(quick):
     _, rows, _ = quick
-    tcp = [r for r in rows if r["arm"] == "tcpip"]
+    tcp = _main(rows, "tcpip")
     assert len(tcp) == 2
+    # Four lossy hops at 1 Mb/s with RTS/CTS before every frame (four
+    # frames per exchange, each hit by the link's loss). Over 40 seeds of
+    # 30 s on ns2-newreno TCP/IP averages 20 kb/s with its window at 1.99,
+    # and 3 runs of 40 fall under 5 kb/s, seed 1 among them: retry-limit
+    # drops of a retransmission leave ns-2's RTO backing off (3 s, 6 s,
+    # 12 s...) for the rest of the run.
+    good = [float(r["goodput_bps"]) for r in tcp]
+    assert 5_000 < sum(good) / 2 < 40_000, good
     for r in tcp:
-        # Four lossy hops at 1 Mb/s with RTS/CTS before every frame (four
-        # frames per exchange, each hit by the link's loss): 10-20 kb/s, a
-        # window near 2 (the seed's Fig. 3).
-        # (10-20 kb/s before the WLAN's NAV-reset and PHY-timing changes were
-        # merged; one quick run now gives 0.8 kb/s: not yet traced.)
-        assert 0 < float(r["goodput_bps"]) < 40_000
-        assert 1.0 < float(r["cwnd_mean"]) < 3
         assert int(r["src_retries"]) > 0
-        assert 0 < float(r["delay_mean_s"]) < 5
+        if float(r["goodput_bps"]) < 5_000:
+            assert int(r["timeouts"]) >= 2 and float(r["longest_stall_s"]) > 10, r
+        else:
+            # The seed's Fig. 3: a window near 2.
+            assert 1.5 < float(r["cwnd_mean"]) < 3, r
+            assert 0 < float(r["delay_mean_s"]) < 5
 
 
-def test_quick_coded_arms_deliver(quick):
+def test_quick_coded_arms_deliver_whole_batches_on_linux_and_stall_on_ns2(quick):
     _, rows, _ = quick
     for arm in ("tcpfender", "tcpfender-literal"):
-        for r in (r for r in rows if r["arm"] == arm):
+        for r in _main(rows, arm) + _main(rows, arm, "stack"):
             # Decoded batches reach TCP 50 segments at a time.
             assert float(r["pkts_delivered"]) % 50 == 0, arm
-            assert int(r["mac_broadcast_tx"]) > 10, arm
+        # Linux's slow start grows by every packet a (rare, stretched)
+        # module ACK covers and fills the first batch within 30 s; ns-2's
+        # grows by one per ACK and delivers less (the full run measures both).
+        linux = [float(r["pkts_delivered"]) for r in _main(rows, arm, "stack")]
+        assert all(x >= 50 for x in linux), arm
+        assert sum(float(r["pkts_delivered"]) for r in _main(rows, arm)) < sum(linux), arm
     # MORE's source keeps the medium busy with the batch until it is covered;
     # the literal reading sends only what TCP's segments earn.
-    fender = sum(int(r["mac_broadcast_tx"]) for r in rows if r["arm"] == "tcpfender")
-    literal = sum(int(r["mac_broadcast_tx"]) for r in rows if r["arm"] == "tcpfender-literal")
-    assert fender > 2 * literal
+    for part in ("main", "stack"):
+        fender = sum(int(r["mac_broadcast_tx"]) for r in _main(rows, "tcpfender", part))
+        literal = sum(int(r["mac_broadcast_tx"]) for r in _main(rows, "tcpfender-literal", part))
+        assert fender > 2 * literal > 0, part
     # Plain MORE: short batches close by the timer, so TCP gets data.
-    more = [r for r in rows if r["arm"] == "more"]
-    assert any(float(r["pkts_delivered"]) > 0 for r in more)
-    assert all(int(r["mac_broadcast_tx"]) > 0 for r in more)
+    for part in ("main", "stack"):
+        more = _main(rows, "more", part)
+        assert any(float(r["pkts_delivered"]) > 0 for r in more), part
+        assert all(int(r["mac_broadcast_tx"]) > 0 for r in more), part
 
 
 def test_measured_delivery_is_below_the_phy_estimate_on_loaded_links():

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerate the ns-2 fixtures of crates/sim/tests/validation_ns2.rs with
+# Regenerate the ns-2 fixtures of crates/sim/tests/it/validation_ns2.rs with
 # the installed ns-2 2.35 (`ns`). Each fixture is bulk.tcl's trace reduced
 # by compact.awk, headed by an "A agent sink window loss duration" line.
 set -e

@@ -58,6 +58,9 @@ fn kernel_transfer_crosses_the_emulated_path() {
     let ds = dir.to_string_lossy().into_owned();
     let o = emulate(&[
         &scenario(), "--out", &ds, "--real", "snd,rcv", "--pcap",
+        // iperf3 switches to -C's algorithm after connect(): a socket that
+        // started as BBR (a host default) would stay paced (docs/emulate.md).
+        "--setup", "snd: sysctl -qw net.ipv4.tcp_congestion_control=reno",
         "--serve", "rcv: iperf3 -s -1",
         "--exec", &format!("snd: sleep 0.3; iperf3 -c rcv -t 4 -C cubic -J > {ds}/iperf.json"),
     ]);

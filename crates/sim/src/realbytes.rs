@@ -302,4 +302,32 @@ mod tests {
         b[30] ^= 0xff;
         assert!(matches!(rb.admit(&b), Err(wire::WireError::BadTcpChecksum { .. })));
     }
+
+    proptest::proptest! {
+        /// A kernel may write anything to its TUN: a damaged datagram (any
+        /// byte changed, cut short or extended) is admitted or refused with
+        /// a reason, never a panic, and whatever is admitted leaves again
+        /// with bytes that decode to the packet.
+        #[test]
+        fn damaged_datagrams_are_admitted_or_refused_never_a_panic(
+            payload in 0u32..300,
+            flips in proptest::collection::vec((0usize..400, proptest::prelude::any::<u8>()), 0..4),
+            cut in 0usize..400,
+            extra in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..8),
+        ) {
+            let mut rb = RealBytes::new(0);
+            let mut b = datagram(payload, 0x42);
+            for (at, x) in flips {
+                let n = b.len();
+                b[at % n] ^= x;
+            }
+            b.truncate(cut.max(1));
+            b.extend_from_slice(&extra);
+            if let Ok(pkt) = rb.admit(&b) {
+                let mut out = Vec::new();
+                rb.materialize(&pkt, &mut out);
+                proptest::prop_assert_eq!(wire::decode(&out).unwrap(), pkt);
+            }
+        }
+    }
 }

@@ -79,7 +79,7 @@ DEFAULTS = {
     # packets. A shallower first hop drops the line-rate burst Westwood+
     # sends when it raises cwnd to BWE x RTTmin at the end of a recovery
     # (tcp_westwood.c, CA_EVENT_COMPLETE_CWR), a loss the radio-only drop
-    # counts would hide (crates/sim/tests/cc_sanity.rs shows the effect).
+    # counts would hide (crates/sim/tests/it/cc_sanity.rs shows the effect).
     "wired_queue_packets": 1000,
     "radio_delay": "20ms",
     # The radio direction without the drive log carries only ACKs (the

@@ -29,13 +29,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import runner
-from .report import summarize, summarize_counts
+from .report import summarize_counts as summarize_nonnegative
 from .sdn_zwa_setup import (
     ARMS,
     FIG7_DISCONNECT,
     FIG8_HOPS,
     QUICK_DISCONNECT,
     QUICK_HOPS,
+    SEED_STACK,
+    STACKS,
     T0T2_MS,
     base,
     scenario,
@@ -44,6 +46,10 @@ from .sdn_zwa_setup import (
 #: Arms per experiment (Fig. 7 at 2 hops; Fig. 8 per hop count).
 FIG7_ARMS = ["bare", "zwa", "zwa-nostats", "noroam", "freeze", "legacy", "mtcp", "bare-cubic-sack", "zwa-cubic-sack"]
 FIG8_ARMS = ["bare", "zwa", "freeze", "legacy", "mtcp"]
+#: The arms every other stack (STACKS beside the seed's) reruns: the seed's
+#: own comparison, bare TCP against ZWA, with its reference and Fig. 6(b).
+STACK_FIG7_ARMS = ["bare", "zwa", "zwa-nostats", "noroam"]
+STACK_FIG8_ARMS = ["bare", "zwa"]
 #: Statistics-module sweep: 2 hops, 2 s away, ZWA with statistics.
 STATS_DISCONNECT = 2.0
 QUICK_T0T2_MS = [10.0, 200.0]
@@ -51,9 +57,11 @@ QUICK_T0T2_MS = [10.0, 200.0]
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
 #: Fig. 6 runs: (label, arm, roam instant) at 2 hops, 1.5 s away. The roam
-#: instants are picked so that a segment does (10.0 s) or does not (10.2 s)
-#: reach the old AP between T0 and T2 (tests/sdn.rs checks both).
-FIG6 = [("bare TCP", "bare", 10.2), ("ZWA failing (statistics off)", "zwa-nostats", 10.0), ("ZWA working", "zwa", 10.2)]
+#: instants are picked so that a segment does (10.04 s) or does not (10.2 s)
+#: reach the old AP between T0 and T2 on the seed's stack (tests/sdn.rs
+#: checks both; the other stacks run the same instants, where the phase of
+#: the sender's bursts may differ).
+FIG6 = [("bare TCP", "bare", 10.2), ("ZWA failing (statistics off)", "zwa-nostats", 10.04), ("ZWA working", "zwa", 10.2)]
 FIG6_DISCONNECT = 1.5
 
 
@@ -132,6 +140,7 @@ def measure(task, result) -> dict:
         "bytes_delivered": f["bytes_delivered"],
         "retransmissions": f["retransmissions"],
         "timeouts": f["timeouts"],
+        "loss_undos": f["loss_undos"],
         # RTOs of the handoff: the sender's timeouts after T0 (at 7 hops the
         # SYN's first RTO, before any handoff, is in `timeouts` of every arm).
         "handoff_timeouts": sum(1 for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client") and t0 is not None and e["t_s"] > t0),
@@ -181,51 +190,60 @@ def keep_run(task, result, _dir) -> dict:
 # --- tasks ---------------------------------------------------------------------------
 
 
-def build_tasks(seeds: int, disconnects: list[float], hops: list[int], t0t2: list[float]) -> list[runner.Task]:
+def build_tasks(seeds: int, disconnects: list[float], hops: list[int], t0t2: list[float], stacks: list[str] | None = None) -> list[runner.Task]:
+    """Every run; `stacks` (default: all of STACKS) the TCP stacks besides
+    which the seed's reruns the seed's comparison."""
     doc = base()
     tasks = []
-    for label, arm, at in FIG6:
-        sc = scenario(doc, arm, 2, FIG6_DISCONNECT, 1, roam_at=at)
-        tasks.append(runner.Task({"fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "seed": 1, "t0t2_ms": None}, sc, 1, keep=True))
-    for hop_list, fig, arms in (([2], "7", FIG7_ARMS), (hops, "8", FIG8_ARMS)):
-        for h in hop_list:
-            for d in disconnects:
-                for arm in arms:
-                    for seed in range(1, seeds + 1):
-                        labels = {"fig": fig, "case": "", "arm": arm, "hops": h, "disconnect_s": d, "seed": seed, "t0t2_ms": None}
-                        tasks.append(runner.Task(labels, scenario(doc, arm, h, d, seed), seed))
+    for stack in stacks or list(STACKS):
+        seed_stack = stack == SEED_STACK
+        for label, arm, at in FIG6:
+            sc = scenario(doc, arm, 2, FIG6_DISCONNECT, 1, roam_at=at, stack=stack)
+            labels = {"stack": stack, "fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "seed": 1, "t0t2_ms": None}
+            tasks.append(runner.Task(labels, sc, 1, keep=seed_stack))
+        fig7_arms, fig8_arms = (FIG7_ARMS, FIG8_ARMS) if seed_stack else (STACK_FIG7_ARMS, STACK_FIG8_ARMS)
+        for hop_list, fig, arms in (([2], "7", fig7_arms), (hops, "8", fig8_arms)):
+            for h in hop_list:
+                for d in disconnects:
+                    for arm in arms:
+                        for seed in range(1, seeds + 1):
+                            labels = {"stack": stack, "fig": fig, "case": "", "arm": arm, "hops": h, "disconnect_s": d, "seed": seed, "t0t2_ms": None}
+                            tasks.append(runner.Task(labels, scenario(doc, arm, h, d, seed, stack=stack), seed))
     # Beyond the seed: the statistics module's fallback as T0 -> T2 grows.
     for ms in t0t2:
         for seed in range(1, seeds + 1):
-            labels = {"fig": "stats", "case": "", "arm": "zwa", "hops": 2, "disconnect_s": STATS_DISCONNECT, "seed": seed, "t0t2_ms": ms}
+            labels = {"stack": SEED_STACK, "fig": "stats", "case": "", "arm": "zwa", "hops": 2, "disconnect_s": STATS_DISCONNECT, "seed": seed, "t0t2_ms": ms}
             tasks.append(runner.Task(labels, scenario(doc, "zwa", 2, STATS_DISCONNECT, seed, t0t2_ms=ms), seed))
     return tasks
 
 
 def aggregate(runs: list[dict]) -> list[dict]:
-    """Mean and 95 % interval per (fig, arm, hops, disconnection)."""
-    ref = {(r["hops"], r["disconnect_s"], r["seed"]): r["bytes_delivered"] for r in runs if r["fig"] == "7" and r["arm"] == "noroam"}
-    keys = []
+    """Mean and 95 % interval per (stack, fig, arm, hops, disconnection).
+    Every quantity here is a count, a duration or a ratio of byte counts,
+    none below 0: the interval is a percentile bootstrap of the mean, which
+    stays within the data's range (a t interval on a few skewed values
+    reaches below 0)."""
+    ref = {(r["stack"], r["hops"], r["disconnect_s"], r["seed"]): r["bytes_delivered"] for r in runs if r["fig"] == "7" and r["arm"] == "noroam"}
+    keyf = lambda r: (r["stack"], r["fig"], r["arm"], r["hops"], r["disconnect_s"], r.get("t0t2_ms"))
+    groups: dict = {}
     for r in runs:
-        k = (r["fig"], r["arm"], r["hops"], r["disconnect_s"], r.get("t0t2_ms"))
-        if r["fig"] != "6" and k not in keys:
-            keys.append(k)
+        if r["fig"] != "6":
+            groups.setdefault(keyf(r), []).append(r)
     table = []
-    for fig, arm, h, d, ms in keys:
-        rs = [r for r in runs if (r["fig"], r["arm"], r["hops"], r["disconnect_s"], r.get("t0t2_ms")) == (fig, arm, h, d, ms)]
-        util = [r["bytes_delivered"] / ref[(h, d, r["seed"])] for r in rs if ref.get((h, d, r["seed"]))]
-        row = {"fig": fig, "arm": arm, "hops": h, "disconnect_s": d, "t0t2_ms": ms, "n": len(rs)}
-        for name, xs in (("utilisation", util),
+    for (stack, fig, arm, h, d, ms), rs in groups.items():
+        util = [r["bytes_delivered"] / ref[(stack, h, d, r["seed"])] for r in rs if ref.get((stack, h, d, r["seed"]))]
+        row = {"stack": stack, "fig": fig, "arm": arm, "hops": h, "disconnect_s": d, "t0t2_ms": ms, "n": len(rs)}
+        for name, xs in (
+            ("utilisation", util),
             ("idle_s", [r["idle_after_reassoc_s"] for r in rs]),
             ("interruption_s", [r["interruption_s"] for r in rs]),
             ("sender_idle_s", [r["sender_idle_s"] for r in rs]),
             ("t0t2_s", [r.get("t0t2_s") for r in rs]),
+            ("retransmissions", [r["retransmissions"] for r in rs]),
+            ("timeouts", [r["timeouts"] for r in rs]),
+            ("handoff_timeouts", [r["handoff_timeouts"] for r in rs]),
         ):
-            st = summarize(xs)
-            row[f"{name}_mean"], row[f"{name}_lo"], row[f"{name}_hi"] = st.mean, st.lo, st.hi
-        # Counts: a bootstrap interval of the mean, never below 0.
-        for name in ("retransmissions", "timeouts", "handoff_timeouts"):
-            st = summarize_counts([r[name] for r in rs])
+            st = summarize_nonnegative(xs)
             row[f"{name}_mean"], row[f"{name}_lo"], row[f"{name}_hi"] = st.mean, st.lo, st.hi
         row["zwa_enabled"] = sum(r["stats_zwa_enabled"] for r in rs)
         row["zwa_disabled"] = sum(r["stats_zwa_disabled"] for r in rs)
@@ -235,7 +253,7 @@ def aggregate(runs: list[dict]) -> list[dict]:
 
 
 def describe(row: dict) -> str:
-    return f"fig {row['fig']} {row['arm']} {row['hops']} hops {row['disconnect_s']:g} s seed {row['seed']}"
+    return f"{row['stack']} fig {row['fig']} {row['arm']} {row['hops']} hops {row['disconnect_s']:g} s seed {row['seed']}"
 
 
 #: The handoff whose captures the study keeps: Fig. 6's "ZWA working" run.
@@ -257,7 +275,9 @@ def write_captures(d: Path) -> None:
 def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool = False, plots: bool = True):
     disconnects = QUICK_DISCONNECT if quick else FIG7_DISCONNECT
     hops = QUICK_HOPS if quick else FIG8_HOPS
-    tasks = build_tasks(seeds, disconnects, hops, QUICK_T0T2_MS if quick else T0T2_MS)
+    # --quick: the seed's stack and the sensitivity arm only.
+    stacks = [SEED_STACK, "linux"] if quick else list(STACKS)
+    tasks = build_tasks(seeds, disconnects, hops, QUICK_T0T2_MS if quick else T0T2_MS, stacks)
 
     def write(d: Path, sr: runner.StudyRun) -> None:
         from .sdn_zwa_report import report_md

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .sdn_zwa_setup import ARM_COLORS, ARM_LABELS
+from .sdn_zwa_setup import ARM_COLORS, ARM_LABELS, SEED_STACK
+
+#: Line style per TCP stack: one colour per arm, the stack in the dash.
+STACK_STYLES = {SEED_STACK: "-", "linux": "--", "linux-4.4-rto1s": ":"}
 
 
 def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
@@ -40,11 +43,11 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
     fig.savefig(d / "fig6_sequence.png", dpi=120)
     plt.close(fig)
 
-    def series(fig_id, arm, hops, key):
-        rows = sorted((r for r in table if r["fig"] == fig_id and r["arm"] == arm and r["hops"] == hops), key=lambda r: r["disconnect_s"])
+    def series(fig_id, arm, hops, key, stack=SEED_STACK):
+        rows = sorted((r for r in table if r.get("stack", SEED_STACK) == stack and r["fig"] == fig_id and r["arm"] == arm and r["hops"] == hops), key=lambda r: r["disconnect_s"])
         return [r["disconnect_s"] for r in rows], [r[f"{key}_mean"] for r in rows], [r[f"{key}_lo"] for r in rows], [r[f"{key}_hi"] for r in rows]
 
-    def errbar(ax, xs, m, lo, hi, arm):
+    def errbar(ax, xs, m, lo, hi, arm, stack=SEED_STACK):
         import math
 
         def gone(v):
@@ -55,7 +58,8 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
             return
         xs, m, lo, hi = (list(c) for c in zip(*pts))
         yerr = [[0 if gone(a) else y - a for y, a in zip(m, lo)], [0 if gone(b) else b - y for y, b in zip(m, hi)]]
-        ax.errorbar(xs, m, yerr=yerr, marker="o", capsize=3, label=ARM_LABELS[arm], color=ARM_COLORS[arm])
+        label = ARM_LABELS[arm] + ("" if stack == SEED_STACK else f" [{stack}]")
+        ax.errorbar(xs, m, yerr=yerr, marker="o" if stack == SEED_STACK else "x", capsize=3, label=label, color=ARM_COLORS[arm], ls=STACK_STYLES.get(stack, "-."))
 
     # Fig. 7
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
@@ -64,6 +68,12 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
             xs, m, lo, hi = series("7", arm, 2, key)
             if xs:
                 errbar(ax, xs, m, lo, hi, arm)
+    # The sensitivity arm (today's kernel), bare and ZWA, dashed.
+    for arm in ("bare", "zwa"):
+        for ax, key in zip(axes, ("utilisation", "retransmissions")):
+            xs, m, lo, hi = series("7", arm, 2, key, "linux")
+            if xs:
+                errbar(ax, xs, m, lo, hi, arm, "linux")
     axes[0].set_ylabel("utilisation (delivered / no-roam run)")
     axes[1].set_ylabel("retransmissions per run")
     for ax in axes:
@@ -81,6 +91,10 @@ def plot_all(d: Path, table: list[dict], kept: list[dict]) -> None:
             xs, m, lo, hi = series("8", arm, h, "idle_s")
             if xs:
                 errbar(ax, xs, m, lo, hi, arm)
+        for arm in ("bare", "zwa"):
+            xs, m, lo, hi = series("8", arm, h, "idle_s", "linux")
+            if xs:
+                errbar(ax, xs, m, lo, hi, arm, "linux")
         ax.set_title(f"hop count {h}", fontsize=9)
         ax.set_xlabel("disconnection period (s)")
         ax.set_ylabel("first new delivery after T3 (s)")

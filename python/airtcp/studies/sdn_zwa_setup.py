@@ -47,7 +47,7 @@ ARM_LABELS = {
 #: data in flight return with the zero window before the MN leaves).
 FREEZE_WARNING_RTTS = 1.2
 #: M-TCP's sender starts with 2 segments: with 1, a Linux sender deadlocks
-#: on the first ACK withheld a byte short (crates/sim/tests/mtcp.rs).
+#: on the first ACK withheld a byte short (crates/sim/tests/it/mtcp.rs).
 MTCP_INITIAL_CWND = 2
 #: T0 -> T2 (disassociation at the old AP -> its flow-removed at the
 #: controller: notice, flow delete, flow-removed = 3 control latencies and 2
@@ -76,10 +76,28 @@ ARM_COLORS = {
     "noroam": "tab:gray",
 }
 
-#: INTEGRATOR: the `[flows.tcp] profile` of every run, once the profiles
-#: branch lands: the seed names Linux's 200 ms minimum RTO, so a Linux
-#: profile of its era (e.g. "linux-4.4-era"); None keeps today's defaults.
-TCP_PROFILE = None
+#: The TCP stacks. The scenario names the seed's: `linux-4.4` (Linux of
+#: Mininet-WiFi's era; the seed names no version) with the seed's three
+#: changes set beside it ("We changed congestion control mechanism and window
+#: growth function according to standard TCP implementation (TCP Reno) and
+#: disabled the SACK option. Further, we set initial congestion window size
+#: to 1 as specified in TCP Reno."). Every other stack keeps those keys and
+#: changes only what its entry sets: `linux` is today's kernel (the
+#: sensitivity arm); `linux-4.4-rto1s` is the seed's stack with the former
+#: RFC 6298 floor (a 1 s minimum RTO, the value this study ran with before
+#: it had profiles): the one mechanism, switched back, that moves the
+#: results between the two.
+SEED_STACK = "linux-4.4"
+STACKS: dict[str, dict] = {
+    "linux-4.4": {"profile": "linux-4.4"},
+    "linux": {"profile": "linux"},
+    "linux-4.4-rto1s": {"profile": "linux-4.4", "min_rto": "1s"},
+}
+STACK_LABELS = {
+    "linux-4.4": "Linux 4.4 (the seed's era), Reno, SACK off, IW 1",
+    "linux": "Linux 6.x (today's kernel), Reno, SACK off, IW 1",
+    "linux-4.4-rto1s": "Linux 4.4 with a 1 s minimum RTO (RFC 6298's floor)",
+}
 
 DEFAULTS = {"delay_ms": 80.0, "after_s": 10.0, "roam_base_s": 10.0}
 
@@ -131,11 +149,16 @@ def _legacy(sc: dict, mtcp: bool) -> None:
         sc["flows"][0]["tcp"]["initial_cwnd"] = MTCP_INITIAL_CWND
 
 
-def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int, roam_at: float | None = None, t0t2_ms: float | None = None) -> dict:
+def scenario(
+    base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int, roam_at: float | None = None, t0t2_ms: float | None = None, stack: str = SEED_STACK
+) -> dict:
     """One run's scenario. `arm` is a key of ARMS or "noroam"; `t0t2_ms`
-    sets every control channel's latency so that T0 -> T2 takes that long."""
+    sets every control channel's latency so that T0 -> T2 takes that long;
+    `stack` is a key of STACKS."""
     if hops not in ATTACH:
         raise ValueError(f"hop count {hops} not in {sorted(ATTACH)}")
+    if stack not in STACKS:
+        raise ValueError(f"stack {stack!r} not in {sorted(STACKS)}")
     sc = copy.deepcopy(base_doc)
     t = roam_instant(seed, disconnect_s, hops) if roam_at is None else roam_at
     for link in sc["links"]:
@@ -167,8 +190,7 @@ def scenario(base_doc: dict, arm: str, hops: int, disconnect_s: float, seed: int
             if r["node"] == MN_RADIO:
                 r["handoff_warning"] = f"{freeze_warning_s(hops) * 1000:.0f}ms"
         sc["flows"][0]["tcp"]["freeze"] = True
-    if TCP_PROFILE is not None:
-        sc["flows"][0]["tcp"]["profile"] = TCP_PROFILE
+    sc["flows"][0]["tcp"].update(STACKS[stack])
     if arm.endswith("-cubic-sack"):
         sc["flows"][0]["tcp"]["cc"] = "cubic"
         sc["flows"][0]["tcp"]["sack"] = True

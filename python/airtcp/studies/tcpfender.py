@@ -21,13 +21,14 @@ from pathlib import Path
 from . import runner
 from .report import summarize
 from .tcpfender_metrics import segment_delays, time_mean
-from .tcpfender_setup import ARMS, CODED_DEFAULTS, FULL_DURATION_S, MSS, QUICK_DURATION_S, batches_spanned, measured_delivery, scenario
+from .tcpfender_setup import ARMS, CODED_DEFAULTS, DEFAULT_STACK, FULL_DURATION_S, MSS, QUICK_DURATION_S, STACKS, batches_spanned, measured_delivery, scenario
 
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
 #: Beyond the seed: TCPFender's batch size and pipelining depth (seeds 1..SWEEP_SEEDS each).
 #: Depths run from 1 to the most batches a 20-packet window can span
-#: (``batches_spanned``), plus one deeper check that must repeat the last.
+#: (``batches_spanned``): a deeper pipeline never holds more batches, so
+#: running it would repeat the same simulation under another label.
 SWEEP_BETAS = (16, 32, 50)
 SWEEP_SEEDS = 3
 #: Sensitivity: every arm without RTS/CTS (seeds 1..SENS_SEEDS).
@@ -35,6 +36,17 @@ SENS_SEEDS = 5
 #: Beyond the seed: every link's loss rate scaled (the liveness check).
 LOSS_SCALES = (0.0, 0.5)
 LOSS_ARMS = ("tcpip", "tcpfender", "tcpfender-literal")
+#: The `linux` stack again with one behaviour switched off, to measure what
+#: makes the two stacks' results differ: name -> (what, [flows.tcp] keys,
+#: arms). Under TCPFender most module ACKs die on four lossy unicast hops,
+#: so each one that arrives acknowledges many packets: Linux's slow start
+#: adds one segment per packet acknowledged, ns-2's (and RFC 5681's) one
+#: per ACK. `cc = "newreno"` is the RFC's per-ACK rule on the Linux
+#: endpoint; `ns2-start` adds ns-2's initial window and initial RTO to it.
+SWITCHES: dict[str, tuple[str, dict, tuple[str, ...]]] = {
+    "per-packet-growth": ("growth per packet acked (per ACK instead)", {"cc": "newreno"}, tuple(ARMS)),
+    "ns2-start": ("growth per packet acked, IW 10, 1 s initial RTO (ns-2's per ACK, 2, 3 s instead)", {"cc": "newreno", "initial_cwnd": 2, "initial_rto": "3s"}, tuple(ARMS)),
+}
 
 
 def add_arguments(p) -> None:
@@ -118,13 +130,13 @@ STATS = ["goodput_bps", "pkts_delivered", "cwnd_mean", "delay_mean_s", "timeouts
 
 
 def aggregate(runs: list[dict]) -> list[dict]:
-    """One row per (part, arm, β, pipeline, RTS/CTS, loss scale): mean and 95 % interval of each statistic."""
+    """One row per (part, stack, arm, β, pipeline, RTS/CTS, loss scale): mean and 95 % interval of each statistic."""
     groups: dict[tuple, list[dict]] = {}
     for r in runs:
-        groups.setdefault((r["part"], r["arm"], r["beta"], r["pipeline"], r["rts"], r["loss_scale"]), []).append(r)
+        groups.setdefault((r["part"], r["stack"], r["switch"], r["arm"], r["beta"], r["pipeline"], r["rts"], r["loss_scale"]), []).append(r)
     table = []
-    for (part, arm, beta, pipe, rts, scale), rs in groups.items():
-        row = {"part": part, "arm": arm, "beta": beta, "pipeline": pipe, "rts": rts, "loss_scale": scale, "n": len(rs)}
+    for (part, stack, switch, arm, beta, pipe, rts, scale), rs in groups.items():
+        row = {"part": part, "stack": stack, "switch": switch, "arm": arm, "beta": beta, "pipeline": pipe, "rts": rts, "loss_scale": scale, "n": len(rs)}
         for k in STATS:
             st = summarize([r.get(k) for r in rs])
             row[f"{k}_mean"] = st.mean
@@ -138,31 +150,38 @@ def aggregate(runs: list[dict]) -> list[dict]:
 
 
 def sweep_points() -> list[tuple[int, int]]:
-    """(β, depth) of the sweep: every depth a 20-packet window can use, and
-    one beyond it as a check (it must give the same runs)."""
-    pts = []
-    for beta in SWEEP_BETAS:
-        span = batches_spanned(beta)
-        pts += [(beta, d) for d in range(1, span + 1)] + [(beta, span + 2)]
-    return pts
+    """(β, depth) of the sweep: every depth a 20-packet window can use
+    (a deeper one would hold no more batches: the same simulation)."""
+    return [(beta, d) for beta in SWEEP_BETAS for d in range(1, batches_spanned(beta) + 1)]
 
 
 def build_tasks(arms, seeds: int, duration_s: float, plots: bool, delivery, sweep: bool) -> list:
-    """The main runs (every arm at its defaults with RTS/CTS, seeds 1..N,
-    kept for the plots) and, with `sweep`, the parts beyond the seed: every
-    arm without RTS/CTS, TCPFender over β and depth, and three arms with
-    every link's loss rate scaled down."""
+    """The main runs (every arm at its defaults with RTS/CTS on the seed's
+    stack, seeds 1..N, kept for the plots), the same on `linux` (the
+    sensitivity stack), the `linux` runs again with each behaviour of
+    :data:`SWITCHES` off (what makes the stacks differ), and, with `sweep`,
+    the parts beyond the seed: every arm without RTS/CTS, TCPFender over β
+    and depth, and three arms with every link's loss rate scaled down."""
     tasks = []
 
-    def add(part, arm, seed, *, beta=None, pipe=None, rts=True, scale=1.0, keep=False):
+    def add(part, arm, seed, *, stack=DEFAULT_STACK, switch="", beta=None, pipe=None, rts=True, scale=1.0, keep=False):
         b, p = CODED_DEFAULTS.get(arm, (None, None))
-        labels = {"part": part, "arm": arm, "beta": beta or b, "pipeline": pipe or p, "rts": rts, "loss_scale": scale, "seed": seed}
-        sc = scenario(arm, duration_s, delivery=delivery, beta=beta, pipeline=pipe, rts=rts, loss_scale=scale, series=keep or part == "loss")
+        labels = {"part": part, "stack": stack, "switch": switch, "arm": arm, "beta": beta or b, "pipeline": pipe or p, "rts": rts, "loss_scale": scale, "seed": seed}
+        extra = SWITCHES[switch][1] if switch else None
+        sc = scenario(arm, duration_s, delivery=delivery, beta=beta, pipeline=pipe, rts=rts, loss_scale=scale, series=keep or part == "loss", stack=stack, tcp_extra=extra)
         tasks.append(runner.Task(labels, sc, seed, keep=keep))
 
     for arm in arms:
         for seed in range(1, seeds + 1):
             add("main", arm, seed, keep=plots)
+    for stack in (s for s in STACKS if s != DEFAULT_STACK):
+        for arm in arms:
+            for seed in range(1, seeds + 1):
+                add("stack", arm, seed, stack=stack)
+    for switch, (_, _, switch_arms) in SWITCHES.items():
+        for arm in (a for a in switch_arms if a in arms):
+            for seed in range(1, seeds + 1):
+                add("switch", arm, seed, stack="linux", switch=switch)
     if sweep:
         for arm in arms:
             for seed in range(1, SENS_SEEDS + 1):
@@ -189,7 +208,7 @@ def keep_run(task, result, _dir=None) -> dict:
 
 
 def describe(row: dict) -> str:
-    extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "no-rts": " without RTS/CTS", "loss": f" loss x{row['loss_scale']:g}"}.get(row["part"], "")
+    extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "no-rts": " without RTS/CTS", "loss": f" loss x{row['loss_scale']:g}", "stack": f" on {row['stack']}", "switch": f" on {row['stack']} without {row['switch']}"}.get(row["part"], "")
     return f"{row['arm']}{extra} seed {row['seed']}: {row['goodput_bps'] / 1e3:.1f} kb/s"
 
 
@@ -216,7 +235,7 @@ def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = F
 
             (d / "plots").mkdir()
             pngs = plot_all(d / "plots", sr.kept)
-        write_report(d / "report.md", sr, table, arms=list(arms), seeds=seeds, duration_s=duration_s, quick=quick, delivery=delivery, plots=[str(p.relative_to(d)) for p in pngs])
+        write_report(d / "report.md", sr, table, arms=list(arms), seeds=seeds, duration_s=duration_s, quick=quick, delivery=delivery, plots=[str(p.relative_to(d)) for p in pngs], switches=SWITCHES)
 
     sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
     return {"runs": len(tasks), "wall_s": sr.wall_s, "table": table}

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .report import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
-from .tcpfender_setup import ARMS, TCP_PROFILE, WINDOW_PACKETS, batches_spanned, topology
+from .tcpfender_setup import ARMS, STACKS, TCP_PROFILE, WINDOW_PACKETS, batches_spanned, topology
+from .tcpfender_stacks import stacks_section
 
 MESH = """```
              A (200,0) -- 30% -- C (400,0) -- 40% -- F (600,0)
@@ -92,16 +93,28 @@ def _claims(runs, have) -> list[str]:
     return md_table(["claim", "seed", READINGS[0][1], READINGS[1][1], "how measured"], out)
 
 
-def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, delivery, plots) -> None:
+def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, delivery, plots, switches=None) -> None:
     runs = sr.runs
     have = set(arms)
     g = {a: summarize(_vals(runs, a, "goodput_bps")) for a in arms}
     cw = {a: summarize(_vals(runs, a, "cwnd_mean")) for a in arms}
     L = ["# tcpfender: TCP over opportunistic forwarding with network coding (seed 002), reproduced", ""]
     L += [
+        f"**TCP stack: `{TCP_PROFILE}`** (ns-2's one-way `Agent/TCP/Newreno` with `Agent/TCPSink`, "
+        "`packetSize_ 1000`, `window_ 20`, ns-2 2.35's defaults otherwise), our reading of the seed's "
+        "\"computer simulation using Network Simulator ns-2 (version 2-25)\", which names neither agent nor sink. "
+        "Sensitivity stack: `linux` (today's kernel; "
+        + ", ".join(f"`{k} = {v}`" for k, v in STACKS["linux"].items() if k != "profile")
+        + "), every arm, same seeds; section \"The two stacks\".",
+        "",
         f"{len(runs)} runs: arms {', '.join(arms)}, seeds 1..{seeds} each, {duration_s:g} s per run"
         f"{' (--quick)' if quick else ''}; wall time {sr.wall_s:.1f} s with {sr.jobs} job(s).",
         "",
+    ]
+    stacks = stacks_section(runs, switches or {}, TCP_PROFILE)
+    if stacks:
+        L += ["## The claims on both stacks (flips and moves first)", ""] + stacks + [""]
+    L += [
         "## Setup",
         "",
         "The seed's Fig. 1 (topology with physical-layer loss rates) is not in its text. Our mesh "
@@ -120,9 +133,10 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
         "keeps here with RTS/CTS and not without (tables below). Without RTS/CTS is the sensitivity arm. "
         "A link's loss rate hits every frame on it (RTS, CTS, data, TCP ACKs and 802.11 ACKs), on top of "
         "collisions. IP forwards along ETX shortest paths (S-A-C-F-D). One bulk TCP flow S -> D for the "
-        "whole run: NewReno, 1000-byte segments, a 20-packet window, every segment ACKed, no SACK or "
-        "timestamps, minimum RTO 200 ms (ns-2's FTP over TCP/Newreno with TCPSink)"
-        + (f", TCP profile `{TCP_PROFILE}`." if TCP_PROFILE else ", set key by key (no named TCP profile yet)."),
+        f"whole run (FTP's send-forever) on `{TCP_PROFILE}`: packets numbered from a 40-byte SYN, 1000-byte "
+        "packets, a 20-packet window, windowInit_ 2, every packet ACKed, ns-2's tick-based RTO (10 ms tick, "
+        "minimum 200 ms, 3 s before the first sample). The TCPFender modules translate between the agents' "
+        "packet numbers and the wire's byte sequence numbers (`crates/sim/src/sim/ns2_fender_tests.rs`).",
         "",
         "Arms: " + "; ".join(f"`{k}` {v}" for k, v in ARMS.items() if k in have) + ". Coded arms carry "
         "coefficients only (a coded frame is sized as a whole 1040-byte segment plus the coded header); "
@@ -156,7 +170,16 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
         "",
     ]
     L += _claims(runs, have)
-    L += ["", "## Per arm, RTS/CTS (mean [95 % CI] over seeds)", ""]
+    if any(r["part"] == "stack" for r in table):
+        L += ["", "## Per arm on `linux`, RTS/CTS (mean [95 % CI] over seeds)", ""]
+        L += _arm_table([r for r in table if r["part"] == "stack"])
+    sw = [r for r in table if r["part"] == "switch"]
+    if sw:
+        L += ["", "## Per arm on `linux` with one behaviour switched off, RTS/CTS", ""]
+        for name in sorted({r["switch"] for r in runs if r["part"] == "switch"}):
+            L += ["", f"Without {(switches or {}).get(name, (name,))[0]}:", ""]
+            L += _arm_table([r for r in table if r["part"] == "switch" and r.get("switch") == name])
+    L += ["", f"## Per arm, RTS/CTS, `{TCP_PROFILE}` (mean [95 % CI] over seeds)", ""]
     L += _arm_table([r for r in table if r["part"] == "main"])
     sens = [r for r in table if r["part"] == "no-rts"]
     if sens:
@@ -213,21 +236,32 @@ def _arm_table(rows) -> list[str]:
 
 
 def _sweep_note(runs) -> str:
-    """Whether the depth beyond what a window can span repeated the last useful depth, run for run."""
+    """Why the sweep stops at the depth a window can span."""
     sw = [r for r in runs if r["part"] == "sweep"]
-    same, total = 0, 0
-    for beta in sorted({r["beta"] for r in sw}):
-        span = batches_spanned(beta)
-        at = {(r["pipeline"], r["seed"]): r["goodput_bps"] for r in sw if r["beta"] == beta}
-        for (pipe, seed), gp in at.items():
-            if pipe > span and (span, seed) in at:
-                total += 1
-                same += int(gp == at[(span, seed)])
     spans = ", ".join(f"β = {b}: {batches_spanned(b)}" for b in sorted({r["beta"] for r in sw}))
     return (
-        f"A {WINDOW_PACKETS}-packet window touches at most ceil(19/β) + 1 batches ({spans}); the sweep runs every depth "
-        f"up to that and one beyond it as a check. The deeper runs repeated the last useful depth in {same} of {total} "
-        "runs (identical goodput, same seed)" + (", so depth beyond the window's span changes nothing." if same == total else "; where they differ the sender module held batches TCP had already seen acknowledged by its receiver's own ACKs.")
+        f"A {WINDOW_PACKETS}-packet window touches at most ceil({WINDOW_PACKETS - 1}/β) + 1 batches ({spans}); the sender "
+        "module opens a batch only for a segment TCP sends, and TCP never has more than its window beyond the ACK, so a "
+        "deeper pipeline holds no more batches and would run the same simulation under another label. The sweep runs "
+        "every depth up to that span and no further." + _repeats(sw)
+    )
+
+
+def _repeats(sw) -> str:
+    """Depths within the span whose runs repeated the depth below, seed for
+    seed: TCP's window never reached the extra batch."""
+    same = []
+    for beta in sorted({r["beta"] for r in sw}):
+        at = {(r["pipeline"], r["seed"]): r["goodput_bps"] for r in sw if r["beta"] == beta}
+        for d in sorted({p for p, _ in at}):
+            seeds = [s for p, s in at if p == d]
+            if d > 1 and seeds and all((d - 1, s) in at and at[(d, s)] == at[(d - 1, s)] for s in seeds):
+                same.append(f"β = {beta} at depth {d}")
+    if not same:
+        return ""
+    return (
+        " Measured: " + ", ".join(same) + " repeated the depth below seed for seed (the same goodput): the congestion "
+        "window stayed too small to reach the extra batch, so those cells are one simulation, not two."
     )
 
 
@@ -260,13 +294,27 @@ def _explain(runs, table, g, gs, cw, have) -> list[str]:
             f"{fmt(r['longest_stall_s_mean'], '{:.1f}')} s (mean over seeds), {fmt(r['mac_broadcast_tx_mean'], '{:.0f}')} broadcasts."
             + (f" Without RTS/CTS: {_k(gs[arm].mean)} kb/s ({fmt(_gain(gs, arm).mean, '{:+.0f}')} %)." if arm in gs and "tcpip" in gs else "")
         )
+    lin = {r["arm"]: r for r in table if r["part"] == "stack"}
+    per_ack = {r["arm"]: r for r in table if r["part"] == "switch" and r.get("switch") == "per-packet-growth"}
     if "tcpfender" in have:
-        out.append(
-            "- TCPFender's window with MORE's source is far above the seed's 4 (and above the 20-packet receive "
-            "window): the receiver module ACKs every innovative packet, the source's extra packets make many of them, "
-            "and TCP's cwnd grows on each while the receive window caps what is in flight. The literal reading's "
-            "window is the one near the seed's 4."
+        w = cw["tcpfender"].mean
+        line = (
+            f"- TCPFender's window with MORE's source averages {fmt(w)} on `{TCP_PROFILE}` "
+            + ("(far above the seed's 4, and above the 20-packet receive window: TCP's cwnd grows on every module ACK while the receive window caps what is in flight)." if w > 6 else "(near the seed's 4).")
         )
+        if "tcpfender" in lin:
+            line += (
+                f" On `linux` it averages {fmt(lin['tcpfender']['cwnd_mean_mean'])} and goodput is {_k(lin['tcpfender']['goodput_bps_mean'])} kb/s "
+                f"(TCP/IP {_k(lin['tcpip']['goodput_bps_mean']) if 'tcpip' in lin else '-'}): the module's ACKs cross four lossy unicast hops back and "
+                "most are lost, so each one that arrives covers many packets; Linux's slow start adds one segment per packet "
+                "acknowledged, ns-2's one per ACK."
+            )
+        if "tcpfender" in per_ack:
+            line += (
+                f" Linux with per-ACK growth (`cc = newreno`): window {fmt(per_ack['tcpfender']['cwnd_mean_mean'])}, "
+                f"{_k(per_ack['tcpfender']['goodput_bps_mean'])} kb/s (TCP/IP {_k(per_ack['tcpip']['goodput_bps_mean']) if 'tcpip' in per_ack else '-'})."
+            )
+        out.append(line)
     if {"tcpfender", "tcpfender-literal"} <= have:
         out.append(
             "- Why the literal reading stalls: a coded broadcast has no ARQ and the credits only match the "
@@ -299,7 +347,7 @@ def _explain(runs, table, g, gs, cw, have) -> list[str]:
             f"retry-limit drops), TCPFender's {fmt(main['tcpfender']['longest_stall_s_mean'], '{:.1f}')} s, the literal "
             f"reading's {fmt(main['tcpfender-literal']['longest_stall_s_mean'], '{:.1f}') if 'tcpfender-literal' in main else '-'} s. "
             "The liveness bound is checked where the path delivers steadily (without RTS/CTS, loss x0 / x0.5 / x1: "
-            "`crates/sim/tests/mesh.rs`, a decoded batch at least every 15 s with MORE's source; the literal reading "
+            "`crates/sim/tests/it/mesh.rs`, a decoded batch at least every 15 s with MORE's source; the literal reading "
             "breaks it)."
         )
     if "more" in have:

@@ -48,10 +48,26 @@ ARMS = {
 CODED_DEFAULTS = {"tcpfender": (50, 4), "tcpfender-literal": (50, 4), "more": (32, 1)}
 #: arm -> ([mesh] protocol, TCPFender source)
 PROTOCOL = {"tcpfender": ("tcpfender", "more"), "tcpfender-literal": ("tcpfender", "per-segment"), "more": ("more", None)}
-#: TCP profile of the flow. INTEGRATOR: set to "ns2-newreno" (the seed's
-#: ns-2 TCP/Newreno) once ``[flows.tcp] profile`` is merged; until then the
-#: scenario's own keys below ``[flows.tcp]`` stand for it.
-TCP_PROFILE: str | None = None
+#: The TCP stacks the study runs, as ``[flows.tcp]`` tables that replace
+#: the scenario file's. The seed says only "we investigate the performance
+#: of TCPFender by running computer simulation using Network Simulator ns-2
+#: (version 2-25)" and "We compare our protocol against TCP/IP": it names
+#: neither the TCP agent nor the sink. ``ns2`` (the default) is our reading:
+#: ns-2's ``Agent/TCP/Newreno`` (the one-way agents of ns-2 2.35, the
+#: version packaged and validated here; 2.25 is not available) with the
+#: plain ``Agent/TCPSink`` (one ACK per packet; ``TCPSink/DelAck`` must be
+#: asked for in ns-2), ns-default.tcl's ``packetSize_ 1000`` and
+#: ``window_ 20``. ``linux``: today's kernel (the sensitivity arm) with the
+#: same 1000-byte segments and 20-packet window, SACK off (the TCPFender
+#: modules' ACKs carry no SACK blocks; off on TCP/IP too so the arms differ
+#: only in the path).
+STACKS = {
+    "ns2": {"profile": "ns2-newreno", "sink": "ns2-tcpsink", "packet_size": 1000, "window": 20},
+    "linux": {"profile": "linux", "mss": 1000, "rcv_buf": 20000, "sack": False},
+}
+DEFAULT_STACK = "ns2"
+#: The default stack's profile (the report opens with it).
+TCP_PROFILE = STACKS[DEFAULT_STACK]["profile"]
 #: TCP's window in packets (the scenario's rcv_buf / mss: ns-2's window_ 20).
 WINDOW_PACKETS = 20
 #: Seed of the preliminary run that measures link delivery (not one of the study's seeds).
@@ -84,14 +100,18 @@ def _base() -> dict:
     return _BASE
 
 
-def scenario(arm: str, duration_s: float, *, delivery=None, beta=None, pipeline=None, rts: bool = True, loss_scale: float = 1.0, series: bool = True) -> dict:
+def scenario(arm: str, duration_s: float, *, delivery=None, beta=None, pipeline=None, rts: bool = True, loss_scale: float = 1.0, series: bool = True, stack: str = DEFAULT_STACK, tcp_extra: dict | None = None) -> dict:
     """The scenario dict of one run of `arm`; for a coded arm `delivery`
     ([from, to, p] rows) sets the credits and `beta` / `pipeline` override
     the arm's batch size and depth; `rts` puts RTS/CTS before every
     unicast frame (ns-2's default RTSThreshold_ 0; False for the
-    sensitivity arm); `loss_scale` multiplies every link's loss rate."""
+    sensitivity arm); `loss_scale` multiplies every link's loss rate;
+    `stack` names the TCP (:data:`STACKS`) and `tcp_extra` sets keys
+    beside its profile (one behaviour switched off to measure it)."""
     if arm not in ARMS:
         raise StudyError(f"unknown arm {arm!r} (known: {', '.join(ARMS)})")
+    if stack not in STACKS:
+        raise StudyError(f"unknown TCP stack {stack!r} (known: {', '.join(STACKS)})")
     if not duration_s > 0:
         raise StudyError(f"run length {duration_s} s must be positive")
     if not 0 <= loss_scale <= 1:
@@ -104,8 +124,7 @@ def scenario(arm: str, duration_s: float, *, delivery=None, beta=None, pipeline=
     sc["wifi"]["rts_threshold"] = 0 if rts else 65535
     sc["wifi"]["short_retry_limit"] = 7
     sc["wifi"]["long_retry_limit"] = 4
-    if TCP_PROFILE:
-        sc["flows"][0]["tcp"]["profile"] = TCP_PROFILE
+    sc["flows"][0]["tcp"] = {**STACKS[stack], **(tcp_extra or {})}
     if loss_scale != 1.0:
         for e in sc.get("wifi_errors", []):
             e["fer"] = round(float(e["fer"]) * loss_scale, 6)

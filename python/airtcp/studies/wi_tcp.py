@@ -4,9 +4,12 @@ with EHO-ACK / EHC-ACK from the serving agent, ns-2) in simulation.
 The seed's Fig. 4 topology (``wi_tcp_setup``: fixed host - R 10 Mb/s
 10 ms, R - home agent and R - foreign agents 10 Mb/s 5 ms, a 2 Mb/s
 wireless hop: the 802.11b MAC, and a plain lossless point-to-point link per
-cell as the issue's variant), a bulk download to a mobile that leaves home
-at 11.5 s, comes back at 15.6 s, leaves again at 30 s and moves from the
-first to the second foreign network at 42.5 s. Tahoe, Reno and NewReno over
+cell), a bulk download to a mobile that leaves home at 11.5 s (out of
+coverage for about 4 s) and moves from the first to the second foreign
+network at 42.5 s (the seed's schedule; ``--schedule four-moves`` adds a
+return home and a second departure). The TCP stack is the seed's, ns-2's
+agents, with ``linux`` and three one-switch mechanism stacks beside it
+(``wi_tcp_setup.STACKS``). Tahoe, Reno and NewReno over
 plain Mobile IP, route-optimised Mobile IP, with Wi-TCP, and with the
 explicit handover notification of the seed's [8]; throughput against the
 home agent - foreign agent delay (the seed's Fig. 12), seeds 1..N per
@@ -32,6 +35,10 @@ from .wi_tcp_delays import DELAY_COLUMNS, delay_analysis
 from .wi_tcp_setup import (
     DEFAULT_RATES_MBPS,
     DEFAULT_SCHEDULE,
+    DEFAULT_STACKS,
+    LINUX_VARIANT,
+    MECHANISM_STACKS,
+    STACKS,
     FAFA_S,
     FULL_DELAYS,
     LINKS,
@@ -56,6 +63,8 @@ QUICK_SEEDS = 2
 QUICK_VARIANTS = ("newreno",)
 #: The quick study runs the stated 2 Mb/s only (the full one both rates).
 QUICK_RATES = (2,)
+#: The quick study runs the seed's stack and the linux sensitivity arm.
+QUICK_STACKS = ("ns2", "linux")
 
 
 def add_arguments(p) -> None:
@@ -70,6 +79,7 @@ def add_arguments(p) -> None:
     p.add_argument("--link", choices=LINKS + ("both",), default="both", help="wireless hop: wlan (802.11b), p2p (plain 2 Mb/s cells) or both (default)")
     p.add_argument("--schedule", choices=tuple(SCHEDULES), default=DEFAULT_SCHEDULE, help="the mobile's moves: seed (HA->FA1 at 11.5 s, about 4 s out of coverage; FA1->FA2 at 42.5 s; default) or four-moves")
     p.add_argument("--rates", metavar="MBPS,MBPS", help="802.11 / cell data rates in Mb/s: 1 (ns-2's default) and 2 (the seed's text); default both")
+    p.add_argument("--stacks", nargs="+", choices=tuple(STACKS), metavar="S", help=f"TCP stacks: ns2 (the seed's agents), linux (today's kernel), linux-nofrto (F-RTO off), linux-clamprto (RTO clamped as ns-2 does), linux-norack (RACK off): the last three at the claims' point only; default all")
     p.add_argument("--away", type=float, metavar="S", help=f"p2p link: seconds out of every cell per handoff, at most {MAX_AWAY_S:g} (default {P2P_AWAY_S:g})")
 
 
@@ -205,7 +215,7 @@ def measure(task, result) -> dict:
 
 # --- aggregation -------------------------------------------------------------------------
 
-KEY = ["schedule", "rate_mbps", "link", "mode", "variant", "hafa_ms"]
+KEY = ["stack", "schedule", "rate_mbps", "link", "mode", "variant", "hafa_ms"]
 MEANS = [
     "timeouts",
     "retransmissions",
@@ -256,18 +266,29 @@ def aggregate(runs: list[dict]) -> list[dict]:
 # --- the study ---------------------------------------------------------------------------
 
 
-def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float = P2P_AWAY_S, schedule: str = DEFAULT_SCHEDULE, rates=DEFAULT_RATES_MBPS) -> list:
+def stack_points(stack: str, variants, delays) -> tuple[list, list]:
+    """The variants and delays `stack` runs: ns-2's agents every variant
+    and delay; a Linux stack its own variant, a mechanism stack only the
+    claims' delay."""
+    vs = list(variants) if STACKS[stack] is None else [LINUX_VARIANT]
+    ds = [delays[0]] if stack in MECHANISM_STACKS else list(delays)
+    return vs, ds
+
+
+def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float = P2P_AWAY_S, schedule: str = DEFAULT_SCHEDULE, rates=DEFAULT_RATES_MBPS, stacks=("ns2",)) -> list:
     tasks = []
-    for rate in rates:
-        for link in links:
-            for variant in variants:
-                for d in delays:
-                    for mode in modes_for(link):
-                        for seed in range(1, seeds + 1):
-                            keep = plots and seed == 1 and d == delays[0] and variant == variants[-1]
-                            sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep, schedule=schedule, rate_mbps=rate)
-                            labels = {"schedule": schedule, "rate_mbps": rate, "link": link, "mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
-                            tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    for stack in stacks:
+        vs, ds = stack_points(stack, variants, delays)
+        for rate in rates:
+            for link in links:
+                for variant in vs:
+                    for d in ds:
+                        for mode in modes_for(link):
+                            for seed in range(1, seeds + 1):
+                                keep = plots and stack == "ns2" and seed == 1 and d == ds[0] and variant == vs[-1]
+                                sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep, schedule=schedule, rate_mbps=rate, stack=stack)
+                                labels = {"stack": stack, "schedule": schedule, "rate_mbps": rate, "link": link, "mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
+                                tasks.append(runner.Task(labels, sc, seed, keep=keep))
     return tasks
 
 
@@ -285,7 +306,7 @@ def keep_run(task, result, _dir) -> dict:
 
 
 def describe(row: dict) -> str:
-    return f"{row['rate_mbps']:g} Mb/s {row['link']} {row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
+    return f"{row['stack']} {row['rate_mbps']:g} Mb/s {row['link']} {row['mode']} {row['variant']} {row['hafa_ms']} ms seed {row['seed']}: {row['goodput_bps'] / 1e6:.3f} Mb/s"
 
 
 def run_study(
@@ -301,21 +322,24 @@ def run_study(
     quiet: bool = False,
     schedule: str = DEFAULT_SCHEDULE,
     rates=DEFAULT_RATES_MBPS,
+    stacks=DEFAULT_STACKS + MECHANISM_STACKS,
 ) -> dict:
     import json
 
-    tasks = build_tasks(list(links), list(variants), list(delays), seeds, plots, away_s, schedule, tuple(rates))
+    tasks = build_tasks(list(links), list(variants), list(delays), seeds, plots, away_s, schedule, tuple(rates), tuple(stacks))
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
         from .wi_tcp_report import write_report
 
         (d / "scenarios").mkdir()
-        for link in links:
-            for mode in modes_for(link):
-                for rate in rates:
-                    sc = scenario(mode, variants[-1], delays[0], link=link, away_s=away_s, schedule=schedule, rate_mbps=rate)
-                    (d / "scenarios" / f"{link}_{rate:g}mbps_{mode}_{variants[-1]}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
+        for stack in stacks:
+            v = stack_points(stack, variants, delays)[0][-1]
+            for link in links:
+                for mode in modes_for(link):
+                    for rate in rates:
+                        sc = scenario(mode, v, delays[0], link=link, away_s=away_s, schedule=schedule, rate_mbps=rate, stack=stack)
+                        (d / "scenarios" / f"{stack}_{link}_{rate:g}mbps_{mode}_{v}_{delays[0]}ms.json").write_text(json.dumps(sc, indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)
         table.extend(aggregate(sr.runs))
         runner.write_csv(d / "table.csv", table)
@@ -334,6 +358,7 @@ def run_study(
             links=list(links),
             schedule=schedule,
             rates=list(rates),
+            stacks=list(stacks),
             away_s=away_s,
             seeds=seeds,
             wall_s=sr.wall_s,
@@ -360,7 +385,8 @@ def _cli(args) -> int:
     if not 0 < away <= MAX_AWAY_S:
         raise runner.StudyError(f"--away: {args.away} s must be in (0, {MAX_AWAY_S:g}]")
     rates = parse_rates(args.rates) if args.rates else list(QUICK_RATES if quick else DEFAULT_RATES_MBPS)
-    s = run_study(Path(args.out), variants, delays, seeds, links=links, away_s=away, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet, schedule=args.schedule, rates=rates)
+    stacks = list(args.stacks) if args.stacks else list(QUICK_STACKS if quick else DEFAULT_STACKS + MECHANISM_STACKS)
+    s = run_study(Path(args.out), variants, delays, seeds, links=links, away_s=away, jobs=args.jobs, plots=not args.no_plots, quiet=args.quiet, schedule=args.schedule, rates=rates, stacks=stacks)
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")
     return 0

@@ -117,6 +117,8 @@ def plot_cwnd(out: Path, kept: list, variant: str, link: str, rate=2) -> Path | 
 
 
 def plot_all(out: Path, table: list[dict], kept: list) -> list[Path]:
+    """The seed's figures, on the seed's stack (runs are kept for it only)."""
+    table = [r for r in table if r.get("stack", "ns2") == "ns2"]
     paths = []
     for rate in sorted({r["rate_mbps"] for r in table}):
         for link in sorted({r["link"] for r in table}, key=lambda k: k != "wlan"):

@@ -23,10 +23,19 @@ node), one entry of :data:`ARMS` each, so another arm is one more entry:
   the mobile advertises a zero window until it reassociates, then sends
   three TR-ACKs. 802.11 link only: the p2p cells give no warning.
 
-TCP variants: the seed's ns-2 Tahoe, Reno and NewReno, i.e. Reno congestion
-control with the matching recovery, without SACK or timestamps (ns-2's
-one-way agents have neither), MSS 1000 B, a 20-packet window (receive
-buffer 20,000 B).
+The TCP stack (``STACKS``): by default the seed's, ns-2 2.35's one-way
+agents (``profile = "ns2-tahoe" | "ns2-reno" | "ns2-newreno"`` with
+``Agent/TCPSink``), packets of 1000 B + 40 B of headers and ``window_ 20``
+as the seed sets them ("The packet size is set to 1040 bytes (including
+TCP + IP header) ... An end to end TCP connection is assumed with a maximum
+window size of 20."); Wi-TCP and EHN run on the same agent (its handover
+hooks). Freeze-TCP needs a receiver that advertises a zero window and a
+sender with a persist timer, which ns-2's one-way agents do not have: on
+the ns2 stack that arm runs the Linux-style endpoint set as near ns-2's
+agent as its keys go (``NS2_NEAREST``). The sensitivity stack ``linux`` is
+today's kernel profile as it is (CUBIC, PRR, SACK, F-RTO, RACK-TLP) with
+the seed's MSS and window; ``linux-nofrto`` is it with F-RTO off alone,
+the mechanism that moves the Wi-TCP gain most between the stacks.
 
 On the ``p2p`` link nothing is random, so a seed draws each move's phase
 against the agents' 1 s advertisement clock instead (a uniform 0-1 s
@@ -100,10 +109,64 @@ RATES_MBPS = (1, 2)
 DEFAULT_RATES_MBPS = (1, 2)
 
 
-#: INTEGRATOR: the `[flows.tcp] profile` per TCP variant once the ns2
-#: branch's agents land (e.g. "ns2-{variant}" for ns2-tahoe / ns2-reno /
-#: ns2-newreno, the seed's agents); None keeps Reno-family flows as today.
-TCP_PROFILE = None
+#: The `[flows.tcp]` profile per TCP variant on the seed's stack.
+TCP_PROFILE = "ns2-{variant}"
+#: ns-2's packetSize_ (payload; 40 B of TCP/IP header on top: the seed's
+#: 1040 bytes) and window_ in packets (the seed's "maximum window size of 20").
+NS2_PACKET_SIZE = 1000
+NS2_WINDOW = 20
+#: The Linux-style endpoint as near ns-2's one-way agent as its keys go,
+#: for the arm ns-2's agent cannot run (Freeze-TCP): the `rfc` profile's
+#: Reno without F-RTO, undo, TLP or RACK, plus ns-2's initial window 2
+#: (windowInit_), 200 ms minimum RTO (minrto_), 3 s initial RTO
+#: (rtxcur_init_), 10 ms timer granularity (tcpTick_), an ACK per packet
+#: (TCPSink), no SACK, timestamps or window scaling. Not ns-2: windows in
+#: bytes, a handshake, RFC 6298's RTO arithmetic instead of ns-2's ticks.
+NS2_NEAREST = {
+    "profile": "rfc",
+    "cc": "reno",
+    "initial_cwnd": 2,
+    "sack": False,
+    "timestamps": False,
+    "window_scaling": False,
+    "min_rto": "200ms",
+    "initial_rto": "3s",
+    "max_rto": "60s",
+    "clock_granularity": "10ms",
+    "delack_count": 1,
+}
+#: The TCP stacks: ``ns2`` the seed's (default), ``linux`` today's kernel
+#: profile (the sensitivity arm), ``linux-nofrto`` it with F-RTO alone off
+#: (the mechanism arm, run for the claims' point only). Each maps to the
+#: Linux keys it sets over the profile (None: ns-2's agents).
+#: ``linux-clamprto`` is it with the RTO computed as ns-2 and RFC 6298 do,
+#: max(200 ms, SRTT + 4 RTTVAR) on a 10 ms clock, instead of Linux's
+#: SRTT + max(4 mdev, 200 ms) (tcp_set_rto / __tcp_set_rto): the other
+#: mechanism arm; ``linux-norack`` it without RACK-TLP's loss detection
+#: (the third).
+STACKS = {
+    "ns2": None,
+    "linux": {"profile": "linux"},
+    "linux-nofrto": {"profile": "linux", "frto": False},
+    "linux-clamprto": {"profile": "linux", "rto_timer": "rfc6298", "min_rto": "200ms", "clock_granularity": "10ms"},
+    "linux-norack": {"profile": "linux", "rack": False},
+}
+DEFAULT_STACKS = ("ns2", "linux")
+#: Stacks that run the claims' point only (NewReno-equivalent, first delay).
+MECHANISM_STACKS = ("linux-nofrto", "linux-clamprto", "linux-norack")
+#: The variant label of the Linux stacks: the kernel's default CUBIC with
+#: its own recovery (PRR, RACK), not a choice of ns-2 agent.
+LINUX_VARIANT = "cubic"
+
+
+def tcp_table(stack: str, variant: str, arm: dict) -> dict:
+    """The flow's `[flows.tcp]` for `stack`, `variant` and `arm`."""
+    schemes = {"witcp": arm["witcp"], "ehn": arm["ehn"]}
+    if STACKS[stack] is None and not arm["freeze"]:
+        return {"profile": TCP_PROFILE.format(variant=variant), "packet_size": NS2_PACKET_SIZE, "window": NS2_WINDOW, **schemes}
+    keys = dict(NS2_NEAREST, recovery=variant) if STACKS[stack] is None else dict(STACKS[stack])
+    # The seed's path and window: 1000-byte segments, 20 of them.
+    return {**keys, "mss": MSS, "rcv_buf": NS2_WINDOW * MSS, **schemes, "freeze": arm["freeze"]}
 
 
 def handoffs(schedule: str) -> tuple:
@@ -169,12 +232,16 @@ def scenario(
     series: bool = False,
     schedule: str = DEFAULT_SCHEDULE,
     rate_mbps: float = 2,
+    stack: str = "ns2",
 ) -> dict:
     """The scenario dict of one run."""
     if mode not in ARMS:
         raise StudyError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
-    if variant not in VARIANTS:
-        raise StudyError(f"unknown TCP variant {variant!r} (known: {', '.join(VARIANTS)})")
+    if stack not in STACKS:
+        raise StudyError(f"unknown TCP stack {stack!r} (known: {', '.join(STACKS)})")
+    known = VARIANTS if STACKS[stack] is None else (LINUX_VARIANT,)
+    if variant not in known:
+        raise StudyError(f"unknown TCP variant {variant!r} on stack {stack} (known: {', '.join(known)})")
     if link not in SCENARIO_FILES:
         raise StudyError(f"unknown link {link!r} (known: {', '.join(LINKS)})")
     if hafa_ms <= 5:
@@ -207,23 +274,7 @@ def scenario(
     else:
         mh["waypoints"] = waypoints(schedule)
     sc["wifi"]["rate"] = f"{rate_mbps:g}Mbps"
-    tcp = sc["flows"][0]["tcp"]
-    tcp.update(
-        {
-            "cc": "reno",
-            "recovery": variant,
-            "sack": False,
-            "timestamps": False,
-            "mss": MSS,
-            "rcv_buf": 20 * MSS,
-            "witcp": arm["witcp"],
-            "ehn": arm["ehn"],
-            "freeze": arm["freeze"],
-        }
-    )
-    tcp.pop("snd_buf", None)
-    if TCP_PROFILE is not None:
-        tcp["profile"] = TCP_PROFILE.format(variant=variant)
+    sc["flows"][0]["tcp"] = tcp_table(stack, variant, arm)
     # From the start (the runner validates every scenario with a 1 ns run).
     sc["flows"][0]["start"] = "0s"
     if not series:

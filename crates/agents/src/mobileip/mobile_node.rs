@@ -196,14 +196,18 @@ impl MobileNode {
             self.registered = Some((self.cfg.home_addr, now));
             return;
         }
-        if self.cfg.ehn && self.registered.is_some() {
-            // The seed's [8]: notify as soon as the new agent is heard.
-            self.conns.handover_notify(self.cfg.home_addr, &mut self.out);
-        }
         let already = match self.registered {
             Some((c, until)) => c == h.coa && (home || until > now),
             None => false,
         };
+        if self.cfg.ehn && self.registered.is_some() && !already {
+            // The seed's [8]: notify as soon as the new agent is heard. Not
+            // when the agent the host is registered with is heard again
+            // after its advertisement lifetime lapsed (broadcast adverts
+            // lost on a busy 802.11 cell, RFC 5944 §2.4.2's movement
+            // detection): no handover took place.
+            self.conns.handover_notify(self.cfg.home_addr, &mut self.out);
+        }
         if !already || self.pending.is_some() {
             self.register_with(now, h);
         }

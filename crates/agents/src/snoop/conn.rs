@@ -59,6 +59,8 @@ pub(super) struct Conn {
     /// spurious copy would provoke the next while a queue stands.
     dups_in_flight: u32,
     dup_horizon: SeqNum,
+    /// Highest right edge of a SACK block seen above the cumulative ACK.
+    sack_high: Option<SeqNum>,
 }
 
 impl Conn {
@@ -80,6 +82,7 @@ impl Conn {
             answers_owed: 0,
             dups_in_flight: 0,
             dup_horizon: first.seq,
+            sack_high: None,
         }
     }
 
@@ -174,18 +177,43 @@ impl Conn {
         }
         // Same ACK number. A duplicate ACK per RFC 5681 §2: no data, same
         // window, data outstanding. A zero window is the answer to a window
-        // probe, never a loss signal.
+        // probe, never a loss signal. With SACK, RFC 6675 §2 counts an ACK
+        // that brings new SACK information as a duplicate even when its
+        // window changed, and a SACK receiver's window does change: Linux
+        // grows it on out-of-order data only for SACK connections
+        // (tcp_data_queue_ofo: "For non sack flows, do not grow window to
+        // force DUPACK"). Without this, the first duplicate of each loss
+        // passed to the sender, whose RACK marks the hole lost on that one
+        // SACK and retransmits it before Snoop's copy arrives.
         let outstanding = self.last_seq > ack;
-        if !pure || seg.window != self.last_win || seg.window == 0 || !outstanding {
+        let new_sack = self.new_sack_info(ack, seg);
+        let same_window = seg.window == self.last_win || new_sack;
+        if !pure || !same_window || seg.window == 0 || !outstanding {
             self.last_win = seg.window;
             return AckOutcome::Keep(Verdict::Accept);
         }
+        self.last_win = seg.window;
         self.repeat_ack += 1;
         if self.answers_owed > 0 {
             self.answers_owed -= 1;
             return AckOutcome::Keep(Verdict::Accept);
         }
         AckOutcome::Keep(self.dupack(now, ack, cfg, out))
+    }
+
+    /// Whether `seg` SACKs data above `ack` beyond the highest right edge
+    /// SACKed so far (RFC 6675 §2's "previously un-SACKed octets", kept as
+    /// one high-water mark: a block filling a gap below it is not counted).
+    /// D-SACK blocks (below `ack`) are never new information.
+    fn new_sack_info(&mut self, ack: SeqNum, seg: &Segment) -> bool {
+        let mut new = false;
+        for &(left, right) in seg.sacks() {
+            if left >= ack && !matches!(self.sack_high, Some(h) if right <= h) {
+                self.sack_high = Some(right);
+                new = true;
+            }
+        }
+        new
     }
 
     /// "A new ACK": free the cache, take an RTT sample, restart the timer.

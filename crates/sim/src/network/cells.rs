@@ -340,6 +340,24 @@ mod tests {
         assert_eq!(run(&mut c, ms(140)), [WlanOutput::Released { handle: 6, radio: AP0 }]);
     }
 
+    /// ns-2 keeps a departed host's frames in the base station's interface
+    /// queue: its 802.11 MAC tries each to the retry limit, and DSDV's
+    /// `lost_link` (`use_mac_ 0`, ns-default.tcl) drops only the frame that
+    /// failed (the loop that would purge the queue is `#if 0` in dsdv.cc).
+    /// The cells do the same: nothing is flushed at the departure.
+    #[test]
+    fn frames_queued_at_the_departure_stay_queued_and_fail_one_after_another() {
+        let mut c = cells();
+        assert!(c.enqueue(ms(97), AP0, 1, 1000, STA));
+        assert!(c.enqueue(ms(97), AP0, 2, 1000, STA));
+        assert_eq!(run(&mut c, ms(100)).len(), 2, "the departure");
+        assert_eq!(run(&mut c, ms(125)), [WlanOutput::RetryDrop { handle: 1, radio: AP0, dst: STA }, WlanOutput::Released { handle: 1, radio: AP0 }]);
+        assert_eq!(c.poll_timeout(), Some(ms(150)), "next: the arrival in AP1's cell; frame 2, tried from 125 ms, still pending");
+        run(&mut c, ms(150));
+        assert_eq!(run(&mut c, ms(153)), [WlanOutput::RetryDrop { handle: 2, radio: AP0, dst: STA }, WlanOutput::Released { handle: 2, radio: AP0 }]);
+        assert_eq!((c.counters(AP0).data_tx, c.counters(AP0).retry_drops), (14, 2));
+    }
+
     #[test]
     fn station_reappears_in_the_new_cell_and_a_retried_frame_reaches_it() {
         let mut c = cells();

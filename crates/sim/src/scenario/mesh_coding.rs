@@ -129,7 +129,8 @@ pub(super) fn coding(t: &Table, w: &WifiSpec, radios: &[usize], links: &[MeshLin
     let (Some(src), Some(dst)) = (radio_of(fl.from), radio_of(fl.to)) else {
         return Err(here.err(format!("flow \"{}\" must run between two mesh nodes ({} -> {})", fl.name, nodes[fl.from].name, nodes[fl.to].name)));
     };
-    if protocol == Protocol::Fender && fl.tcp.sack {
+    // ns-2's one-way agents carry no SACK (`tcp` is unused beside them).
+    if protocol == Protocol::Fender && fl.ns2.is_none() && fl.tcp.sack {
         return Err(here.err(format!("flow \"{}\" must have sack = false under tcpfender (the module's ACKs carry no SACK blocks)", fl.name)));
     }
     let beta = match t.opt("batch") {

@@ -28,6 +28,8 @@ pub const NS2_KEYS: &[&str] = &[
     "syn",
     "delack_interval",
     "boot_time",
+    "witcp",
+    "ehn",
 ];
 
 /// The ns-2 variant a profile name selects, if it is an ns-2 profile.
@@ -85,6 +87,8 @@ pub(crate) fn ns2_config(t: &Table) -> R<Option<Ns2Config>> {
             "syn" => c.syn = f.bool()?,
             "delack_interval" => c.delack_interval = f.duration()?,
             "boot_time" => c.boot_time = f.duration()?,
+            "witcp" => c.witcp = f.bool()?,
+            "ehn" => c.ehn = f.bool()?,
             _ => unreachable!("checked by known()"),
         }
     }
@@ -110,5 +114,7 @@ pub(crate) fn ns2_json(c: &Ns2Config) -> Value {
         "syn": c.syn,
         "delack_interval": format_duration(c.delack_interval),
         "boot_time": format_duration(c.boot_time),
+        "witcp": c.witcp,
+        "ehn": c.ehn,
     })
 }

@@ -515,7 +515,9 @@ fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec]
             Some(f) => {
                 let tt = f.table()?;
                 match super::ns2::ns2_config(&tt)? {
-                    Some(c) => (super::tcp::tcp_default(), Some(c)),
+                    // The handover schemes' switches also tell the report
+                    // to print their counters, as for the Linux endpoint.
+                    Some(c) => (airtcp_tcp::TcpConfig { witcp: c.witcp, ehn: c.ehn, ..super::tcp::tcp_default() }, Some(c)),
                     None => (super::tcp::tcp_config(&tt)?, None),
                 }
             }

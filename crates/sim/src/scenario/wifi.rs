@@ -81,12 +81,12 @@ const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
     "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
     "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at", "rate_control", "trace_node",
-    "handoff_warning", "warning_threshold_dbm", "warn_at",
+    "handoff_warning", "warning_threshold_dbm", "warn_at", "overhear_probe_responses",
 ];
 /// Keys only a station may have.
 const STATION_KEYS: &[&str] =
     &["ap", "scan", "scan_channels", "min_channel_time", "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at",
-      "handoff_warning", "warning_threshold_dbm", "warn_at"];
+      "handoff_warning", "warning_threshold_dbm", "warn_at", "overhear_probe_responses"];
 /// Keys only an AP may have.
 const AP_KEYS: &[&str] = &["beacons", "beacon_interval", "subnet"];
 /// Automatic BSS subnets: 172.16.0.0/12 in /22 blocks (RFC 1918 space that
@@ -636,6 +636,9 @@ fn station_spec(t: &Table, ssid: &str) -> R<StaSpec> {
     }
     if let Some(f) = t.opt("warning_threshold_dbm") {
         s.warning_threshold_dbm = Some(finite(&f)?);
+    }
+    if let Some(f) = t.opt("overhear_probe_responses") {
+        s.overhear_probe_responses = f.bool()?;
     }
     if let Some(f) = t.opt("warn_at") {
         let items = f.list()?;

@@ -7,6 +7,8 @@ pub mod drive;
 mod ep;
 mod hosts;
 mod ns2host;
+#[cfg(test)]
+mod ns2_fender_tests;
 mod record;
 
 use airtcp_core::Instant;

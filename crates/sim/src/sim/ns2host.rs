@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 
 use airtcp_core::{Duration, Instant, SeqNum, Segment, TcpFlags};
-use airtcp_tcp::ns2::{Ns2Config, Ns2Event, Ns2Sender, Ns2Sink};
+use airtcp_tcp::ns2::{HandoverEvent, Ns2Config, Ns2Event, Ns2Sender, Ns2Sink};
 use airtcp_tcp::{CaState, Event, Probe, TcpStats};
 
 use crate::stream_offset::unwrap_seq;
@@ -86,7 +86,11 @@ impl Ns2Host {
                 };
                 let ack = self.packet_of(seg.ack, hint) - 1;
                 if let Side::Sender(s) = &mut self.side {
-                    s.handle_ack(now, ack);
+                    // A Wi-TCP / EHN signal goes to the sender's handover
+                    // hooks; with the scheme off it is a plain ACK.
+                    if !seg.witcp.is_some_and(|sig| s.handle_signal(now, ack, sig)) {
+                        s.handle_ack(now, ack);
+                    }
                 }
                 self.drain_sender_events();
             }
@@ -131,6 +135,11 @@ impl Ns2Host {
                     self.events.push_back(Event::FastRetransmit { seq });
                 }
                 Ns2Event::Connected => {}
+                Ns2Event::Handover(h) => self.events.push_back(match h {
+                    HandoverEvent::Freeze { cwnd, ssthresh } => Event::WiTcpFreeze { cwnd, ssthresh: ssthresh.max(0) as u32 },
+                    HandoverEvent::Resume { cwnd, ssthresh, frozen, .. } => Event::WiTcpResume { cwnd, ssthresh: ssthresh.max(0) as u32, frozen, forced: false },
+                    HandoverEvent::Notified { resent } => Event::HandoverNotified { lost: resent.max(0) as u32 },
+                }),
             }
         }
     }

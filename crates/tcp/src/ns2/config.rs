@@ -91,6 +91,12 @@ pub struct Ns2Config {
     /// ns-2 draws `boot_time_` uniformly in [0, tcpTick_) from its default
     /// RNG at every reset (tcp.cc, `TcpAgent::reset`). 0 unless set.
     pub boot_time: Duration,
+    /// Not ns-2: obey Wi-TCP's EHO-ACK / EHC-ACK (seed 001 §5; the
+    /// sender's side is `handover.rs`). Off: the signals are plain ACKs.
+    pub witcp: bool,
+    /// Not ns-2: obey the explicit handover notification of seed 001's
+    /// [8] (`handover.rs`). Off: the signal is a plain ACK.
+    pub ehn: bool,
 }
 
 impl Ns2Config {
@@ -116,6 +122,8 @@ impl Ns2Config {
             newreno_changes1: true,
             delack_interval: Duration::from_millis(100),
             boot_time: Duration::ZERO,
+            witcp: false,
+            ehn: false,
         }
     }
 

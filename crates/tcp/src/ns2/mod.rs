@@ -15,7 +15,7 @@ pub mod sender;
 pub mod sink;
 
 pub use config::{Ns2Config, Ns2SinkKind, Ns2Variant};
-pub use sender::{Ns2Event, Ns2Out, Ns2Sender, TCP_MAXSEQ};
+pub use sender::{HandoverEvent, Ns2Event, Ns2Out, Ns2Sender, TCP_MAXSEQ};
 pub use sink::Ns2Sink;
 
 #[cfg(test)]

@@ -15,6 +15,10 @@ use super::config::{Ns2Config, Ns2Variant};
 use super::rtt::{secs, Ns2Rtt};
 use crate::stats::TcpStats;
 
+#[path = "handover.rs"]
+mod handover;
+pub use handover::HandoverEvent;
+
 /// ns-2's `TCP_MAXSEQ`: what an FTP source's "send forever" sets `curseq_` to.
 pub const TCP_MAXSEQ: i64 = 1_073_741_824;
 
@@ -46,6 +50,8 @@ pub enum Ns2Event {
     FastRetransmit { seqno: i64 },
     /// The first ACK arrived (the SYN, or packet 0, was acknowledged).
     Connected,
+    /// A Wi-TCP or handover-notification signal acted (`handover.rs`).
+    Handover(HandoverEvent),
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +81,8 @@ pub struct Ns2Sender {
     out: VecDeque<Ns2Out>,
     events: VecDeque<Ns2Event>,
     stats: TcpStats,
+    /// Wi-TCP's freeze and EHN's held output (`handover.rs`).
+    handover: handover::Handover,
 }
 
 impl Ns2Sender {
@@ -109,6 +117,7 @@ impl Ns2Sender {
             out: VecDeque::with_capacity(64),
             events: VecDeque::with_capacity(8),
             stats: TcpStats::default(),
+            handover: handover::Handover::default(),
             cfg,
         })
     }
@@ -146,6 +155,9 @@ impl Ns2Sender {
     }
 
     pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.handover.frozen() {
+            return None;
+        }
         self.rtx.map(|(d, _)| d)
     }
 
@@ -214,6 +226,9 @@ impl Ns2Sender {
     // ---- output ------------------------------------------------------
 
     fn output(&mut self, now: Instant, seqno: i64) {
+        if self.handover.holds_output() {
+            return;
+        }
         if seqno == 0 && self.cfg.syn && self.maxseq == -1 {
             self.curseq = (self.curseq + 1).min(TCP_MAXSEQ);
         }
@@ -242,6 +257,9 @@ impl Ns2Sender {
     }
 
     fn send_much(&mut self, now: Instant, maxburst: u32) {
+        if self.handover.holds_output() {
+            return;
+        }
         let mut win = self.window();
         let mut npackets = 0;
         while self.t_seqno <= self.highest_ack + win && self.t_seqno < self.curseq {
@@ -292,7 +310,7 @@ impl Ns2Sender {
     /// Let the retransmission timer fire if it is due.
     pub fn handle_timeout(&mut self, now: Instant) {
         let Some((deadline, rto)) = self.rtx else { return };
-        if deadline > now {
+        if deadline > now || self.handover.frozen() {
             return;
         }
         self.rtx = None;

@@ -654,6 +654,9 @@ impl Wlan {
                 a.nav_until = a.nav_until.max(full);
             }
             self.mac_medium_changed(now, radio);
+            if f.kind == FrameKind::ProbeResp && self.overhears_probe_responses(radio) {
+                self.mgmt_received(now, radio, f, rx_dbm);
+            }
             return;
         }
         match f.kind {

@@ -96,8 +96,19 @@ pub struct StaSpec {
     /// frame left, before it scans for the target — a set disconnection
     /// period, as seed 000's experiments use.
     pub scripted_away: Vec<Duration>,
-    /// Time between signal-triggered scans that found nothing better.
+    /// Time between signal-triggered scans that found nothing better, and
+    /// the mean wait before scanning again after a scan that found nothing
+    /// (jittered, see `rescan_jitter`).
     pub rescan_interval: Duration,
+    /// While scanning, take every probe response heard on the channel, not
+    /// only those addressed to this station. Linux mac80211 does so when the
+    /// scan uses a random source address (`ieee80211_scan_accept_presp`
+    /// accepts any destination under NL80211_SCAN_FLAG_RANDOM_ADDR), which
+    /// NetworkManager asks for by default (`wifi.scan-rand-mac-address`);
+    /// wpa_supplicant alone (`mac_addr=0`) and ns-3 3.44's StaWifiMac keep
+    /// only their own. Default off. In a crowd that starts scanning
+    /// together, one probe that gets through then answers them all.
+    pub overhear_probe_responses: bool,
     /// Handoff prediction for Freeze-TCP (Goff et al., INFOCOM 2000):
     /// announce a scripted handoff this long before it
     /// ([`MgmtEvent::HandoffWarning`]); the paper advises about one RTT.
@@ -130,6 +141,7 @@ impl StaSpec {
             scripted: Vec::new(),
             scripted_away: Vec::new(),
             rescan_interval: Duration::from_secs(1),
+            overhear_probe_responses: false,
             handoff_warning: None,
             warning_threshold_dbm: None,
             warn_at: Vec::new(),

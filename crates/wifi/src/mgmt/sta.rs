@@ -550,6 +550,12 @@ impl Wlan {
         self.sta_wake(now, radio);
     }
 
+    /// Whether station `radio` takes probe responses addressed to others
+    /// now: it asked to (`StaSpec::overhear_probe_responses`) and scans.
+    pub(crate) fn overhears_probe_responses(&self, radio: u32) -> bool {
+        matches!(&self.mgmt[radio as usize], MgmtRole::Sta(s) if s.spec.overhear_probe_responses && matches!(s.phase, Phase::Scanning { .. }))
+    }
+
     /// A management frame reached station `radio` at `rx_dbm`.
     pub(crate) fn sta_received(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f64) {
         let s = self.sta(radio);

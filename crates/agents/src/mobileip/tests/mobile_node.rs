@@ -221,6 +221,29 @@ fn mobile_node_with_ehn_notifies_each_peer_when_it_hears_a_new_agent() {
 }
 
 #[test]
+fn mobile_node_with_ehn_is_silent_when_its_own_agent_lapses_and_is_heard_again() {
+    let mut m = mn_with(|c| c.ehn = true);
+    recv(&mut m, ms(500), WLAN, advert(HA, true));
+    send(&mut m, ms(601), WLAN, ack(4));
+    m.on_node_event(ms(11_500), NodeEvent::LinkLost { iface: WLAN });
+    recv(&mut m, ms(12_100), WLAN, advert(FA1, false));
+    let out = injected(&mut m);
+    assert_eq!(out.iter().filter(|i| i.pkt.mip().is_none()).count(), 1, "one notification for the handover");
+    let id = out.iter().find_map(|i| match i.pkt.mip() {
+        Some(MipMsg::RegRequest(r)) => Some(r.id),
+        _ => None,
+    });
+    recv(&mut m, ms(12_130), WLAN, reply(ReplyCode::ACCEPTED, 300, id.expect("a registration request")));
+    // Two advertisements lost on the air: the 3 s lifetime lapses, the
+    // agent is forgotten, and the next one is heard as if new.
+    m.handle_timeout(ms(15_100));
+    assert!(logs(&mut m).iter().any(|l| l.kind == "mip_agent_lost"));
+    recv(&mut m, ms(15_101), WLAN, advert(FA1, false));
+    assert!(notifications(&mut m).is_empty(), "still registered through FA1: no handover to notify");
+    assert_eq!(counter(&m, "ehn_sent"), 1);
+}
+
+#[test]
 fn mobile_node_without_ehn_sends_no_notification() {
     let mut m = mn_with(|_| {});
     recv(&mut m, ms(500), WLAN, advert(HA, true));

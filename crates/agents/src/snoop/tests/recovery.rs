@@ -137,3 +137,30 @@ fn spurious_old_ack_is_discarded() {
     assert_eq!(recv(&mut s, ms(11), DOWN.ack(2)), Verdict::Drop);
     assert_eq!(s.cached_for(&DOWN.key()), Some(1));
 }
+
+/// The receiver's ACK for segment `n` SACKing segments `[from, to)`, with
+/// the window a Linux SACK receiver advertises after out-of-order data (it
+/// grows: tcp_data_queue_ofo → tcp_grow_window).
+fn sack_dupack(n: u32, from: u32, to: u32, window: u16) -> Packet {
+    let mut p = DOWN.ack(n);
+    let seg = p.segment_mut().unwrap();
+    seg.window = window;
+    assert!(seg.push_sack(DOWN.seq(from), DOWN.seq(to)));
+    p
+}
+
+#[test]
+fn sack_dupack_with_a_grown_window_starts_local_recovery() {
+    let mut s = snoop();
+    send_all(&mut s, ms(0), &DOWN, 0..5);
+    recv(&mut s, ms(10), DOWN.ack(1));
+    // Segment 1 lost; segment 2's duplicate carries a SACK block and a
+    // larger window: a duplicate all the same (RFC 6675 §2).
+    assert_eq!(recv(&mut s, ms(11), sack_dupack(1, 2, 3, WINDOW + 3)), Verdict::Drop);
+    assert_eq!(injected(&mut s), vec![rexmit_of(&DOWN, 1)]);
+    assert_eq!(recv(&mut s, ms(12), sack_dupack(1, 2, 4, WINDOW + 5)), Verdict::Drop, "expected duplicate");
+    // A window update repeating the SACK information is no duplicate.
+    assert_eq!(recv(&mut s, ms(13), sack_dupack(1, 2, 4, WINDOW + 9)), Verdict::Accept);
+    assert_eq!(counter(&s, "dupacks_suppressed"), 2);
+    assert_eq!(counter(&s, "local_retransmissions"), 1);
+}
