@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up and run every test: the documentation site (mkdocs build --strict),
-# Rust (cargo test, optimised: the validation tests are heavy) and Python
-# (pytest, including the tshark capture check).
+# the API docs (cargo doc, warnings as errors), Rust (cargo test, optimised:
+# the validation tests are heavy) and Python (pytest, including the tshark
+# capture check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,9 @@ AIRTCP_CARGO_PROFILE=ci AIRTCP_EXTRAS=test,docs source scripts/setup.sh
 
 echo "==> mkdocs build --strict (a dead link or anchor in docs/ fails here)"
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict  # not --quiet: it hides the warnings strict counts
+
+echo "==> cargo doc (a rustdoc warning fails here: a broken intra-doc link, or an undocumented public item in a crate that warns on missing_docs)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p airtcp-core -p airtcp-tcp -p airtcp-coding -p airtcp-wifi -p airtcp-agents
 
 echo "==> cargo test"
 # airtcp-py is a Python extension module (tested from Python below).

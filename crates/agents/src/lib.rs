@@ -8,6 +8,30 @@
 //! Built in: seed 004's packet error generator ([`peg`]), the Snoop proxy
 //! ([`snoop`]), the I-TCP split connection ([`itcp`]) and seed 001's Mobile
 //! IP agents with route optimisation and Wi-TCP ([`mobileip`]).
+//!
+//! # Layer map
+//!
+//! Above `airtcp-core`, `airtcp-tcp` and `airtcp-coding`, below `sim` (and
+//! so `emu`). Inside: [`agent`] (the hooks, verdicts and node events every
+//! agent speaks) and [`config`]; then one module per mechanism: [`peg`], [`snoop`], [`itcp`],
+//! [`mtcp`], [`mobileip`], [`sdn`] (datapath, controller and its apps),
+//! [`more`] and [`tcpfender`].
+//!
+//! ```
+//! use airtcp_agents::peg::Peg;
+//! use airtcp_agents::{Agent, Hook, IfaceId, PegConfig, Verdict};
+//! use airtcp_core::{Instant, Packet, RngStream, Segment};
+//!
+//! // A packet error generator that drops every outgoing data segment but
+//! // lets pure ACKs through (`data_only`).
+//! let cfg = PegConfig { send_drop_rate: 1.0, recv_drop_rate: 0.0, data_only: true, iface: None };
+//! let mut peg = Peg::new(cfg, RngStream::new(7, "peg"));
+//! let data = Segment { payload_len: 1000, ..Segment::default() };
+//! let mut data = Packet::tcp([10, 0, 0, 1], [10, 0, 0, 2], 64, 0, data);
+//! let mut ack = Packet::tcp([10, 0, 0, 2], [10, 0, 0, 1], 64, 0, Segment::default());
+//! assert_eq!(peg.on_packet(Instant::ZERO, Hook::Egress, IfaceId(0), &mut data), Verdict::Drop);
+//! assert_eq!(peg.on_packet(Instant::ZERO, Hook::Egress, IfaceId(0), &mut ack), Verdict::Accept);
+//! ```
 
 pub mod agent;
 pub mod config;

@@ -31,6 +31,8 @@ pub enum Insert {
     Redundant,
 }
 
+/// What a forwarder or the destination holds of one batch: the innovative
+/// packets seen, in row-echelon form (see the module comment).
 #[derive(Clone, Debug)]
 pub struct Basis {
     beta: usize,
@@ -72,10 +74,12 @@ impl Basis {
         Ok(())
     }
 
+    /// Natives in the batch (β): the rank at which it decodes.
     pub fn beta(&self) -> usize {
         self.beta
     }
 
+    /// Bytes of each payload row; 0 when only code vectors are kept.
     pub fn symbol_len(&self) -> usize {
         self.symbol_len
     }
@@ -85,6 +89,7 @@ impl Basis {
         self.rank
     }
 
+    /// Full rank: the batch can be decoded, and nothing more is innovative.
     pub fn is_full(&self) -> bool {
         self.rank == self.beta
     }

@@ -13,6 +13,8 @@ use crate::error::CodecError;
 use crate::gf;
 use crate::symbol::Symbol;
 
+/// The source's side of one batch: the natives, from which every coded
+/// packet it sends is a fresh random combination.
 #[derive(Clone, Debug)]
 pub struct BatchEncoder {
     beta: usize,
@@ -38,6 +40,7 @@ impl BatchEncoder {
         self.data.fill(0);
     }
 
+    /// Natives the batch takes (β).
     pub fn beta(&self) -> usize {
         self.beta
     }
@@ -47,6 +50,7 @@ impl BatchEncoder {
         self.natives
     }
 
+    /// The batch holds β natives: no more can be pushed until [`Self::reset`].
     pub fn is_full(&self) -> bool {
         self.natives == self.beta
     }

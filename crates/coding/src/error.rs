@@ -3,7 +3,10 @@
 
 use std::fmt;
 
+/// A coded packet, or a request about one, that the batch cannot take; each
+/// variant carries the two numbers that disagree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)] // the fields are named by what they count; the variants say what disagrees
 pub enum CodecError {
     /// The code vector does not have one coefficient per native of the batch.
     CodeLength { expected: usize, found: usize },

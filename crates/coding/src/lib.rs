@@ -19,6 +19,36 @@
 //! (polynomial x^8+x^4+x^3+x^2+1, 0x11D; table multiply, optional SIMD):
 //! widely used, small, and exposes exactly the slice kernel RLNC needs,
 //! `dst ^= c·src`.
+//!
+//! # Layer map
+//!
+//! Above `airtcp-core` (code vectors, random streams), below `agents` (the
+//! MORE and TCPFender forwarders). Inside: [`gf`] (field arithmetic), then
+//! [`Symbol`] (one coded packet), [`BatchEncoder`] (the source) and
+//! [`Basis`] (forwarders and destination), and [`CodecError`].
+//!
+//! ```
+//! use airtcp_coding::{Basis, BatchEncoder, Symbol};
+//! use airtcp_core::RngStream;
+//!
+//! // A source codes three 4-byte packets; the destination decodes them
+//! // from whichever random combinations reach it.
+//! let mut rng = RngStream::new(1, "doc");
+//! let mut source = BatchEncoder::new(3, 4).unwrap();
+//! for p in [b"abcd", b"efgh", b"ijkl"] {
+//!     source.push(Some(&p[..])).unwrap();
+//! }
+//! let mut dest = Basis::new(3, 4).unwrap();
+//! let mut sym = Symbol::new(3, 4);
+//! while !dest.is_full() {
+//!     source.encode(&mut rng, &mut sym);
+//!     dest.insert(&sym.code, sym.payload()).unwrap();
+//! }
+//! dest.decode().unwrap();
+//! assert_eq!(dest.native(1), Some(&b"efgh"[..]));
+//! ```
+
+#![warn(missing_docs)]
 
 mod basis;
 mod encoder;

@@ -4,8 +4,10 @@
 
 use airtcp_core::CodeVector;
 
+/// A coded packet's content, reused from packet to packet.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Symbol {
+    /// One GF(2^8) coefficient per native of the batch.
     pub code: CodeVector,
     /// Empty in coefficient-only mode.
     pub payload: Vec<u8>,

@@ -4,6 +4,33 @@
 //! passed in by whoever drives a protocol core, sequence numbers wrap exactly as
 //! on the wire, and randomness comes from named, seeded streams so that a run is
 //! reproducible byte for byte.
+//!
+//! # Layer map
+//!
+//! The bottom of the workspace: `core` ← `tcp` / `coding` / `wifi` ←
+//! `agents` ← `sim` ← `emu` ← `py`, and `analyze` ← `core` alone. Inside:
+//!
+//! - values: [`time`] (integer nanoseconds), [`seq`] (wrapping sequence
+//!   numbers), [`rng`] (named streams), [`heap`];
+//! - what travels: [`segment`] (a TCP segment), [`coded`] (a network-coded
+//!   packet), [`mobileip`] (registration messages), [`packet`] (the IPv4
+//!   packet and L2 frame carrying any of them);
+//! - the edges to real bytes: [`wire`] (IPv4/TCP/UDP/ICMP encode and decode)
+//!   and [`pcap`] (capture files Wireshark opens).
+//!
+//! ```
+//! use airtcp_core::{Duration, Instant, SeqNum};
+//!
+//! // Time is integer nanoseconds: no rounding, whatever the machine.
+//! let rto = Duration::from_millis(200);
+//! assert_eq!((Instant::ZERO + rto).0, 200_000_000);
+//!
+//! // Sequence numbers compare across the 2^32 wrap, as RFC 9293 asks.
+//! let before = SeqNum(u32::MAX - 10);
+//! let after = before + 20;
+//! assert_eq!(after, SeqNum(9));
+//! assert!(before < after);
+//! ```
 
 pub mod coded;
 pub mod heap;

@@ -58,7 +58,7 @@ impl RngStream {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// True with probability `p` (p outside [0,1] is clamped by the comparison).
+    /// True with probability `p` (p outside \[0,1\] is clamped by the comparison).
     pub fn bernoulli(&mut self, p: f64) -> bool {
         self.uniform() < p
     }

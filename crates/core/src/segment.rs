@@ -8,6 +8,9 @@ use crate::seq::SeqNum;
 /// At most four SACK blocks fit in 40 option bytes; three when timestamps are on
 /// (RFC 2018 §3).
 pub const MAX_SACK_BLOCKS: usize = 4;
+/// The TCP data offset field counts 32-bit words in 4 bits: at most 60 bytes
+/// of header, 40 of options (RFC 9293 §3.1).
+pub const MAX_TCP_OPTIONS_LEN: usize = 40;
 
 /// Wi-TCP's handover signals (seed 001, Bonde, Jharia and Shrivastav), sent
 /// by the agent serving a mobile host inside an otherwise ordinary ACK.
@@ -19,7 +22,7 @@ pub enum WiTcp {
     Eho = 1,
     /// Exclusive Handover Completion ACK: the host is reachable again; resume.
     Ehc = 2,
-    /// Explicit Handover Notification (the seed's [8], Izumikawa, Yamaguchi
+    /// Explicit Handover Notification (the seed's \[8\], Izumikawa, Yamaguchi
     /// and Katto, WCNC 2004): sent by the mobile host itself once it hears
     /// a new agent; the sender resets its retransmission timer and sends
     /// again from the acknowledgement number. Carried by the same

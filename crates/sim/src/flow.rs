@@ -6,24 +6,8 @@ use airtcp_tcp::Probe;
 
 use crate::apps::{RecvApp, SendApp};
 use crate::metrics::SocketTap;
+use crate::stream_offset::unwrap_seq;
 use crate::{FlowSeries, SegmentLog};
-
-/// Map a 32-bit sequence number to a 64-bit stream offset: the value
-/// congruent to `seq - base` (mod 2^32) closest to `hint`, never negative.
-#[inline]
-pub fn unwrap_seq(seq: SeqNum, base: SeqNum, hint: u64) -> u64 {
-    const M: i128 = 1 << 32;
-    let d = seq.0.wrapping_sub(base.0) as i128;
-    let h = hint as i128;
-    let c = (h & !(M - 1)) | d;
-    let mut best = c;
-    for cand in [c - M, c + M] {
-        if (cand - h).abs() < (best - h).abs() {
-            best = cand;
-        }
-    }
-    best.max(0) as u64
-}
 
 pub struct FlowState {
     pub client: u32,
@@ -137,19 +121,5 @@ impl FlowState {
 
     pub fn response_time(&self) -> Option<Duration> {
         self.done_at.map(|t| t.saturating_since(self.start))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unwrap_follows_wraps_and_clamps_before_base() {
-        let base = SeqNum(u32::MAX - 999);
-        assert_eq!(unwrap_seq(base, base, 0), 0);
-        assert_eq!(unwrap_seq(base + 2000, base, 1000), 2000);
-        assert_eq!(unwrap_seq(base + 5, base, (1 << 32) + 10), (1 << 32) + 5);
-        assert_eq!(unwrap_seq(base - 1, base, 0), 0);
     }
 }

@@ -29,6 +29,7 @@ mod sim;
 pub mod realbytes;
 pub mod ring;
 pub mod slab;
+mod stream_offset;
 pub mod trace;
 pub mod udp;
 

@@ -1,4 +1,6 @@
-//! Turning a finished simulation into the run's summary and event log.
+//! Turning a finished simulation into the run's summary and event log. The
+//! simulator hands over a [`Finished`] (defined here, so the report depends on
+//! the simulator's parts and the simulator on the report, never both ways).
 
 use serde_json::{json, Value};
 
@@ -9,8 +11,46 @@ use crate::link::DirStats;
 use crate::scenario::{AppSpec, TraceModel, TraceSpec, DIR_NAMES};
 use airtcp_wifi::mgmt::{MgmtEvent, Trigger};
 use crate::events::{Raw, EVENT_KINDS};
-use crate::sim::Finished;
+use crate::flow::FlowState;
+use crate::network::NetStats;
+use crate::scenario::Scenario;
+use crate::sim::{GaugeSeries, HostEp};
 use crate::{LogEvent, RunOutput};
+
+/// One agent's end-of-run state for the report.
+pub(crate) struct AgentReport {
+    pub node: usize,
+    pub kind: &'static str,
+    pub counters: Vec<(&'static str, u64)>,
+    pub drops: u64,
+    pub series: GaugeSeries,
+}
+
+/// Everything the report needs, moved out of the simulator.
+pub(crate) struct Finished<'s> {
+    pub sc: &'s Scenario,
+    pub seed: u64,
+    pub end: Instant,
+    pub events_executed: u64,
+    pub links: Vec<[crate::link::LinkDir; 2]>,
+    pub eps: Vec<HostEp>,
+    pub flows: Vec<FlowState>,
+    pub udp: Vec<crate::udp::UdpFlow>,
+    pub log: Vec<(Instant, Raw)>,
+    pub net_stats: NetStats,
+    pub unmatched: u64,
+    pub by_kind: [u64; EVENT_KINDS.len()],
+    pub agents: Vec<AgentReport>,
+    /// Each radio's MAC counters, in `[[radios]]` order.
+    pub radios: Vec<airtcp_wifi::mac::MacCounters>,
+    /// Each station's beacon signal samples and the AP it ends with.
+    pub radio_signal: Vec<Vec<(Instant, f32)>>,
+    pub radio_ap: Vec<Option<u32>>,
+    /// The SDN control plane's counters, when the scenario has one.
+    pub sdn: Option<serde_json::Value>,
+    /// The mesh's links, routes and measured deliveries, when the scenario has one.
+    pub mesh: Option<serde_json::Value>,
+}
 
 fn dir_json(s: &DirStats) -> Value {
     json!({

@@ -470,7 +470,7 @@ pub struct TcpConfig {
     /// With `witcp`: resume on our own after this long frozen without an
     /// EHC-ACK. Default `None` (the paper waits for the EHC-ACK indefinitely).
     pub witcp_max_freeze: Option<Duration>,
-    /// Explicit handover notification sender (the seed's [8],
+    /// Explicit handover notification sender (the seed's \[8\],
     /// `endpoint/ehn.rs`): on an ACK carrying the EHN signal, reset the
     /// retransmission timer and resend from its acknowledgement number at
     /// once. Default off: the signal is then an ordinary ACK.

@@ -39,7 +39,7 @@ pub enum Event {
     /// on an EHC-ACK (T_EHC-ACK, eqs. 2-3) or, `forced`, on the
     /// `witcp_max_freeze` guard. `frozen` is T_IDEAL (eq. 4).
     WiTcpResume { cwnd: u32, ssthresh: u32, frozen: Duration, forced: bool },
-    /// Explicit handover notification (the seed's [8], `endpoint/ehn.rs`):
+    /// Explicit handover notification (the seed's \[8\], `endpoint/ehn.rs`):
     /// the retransmission timer was reset and sending restarted from the
     /// notified sequence number: `lost` segments marked lost, sent again as
     /// the window allows.

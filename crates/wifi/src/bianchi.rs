@@ -10,7 +10,7 @@
 //! with W_i = min(2^i, 2^m)·W, W = CWmin + 1 (eq. 7 is the R → ∞ limit;
 //! the finite retry limit R = 7 is the extension the ns-3 anchor uses).
 //! Then (eq. 13)
-//!   S = Ps·Ptr·E[P] / ((1 − Ptr)σ + Ptr·Ps·Ts + Ptr(1 − Ps)Tc),
+//!   S = Ps·Ptr·E\[P\] / ((1 − Ptr)σ + Ptr·Ps·Ts + Ptr(1 − Ps)Tc),
 //! Ts and Tc as the paper's eqs. 14 and 15 with δ = 0.
 
 use crate::frame;

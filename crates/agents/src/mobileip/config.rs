@@ -146,7 +146,7 @@ pub struct MobileNodeConfig {
     pub forward_lifetime: u16,
     /// UDP source port of its registration requests. Default 434.
     pub port: u16,
-    /// Explicit handover notification (the seed's [8]): on hearing a new
+    /// Explicit handover notification (the seed's \[8\]): on hearing a new
     /// agent, send each TCP peer an ACK carrying the EHN signal. Default off.
     pub ehn: bool,
 }

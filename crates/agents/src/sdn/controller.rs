@@ -11,64 +11,11 @@ use std::collections::VecDeque;
 
 use airtcp_core::{IpPayload, Instant};
 
+use super::app::{App, Command, Ctx};
 use super::devices::DeviceManager;
-use super::msg::{Addressed, FlowRemoved, OfMessage, PacketIn, PortStatus, StationNotice};
+use super::msg::{Addressed, OfMessage, PacketIn};
 use super::topology::Topology;
 use super::types::Dpid;
-
-/// Floodlight's `IListener.Command`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Command {
-    Continue,
-    Stop,
-}
-
-/// What an application sees and may change while handling one input.
-pub struct Ctx<'a> {
-    pub now: Instant,
-    pub topo: &'a Topology,
-    pub devices: &'a mut DeviceManager,
-    out: &'a mut VecDeque<Addressed>,
-    xid: &'a mut u32,
-}
-
-impl Ctx<'_> {
-    /// Queue a message for a datapath.
-    pub fn send(&mut self, dpid: Dpid, msg: OfMessage) {
-        self.out.push_back((dpid, msg));
-    }
-
-    /// A fresh transaction id.
-    pub fn xid(&mut self) -> u32 {
-        *self.xid = self.xid.wrapping_add(1);
-        *self.xid
-    }
-}
-
-/// A controller application (a Floodlight module). Every hook has a
-/// default that does nothing.
-pub trait App {
-    fn name(&self) -> &'static str;
-    fn on_packet_in(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _pi: &PacketIn) -> Command {
-        Command::Continue
-    }
-    fn on_flow_removed(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _fr: &FlowRemoved) {}
-    /// An AP's association or disassociation notice.
-    fn on_station(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _n: &StationNotice) {}
-    fn on_port_status(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _ps: &PortStatus) {}
-    /// Any other message (stats replies, errors, barrier replies).
-    fn on_other(&mut self, _ctx: &mut Ctx, _dpid: Dpid, _msg: &OfMessage) {}
-    fn poll_timeout(&self) -> Option<Instant> {
-        None
-    }
-    fn handle_timeout(&mut self, _ctx: &mut Ctx) {}
-    /// End-of-run counters, fixed order.
-    fn counters(&self) -> Vec<(&'static str, u64)> {
-        Vec::new()
-    }
-    /// Downcast support for drivers and tests that read an app's state.
-    fn as_any(&self) -> &dyn std::any::Any;
-}
 
 pub struct Controller {
     pub topo: Topology,

@@ -9,7 +9,7 @@
 //! is deleted (seed 000 §2.2 step 2). The cookie is the destination address,
 //! so an application can select a host's entries by cookie too.
 
-use super::controller::{App, Command, Ctx};
+use super::app::{App, Command, Ctx};
 use super::msg::{FlowMod, OfMessage, PacketIn, OFPFF_SEND_FLOW_REM};
 use super::ofmatch::Match;
 use super::topology::Hop;

@@ -11,7 +11,7 @@
 //! are installed along the path from each peer that was sending to it to
 //! the new AP (line 8), plus the reverse direction at the new AP.
 
-use super::controller::{App, Ctx};
+use super::app::{App, Ctx};
 use super::devices::{Handoff, ZwaGate};
 use super::forwarding::install_route;
 use super::msg::{FlowMod, OfMessage, StationEvent, StationNotice};

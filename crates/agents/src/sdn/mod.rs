@@ -32,6 +32,7 @@
 //!   then); the notice delay T0->T1 is that channel's latency (or an extra
 //!   configured delay before sending).
 
+pub mod app;
 pub mod controller;
 pub mod datapath;
 pub mod devices;
@@ -49,7 +50,8 @@ pub mod zwa_core;
 #[cfg(test)]
 mod tests;
 
-pub use controller::{App, Controller, Ctx};
+pub use app::{App, Command, Ctx};
+pub use controller::Controller;
 pub use datapath::{Datapath, DatapathConfig, Decision};
 pub use msg::{FlowMod, FlowModCommand, FlowRemoved, OfError, OfMessage, PacketIn, StationEvent, StationNotice};
 pub use ofmatch::{Ipv4Masked, Match};

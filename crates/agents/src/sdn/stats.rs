@@ -9,7 +9,7 @@
 //! Runs after the mobility manager (which records the handoff) and before
 //! the ZWA module (which reads the gate).
 
-use super::controller::{App, Ctx};
+use super::app::{App, Ctx};
 use super::devices::ZwaGate;
 use super::msg::{FlowRemoved, RemovedReason, StationEvent, StationNotice};
 use super::types::Dpid;

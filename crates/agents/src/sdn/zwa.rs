@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use airtcp_core::{ConnKey, IpPayload};
 
-use super::controller::{App, Command, Ctx};
+use super::app::{App, Command, Ctx};
 use super::devices::ZwaGate;
 use super::msg::{FlowMod, FlowModCommand, FlowRemoved, OfMessage, PacketIn, StationEvent, StationNotice};
 use super::ofmatch::{Ipv4Masked, Match};

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::tcp::MAX_TCP_OPTIONS_LEN;
+use crate::segment::MAX_TCP_OPTIONS_LEN;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WireError {

@@ -38,7 +38,7 @@ mod proptests;
 
 pub use error::WireError;
 pub use ethernet::{ETHERNET_HEADER_LEN, ETHERTYPE_IPV4};
-pub use tcp::MAX_TCP_OPTIONS_LEN;
+pub use crate::segment::MAX_TCP_OPTIONS_LEN;
 
 use crate::packet::{Frame, Packet};
 

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::fixtures::fix_checksums;
-use super::tcp::MAX_TCP_OPTIONS_LEN;
+use crate::segment::MAX_TCP_OPTIONS_LEN;
 use super::{decode, decode_ethernet, encode, encode_ethernet};
 use crate::mobileip::{
     AgentAdvert, BindingAck, BindingRequest, BindingUpdate, BindingWarning, Ident, MipMsg, RegReply, RegRequest,

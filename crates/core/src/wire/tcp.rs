@@ -3,16 +3,13 @@
 use super::checksum;
 use super::{be16, be32, WireError};
 use crate::packet::{proto, Ipv4Header};
-use crate::segment::{Segment, TcpFlags, WiTcp, MAX_SACK_BLOCKS, WITCP_EXID};
+use crate::segment::{Segment, TcpFlags, WiTcp, MAX_SACK_BLOCKS, MAX_TCP_OPTIONS_LEN, WITCP_EXID};
 use crate::seq::SeqNum;
 
 /// TCP header length without options.
 pub(super) const HEADER_LEN: usize = 20;
 /// Offset of the checksum field in the TCP header.
 const CSUM_AT: usize = 16;
-/// The TCP data offset field counts 32-bit words in 4 bits: at most 60 bytes
-/// of header, 40 of options (RFC 9293 §3.1).
-pub const MAX_TCP_OPTIONS_LEN: usize = 40;
 
 // TCP option kinds (IANA "TCP Option Kind Numbers"; RFC 9293, 7323, 2018).
 const OPT_EOL: u8 = 0;

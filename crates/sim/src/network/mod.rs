@@ -12,10 +12,13 @@ mod build;
 pub mod cells;
 pub mod channel;
 mod coded;
+pub mod components;
+pub mod etx;
 mod fast;
 pub mod fib;
 mod mesh;
 pub mod node;
+pub mod route_change;
 mod path;
 pub mod sdn;
 mod wireless;
@@ -36,7 +39,8 @@ pub use addr::Prefix;
 pub use channel::{Channel, Delivery, PointToPoint};
 pub use fib::{Fib, Origin, Route};
 pub use node::{Iface, Node};
-pub use routing::{components, RouteChange};
+pub use components::components;
+pub use route_change::RouteChange;
 
 /// What the packet path reports to the run loop's counters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

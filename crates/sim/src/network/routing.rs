@@ -23,19 +23,8 @@ use airtcp_core::Instant;
 use super::addr::Prefix;
 use super::fib::{Origin, Route};
 use super::node::NO_RADIO;
+use super::route_change::RouteChange;
 use super::{Cx, Network};
-
-/// A typed change to forwarding state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RouteChange {
-    /// Install (or replace) a static route at `node` toward `prefix` through
-    /// its interface `iface` (node-local index).
-    Add { node: u32, prefix: Prefix, iface: u32 },
-    /// Remove the route for exactly `prefix` at `node`.
-    Remove { node: u32, prefix: Prefix },
-    /// Take interface `iface` of `node` down or up.
-    IfaceState { node: u32, iface: u32, up: bool },
-}
 
 impl Network {
     /// The route from `node` toward `dst`, computing routes to `dst`'s subnet
@@ -178,28 +167,6 @@ impl Network {
         }
         self.resolved.iter_mut().for_each(|r| *r = false);
     }
-}
-
-/// Connected component of each node over `links` (pairs of node indices),
-/// numbered by their smallest node: whether two nodes can reach each other
-/// at all, for scenario validation. Union-find, linear in nodes + links.
-pub fn components(n_nodes: usize, links: &[(usize, usize)]) -> Vec<usize> {
-    let mut parent: Vec<usize> = (0..n_nodes).collect();
-    fn find(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
-    for &(a, b) in links {
-        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-        if ra != rb {
-            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
-            parent[hi] = lo;
-        }
-    }
-    (0..n_nodes).map(|x| find(&mut parent, x)).collect()
 }
 
 impl Network {

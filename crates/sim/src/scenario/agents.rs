@@ -6,9 +6,11 @@ use airtcp_agents::{AgentSpec, IfaceId, ItcpConfig, PegConfig, SnoopConfig, Snoo
 use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
 
+use super::agent_decl::{iface_addr, AgentDecl, Net};
+use super::names::{iface_name, iface_ref, NodeIndex};
 use super::tcp::{tcp_config, tcp_json};
 use super::units::format_duration;
-use super::value::{Field, Table, R};
+use super::value::{Table, R};
 use super::{LinkSpec, NodeSpec};
 
 /// Seed 004: "Snoop Retransmission Timeout 1 sec".
@@ -25,59 +27,12 @@ const DEFAULT_CACHE_PACKETS: u32 = 64;
 /// Relay buffer of the I-TCP proxy: 64 KiB, a classic socket buffer.
 const DEFAULT_RELAY_BYTES: u64 = 65_536;
 
-/// An agent on a node.
-#[derive(Clone, Debug)]
-pub struct AgentDecl {
-    pub name: String,
-    pub node: usize,
-    pub spec: AgentSpec,
-}
-
 const KINDS: &str = "peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent, mtcp";
-
-/// The node-local interface number of `node` on link `li`: the node's links
-/// in scenario order (what the network builder numbers).
-pub fn local_iface(links: &[LinkSpec], node: usize, li: usize) -> Option<u32> {
-    let mut k = 0;
-    for (i, l) in links.iter().enumerate() {
-        if l.a == node || l.b == node {
-            if i == li {
-                return Some(k);
-            }
-            k += 1;
-        }
-    }
-    None
-}
-
-/// The name of `node`'s local interface `iface`: its link's, or "radio".
-fn iface_name(links: &[LinkSpec], node: usize, iface: IfaceId) -> &str {
-    links.iter().filter(|l| l.a == node || l.b == node).nth(iface.0 as usize).map_or("radio", |l| l.name.as_str())
-}
-
-/// An interface of `node` by its link's name, or `"radio"` for its radio.
-fn iface_ref(f: &Field, links: &[LinkSpec], nodes: &[NodeSpec], node: usize) -> R<IfaceId> {
-    let s = f.str()?;
-    if s == "radio" {
-        if !nodes[node].radio {
-            return Err(f.err(format!("node \"{}\" has no radio", nodes[node].name)));
-        }
-        return Ok(IfaceId(links.iter().filter(|l| l.a == node || l.b == node).count() as u32));
-    }
-    let Some(li) = links.iter().position(|l| l.name == s) else {
-        let mine: Vec<&str> = links.iter().filter(|l| l.a == node || l.b == node).map(|l| l.name.as_str()).collect();
-        return Err(f.err(format!("unknown link \"{s}\" (links of \"{}\": {})", nodes[node].name, mine.join(", "))));
-    };
-    match local_iface(links, node, li) {
-        Some(k) => Ok(IfaceId(k)),
-        None => Err(f.err(format!("link \"{s}\" does not attach to node \"{}\"", nodes[node].name))),
-    }
-}
 
 pub(super) fn agents(
     list: Vec<Table>,
     nodes: &[NodeSpec],
-    index: &super::schema::NodeIndex,
+    index: &NodeIndex,
     links: &[LinkSpec],
     wifi: Option<&super::wifi::WifiSpec>,
 ) -> R<Vec<AgentDecl>> {
@@ -101,7 +56,7 @@ pub(super) fn agents(
         };
         let name = match t.opt("name") {
             Some(f) => {
-                let n = super::schema::check_name(&f, "agent")?;
+                let n = super::names::check_name(&f, "agent")?;
                 if let Some(j) = out.iter().position(|a: &AgentDecl| a.name == n) {
                     return Err(f.err(format!("duplicate agent name \"{n}\" (also agents[{j}])")));
                 }
@@ -114,30 +69,6 @@ pub(super) fn agents(
     super::mobileip::resolve_home_agents(&list, &mut out, &net)?;
     Ok(out)
 }
-
-/// What the Mobile IP keys resolve names against.
-pub(super) struct Net<'a> {
-    pub nodes: &'a [NodeSpec],
-    pub links: &'a [LinkSpec],
-    pub wifi: Option<&'a super::wifi::WifiSpec>,
-    pub index: &'a super::schema::NodeIndex,
-}
-
-/// An interface reference (link name or "radio") of `node`.
-pub(super) fn iface_of(f: &Field, net: &Net, node: usize) -> R<IfaceId> {
-    iface_ref(f, net.links, net.nodes, node)
-}
-
-/// The address of `node`'s local interface `iface` (links in scenario
-/// order, then its radio).
-pub(super) fn iface_addr(net: &Net, node: usize, iface: IfaceId) -> Option<u32> {
-    let mine: Vec<&LinkSpec> = net.links.iter().filter(|l| l.a == node || l.b == node).collect();
-    match mine.get(iface.0 as usize) {
-        Some(l) => Some(if l.a == node { l.addr[0] } else { l.addr[1] }),
-        None => net.wifi.and_then(|w| w.radios.iter().find(|r| r.node == node)).map(|r| r.addr),
-    }
-}
-
 
 fn peg(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
     t.known(&["node", "kind", "name", "send_data_drop_rate", "recv_data_drop_rate", "data_only", "iface"])?;

@@ -39,7 +39,7 @@ use airtcp_agents::more::{ForwarderPlan, LinkProbs, PlanConfig};
 use airtcp_agents::tcpfender::FenderSource;
 use airtcp_core::Duration;
 
-use super::mesh::MeshLink;
+use crate::network::etx::MeshLink;
 use super::value::{Table, R};
 use super::wifi::WifiSpec;
 use super::{FlowSpec, NodeSpec};

@@ -13,7 +13,7 @@ use airtcp_agents::{AgentSpec, IfaceId};
 use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
 
-use super::agents::{iface_addr, iface_of, AgentDecl, Net};
+use super::agent_decl::{iface_addr, iface_of, AgentDecl, Net};
 use super::units::format_duration;
 use super::value::{Field, Table, R};
 use crate::network::addr::{fmt_addr, parse_addr};

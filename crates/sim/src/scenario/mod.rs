@@ -123,12 +123,14 @@
 //! link = "rtr-rcv"
 //! ```
 
+mod agent_decl;
 mod agents;
 mod doc;
 mod json;
 pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;
+mod names;
 pub mod ns2;
 mod routes;
 mod schema;
@@ -145,7 +147,8 @@ use std::path::Path;
 use airtcp_core::Duration;
 use airtcp_tcp::TcpConfig;
 
-pub use agents::{local_iface, AgentDecl};
+pub use agent_decl::AgentDecl;
+pub use names::local_iface;
 pub use doc::ScenarioError;
 pub use routes::{route_change_text, RouteChangeSpec};
 pub use trace::{DriveSpec, TraceModel, TraceSpec};

@@ -5,8 +5,8 @@
 use airtcp_core::Duration;
 use serde_json::{json, Value};
 
-use super::agents::local_iface;
-use super::schema::NodeIndex;
+use super::names::local_iface;
+use super::names::NodeIndex;
 use super::units::format_duration;
 use super::value::{Table, R};
 use super::{LinkSpec, NodeSpec};

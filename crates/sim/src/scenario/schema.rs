@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::doc::{Doc, KeyPath};
+use super::names::{check_name, NodeIndex, MAX_FLOWS};
 use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
 use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
@@ -20,8 +21,6 @@ use crate::network::components;
 const DEFAULT_QUEUE_PACKETS: u32 = 100;
 /// PPP header ns-3 adds on a point-to-point device.
 const DEFAULT_OVERHEAD_BYTES: u32 = 2;
-/// Ports: clients use 49152 + i (IANA dynamic range), servers 1024 + i.
-pub const MAX_FLOWS: usize = 16_384;
 
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
@@ -71,14 +70,6 @@ fn list_of_tables<'a>(root: &Table<'a>, key: &str) -> R<Vec<Table<'a>>> {
     (0..items.len()).map(|i| f.item(i).table()).collect()
 }
 
-pub(super) fn check_name(f: &Field, what: &str) -> R<String> {
-    let s = f.str()?;
-    if s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') {
-        return Err(f.err(format!("{what} name \"{s}\" must be non-empty letters, digits, '_', '-' or '.'")));
-    }
-    Ok(s.to_string())
-}
-
 fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
     let tables = list_of_tables(root, "nodes")?;
     if tables.is_empty() {
@@ -100,19 +91,6 @@ fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
         return Err(root.doc.err(&KeyPath::root().key("nodes"), "at most 65536 nodes"));
     }
     Ok(out)
-}
-
-/// Node names to indices, for lookups only (never iterated, so its order
-/// cannot reach behaviour); a 10,000-node scenario resolves in linear time.
-pub(super) struct NodeIndex(HashMap<String, usize>);
-
-impl NodeIndex {
-    pub fn new(nodes: &[NodeSpec]) -> NodeIndex {
-        NodeIndex(nodes.iter().enumerate().map(|(i, n)| (n.name.clone(), i)).collect())
-    }
-    pub fn get(&self, name: &str) -> Option<usize> {
-        self.0.get(name).copied()
-    }
 }
 
 fn node_ref(f: &Field, nodes: &[NodeSpec], index: &NodeIndex) -> R<usize> {

@@ -59,7 +59,7 @@ pub struct SdnSpec {
     pub zwa_replay_rto: Duration,
 }
 
-pub(super) fn sdn(root: &Table, nodes: &[NodeSpec], index: &super::schema::NodeIndex) -> R<Option<SdnSpec>> {
+pub(super) fn sdn(root: &Table, nodes: &[NodeSpec], index: &super::names::NodeIndex) -> R<Option<SdnSpec>> {
     let Some(f) = root.opt("sdn") else { return Ok(None) };
     let t = f.table()?;
     t.known(&["controller", "applications", "switches", "channels", "zwa_replay_rto"])?;

@@ -97,16 +97,16 @@ pub(super) fn udp_flows(
     radio_only: &[bool],
     sim: &SimSpec,
 ) -> R<Vec<UdpFlowSpec>> {
-    if items.len() > super::schema::MAX_FLOWS {
+    if items.len() > super::names::MAX_FLOWS {
         let t = &items[0];
-        return Err(t.doc.err(&KeyPath::root().key("udp_flows"), format!("at most {} UDP flows", super::schema::MAX_FLOWS)));
+        return Err(t.doc.err(&KeyPath::root().key("udp_flows"), format!("at most {} UDP flows", super::names::MAX_FLOWS)));
     }
     let mut out: Vec<UdpFlowSpec> = Vec::with_capacity(items.len());
     for (i, t) in items.iter().enumerate() {
         t.known(KEYS)?;
         let name = match t.opt("name") {
             Some(f) => {
-                let n = super::schema::check_name(&f, "UDP flow")?;
+                let n = super::names::check_name(&f, "UDP flow")?;
                 if let Some(j) = out.iter().position(|x| x.name == n) {
                     return Err(f.err(format!("duplicate UDP flow name \"{n}\" (also udp_flows[{j}])")));
                 }

@@ -17,7 +17,7 @@ use airtcp_wifi::mobility::{self, Mobility, Pos};
 use airtcp_wifi::phy::{PathLoss, Preamble, RadioParams, Rate, Shadowing, Standard};
 
 use super::doc::KeyPath;
-use super::schema::NodeIndex;
+use super::names::NodeIndex;
 use super::value::{Field, Table, R};
 use super::NodeSpec;
 use crate::network::addr::{fmt_addr, mask, parse_addr, Prefix};

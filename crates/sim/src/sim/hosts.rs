@@ -13,7 +13,7 @@ use crate::events::{Ev, Raw};
 use crate::flow::FlowState;
 use crate::network::{Cx, LocalDelivery, Network};
 
-/// Port of flow `i`'s client and server (see `scenario::schema::MAX_FLOWS`).
+/// Port of flow `i`'s client and server (see `scenario::names::MAX_FLOWS`).
 pub(crate) const CLIENT_PORT_BASE: u16 = 49_152;
 pub(crate) const SERVER_PORT_BASE: u16 = 1_024;
 /// Initial IPv4 TTL (Linux default, net.ipv4.ip_default_ttl).
@@ -227,7 +227,7 @@ impl Hosts {
             _ => {}
         }
         let aux = match e {
-            Event::FastRetransmit { seq } => crate::flow::unwrap_seq(seq, aux_f.0, aux_f.1),
+            Event::FastRetransmit { seq } => crate::stream_offset::unwrap_seq(seq, aux_f.0, aux_f.1),
             _ => 0,
         };
         cx.log.push((now, Raw::Tcp { flow: m.flow, client: m.client, ev: e, aux }));

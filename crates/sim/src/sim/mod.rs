@@ -16,12 +16,12 @@ use airtcp_core::Instant;
 pub use record::GaugeSeries;
 
 use crate::engine::EventQueue;
-use crate::events::{Ev, Raw, EVENT_KINDS};
-use crate::flow::FlowState;
-use crate::network::{Cx, NetStats, Network};
+use crate::events::{Ev, Raw};
+use crate::network::{Cx, Network};
 use crate::pcap_out::PcapOut;
+use crate::report::{self, AgentReport, Finished};
 use crate::scenario::Scenario;
-use crate::{report, RunOptions, RunOutput, SimError};
+use crate::{RunOptions, RunOutput, SimError};
 
 pub(crate) use ep::HostEp;
 use hosts::Hosts;
@@ -199,41 +199,6 @@ pub fn run(s: &Scenario, mut opts: RunOptions) -> Result<RunOutput, SimError> {
         p.finish()?;
     }
     Ok(report::output(sim.finish(), wall))
-}
-
-/// One agent's end-of-run state for the report.
-pub(crate) struct AgentReport {
-    pub node: usize,
-    pub kind: &'static str,
-    pub counters: Vec<(&'static str, u64)>,
-    pub drops: u64,
-    pub series: GaugeSeries,
-}
-
-/// Everything the report needs, moved out of the simulator.
-pub(crate) struct Finished<'s> {
-    pub sc: &'s Scenario,
-    pub seed: u64,
-    pub end: Instant,
-    pub events_executed: u64,
-    pub links: Vec<[crate::link::LinkDir; 2]>,
-    pub eps: Vec<ep::HostEp>,
-    pub flows: Vec<FlowState>,
-    pub udp: Vec<crate::udp::UdpFlow>,
-    pub log: Vec<(Instant, Raw)>,
-    pub net_stats: NetStats,
-    pub unmatched: u64,
-    pub by_kind: [u64; EVENT_KINDS.len()],
-    pub agents: Vec<AgentReport>,
-    /// Each radio's MAC counters, in `[[radios]]` order.
-    pub radios: Vec<airtcp_wifi::mac::MacCounters>,
-    /// Each station's beacon signal samples and the AP it ends with.
-    pub radio_signal: Vec<Vec<(Instant, f32)>>,
-    pub radio_ap: Vec<Option<u32>>,
-    /// The SDN control plane's counters, when the scenario has one.
-    pub sdn: Option<serde_json::Value>,
-    /// The mesh's links, routes and measured deliveries, when the scenario has one.
-    pub mesh: Option<serde_json::Value>,
 }
 
 impl<'s> Sim<'s> {

@@ -11,7 +11,7 @@ use airtcp_core::{Duration, Instant, SeqNum, Segment, TcpFlags};
 use airtcp_tcp::ns2::{HandoverEvent, Ns2Config, Ns2Event, Ns2Sender, Ns2Sink};
 use airtcp_tcp::{CaState, Event, Probe, TcpStats};
 
-use crate::flow::unwrap_seq;
+use crate::stream_offset::unwrap_seq;
 
 /// The sink's advertised window field: ns-2's one-way agents carry none,
 /// the sender is limited by its own `window_`.

@@ -3,14 +3,13 @@
 //!
 //! Each source format has its own parser (`ucc`, `imc23`, `feup`); they all
 //! produce a [`DriveTimeline`], so the link model and the study code do not
-//! care where a log came from.
-
-use std::path::Path;
+//! care where a log came from. Picking the parser for a file is
+//! `drive_dispatch.rs`, so that this file, which the parsers build on, knows
+//! none of them.
 
 use airtcp_core::{Duration, Instant};
 
-use super::error::{read_to_string, TraceError};
-use super::feup::FeupSelect;
+use super::error::TraceError;
 
 /// Serving cell (or access point) identity as written in the log, e.g. an
 /// LTE ECI `"21545987"`, a UCC `CellID` `"13"` or an AP name `"ap2"`.
@@ -67,21 +66,6 @@ impl DriveLogKind {
             _ => None,
         }
     }
-
-    /// Recognises a format from the start of a file's text: the UCC and FEUP
-    /// CSV headers, or a logcat timestamp / section marker.
-    pub fn sniff(text: &str) -> Option<Self> {
-        let first = text.lines().next().unwrap_or("").trim_start_matches('\u{feff}');
-        if first.starts_with("Timestamp,Longitude,Latitude") {
-            Some(DriveLogKind::Ucc5g)
-        } else if first.starts_with("senderId,receiverId,systime") {
-            Some(DriveLogKind::FeupWifi)
-        } else if first.starts_with("--------- ") || super::imc23::parse_logcat_time(first).is_some() {
-            Some(DriveLogKind::Imc23)
-        } else {
-            None
-        }
-    }
 }
 
 /// A parsed drive log.
@@ -108,27 +92,6 @@ impl DriveTimeline {
             .map(|w| Handoff { t: w[1].t, from: w[0].cell.clone(), to: w[1].cell.clone() })
             .collect();
         Ok(DriveTimeline { source: source.to_string(), kind, samples, handoffs })
-    }
-
-    /// Reads a file and picks the parser from its content (see
-    /// [`DriveLogKind::sniff`]); a FEUP log is read as a roaming client
-    /// ([`FeupSelect::default`]).
-    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, TraceError> {
-        let (name, text) = read_to_string(path.as_ref())?;
-        Self::parse_auto(&name, &text)
-    }
-
-    pub fn parse_auto(name: &str, text: &str) -> Result<Self, TraceError> {
-        match DriveLogKind::sniff(text) {
-            Some(DriveLogKind::Ucc5g) => super::ucc::parse_ucc(name, text),
-            Some(DriveLogKind::Imc23) => super::imc23::parse_imc23(name, text),
-            Some(DriveLogKind::FeupWifi) => super::feup::parse_feup(name, text, &FeupSelect::default()),
-            None => Err(TraceError::at(
-                name,
-                1,
-                "not a known drive-log format (expected a UCC or FEUP CSV header, or an Android logcat line)",
-            )),
-        }
     }
 
     /// Time of the last sample (the log's length).

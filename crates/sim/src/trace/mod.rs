@@ -8,6 +8,7 @@
 
 pub mod catalog;
 pub mod drive;
+mod drive_dispatch;
 pub mod drive_link;
 pub mod error;
 pub mod feup;

@@ -12,7 +12,7 @@
 //!    in Recovery/CWR, else `cong_avoid` when the ACK acked data.
 //!
 //! This file owns that order and the bookkeeping of the ACK itself: the
-//! `FLAG_*` bits, the peer's window (and the zero-window / shrink events that
+//! `FLAG_*` bits (defined in `flags.rs`), the peer's window (and the zero-window / shrink events that
 //! follow it), the SACK scoreboard, the retransmission queue and the RTT
 //! samples. The steps with a state of their own live elsewhere: step 4 and
 //! PRR in `recovery.rs`, the rate sample in `rate.rs`, the RTO re-arm in
@@ -21,33 +21,12 @@
 use airtcp_core::{Duration, Instant, Segment};
 
 use super::rate::RateAcc;
-use super::recovery::Mode;
+use super::flags::*;
 use super::scoreboard::{EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::Endpoint;
 use crate::cc::{AckSample, CaState, CongestionOps, RateSample, CA_ACK_ECE, CA_ACK_SLOWPATH, CA_ACK_WIN_UPDATE};
 use crate::config::{RenoSacks, ShrinkPolicy};
 use crate::event::Event;
-
-// `flag` bits handed to `cong_control`, values as in net/ipv4/tcp_input.c.
-pub const FLAG_DATA: u32 = 0x01;
-pub const FLAG_WIN_UPDATE: u32 = 0x02;
-pub const FLAG_DATA_ACKED: u32 = 0x04;
-pub const FLAG_RETRANS_DATA_ACKED: u32 = 0x08;
-pub const FLAG_SYN_ACKED: u32 = 0x10;
-pub const FLAG_DATA_SACKED: u32 = 0x20;
-/// The ACK echoed a CE mark (ECE on an ECN connection, RFC 3168 §6.1.2).
-pub const FLAG_ECE: u32 = 0x40;
-/// Never-retransmitted data at or below the recovery point was cumulatively
-/// ACKed or newly SACKed (F-RTO's evidence of a spurious timeout).
-pub const FLAG_ORIG_SACK_ACKED: u32 = 0x200;
-pub const FLAG_SND_UNA_ADVANCED: u32 = 0x400;
-/// The ACK carried an accepted D-SACK block (RFC 2883).
-pub const FLAG_DSACKING_ACK: u32 = 0x800;
-/// The D-SACK covers exactly the tail loss probe's retransmission: the
-/// original and the probe both arrived (`tcp_dsack_seen`).
-pub(super) const FLAG_DSACK_TLP: u32 = 0x20000;
-pub(super) const FLAG_ACKED: u32 = FLAG_DATA_ACKED | FLAG_SYN_ACKED;
-pub(super) const FLAG_NOT_DUP: u32 = FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED;
 
 /// What `clean_rtx_queue` found in the segments an ACK removed.
 struct Cleaned {

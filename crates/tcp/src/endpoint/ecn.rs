@@ -26,7 +26,7 @@
 
 use airtcp_core::{Ecn, Segment, TcpFlags};
 
-use super::recovery::Mode;
+use super::flags::Mode;
 use super::Endpoint;
 use crate::cc::{CaState, CongestionOps};
 use crate::config::EcnMode;

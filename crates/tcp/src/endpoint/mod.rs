@@ -17,6 +17,7 @@ mod ack;
 mod ecn;
 mod autotune;
 mod ehn;
+mod flags;
 mod freeze;
 mod idle;
 mod input;
@@ -47,7 +48,7 @@ use crate::config::TcpConfig;
 use crate::event::Event;
 use crate::stats::TcpStats;
 
-pub use ack::{
+pub use flags::{
     FLAG_DATA, FLAG_DATA_ACKED, FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_ECE, FLAG_ORIG_SACK_ACKED, FLAG_RETRANS_DATA_ACKED,
     FLAG_SND_UNA_ADVANCED, FLAG_SYN_ACKED, FLAG_WIN_UPDATE,
 };

@@ -21,7 +21,7 @@
 
 use airtcp_core::{Duration, Instant, Segment};
 
-use super::recovery::Mode;
+use super::flags::Mode;
 use super::scoreboard::{TxSeg, EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::{Endpoint, TimerKind};
 use crate::cc::{CaState, CongestionOps};

@@ -20,26 +20,13 @@
 
 use airtcp_core::Instant;
 
-use super::ack::{FLAG_DATA_SACKED, FLAG_ECE, FLAG_SND_UNA_ADVANCED};
+use super::flags::{Mode, FLAG_DATA_SACKED, FLAG_ECE, FLAG_SND_UNA_ADVANCED};
 use super::scoreboard::{LOST, RETRANS, SACKED};
 use super::undo::LossStep;
 use super::Endpoint;
 use crate::cc::{CaEvent, CaState, CongestionOps};
 use crate::config::{LossExitGrowth, Recovery, RenoSacks, RtoSsthresh};
 use crate::event::Event;
-
-/// The three recovery flavours the endpoint implements.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Mode {
-    Prr,
-    /// ns-3 3.44's PRR (see `ns3_prr.rs`).
-    Ns3Prr,
-    /// RFC 5681/6582 with window inflation (SACK off).
-    Classic,
-    /// RFC 6675 (SACK on, Reno/NewReno).
-    Sack6675,
-    Tahoe,
-}
 
 impl Endpoint {
     pub(super) fn mode(&self) -> Mode {

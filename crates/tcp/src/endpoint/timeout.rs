@@ -9,7 +9,7 @@
 
 use airtcp_core::{Duration, Instant};
 
-use super::ack::{FLAG_ACKED, FLAG_SND_UNA_ADVANCED};
+use super::flags::{FLAG_ACKED, FLAG_SND_UNA_ADVANCED};
 use super::{Endpoint, State, TimerKind};
 use crate::cc::CaState;
 use crate::config::{PartialAckRto, ShrinkPolicy};

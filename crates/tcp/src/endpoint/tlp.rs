@@ -30,7 +30,7 @@
 
 use airtcp_core::{Duration, Instant, Segment};
 
-use super::ack::{FLAG_DATA_SACKED, FLAG_DSACK_TLP, FLAG_NOT_DUP, FLAG_SND_UNA_ADVANCED};
+use super::flags::{FLAG_DATA_SACKED, FLAG_DSACK_TLP, FLAG_NOT_DUP, FLAG_SND_UNA_ADVANCED};
 use super::scoreboard::EVER_RETRANS;
 use super::{Endpoint, State, TimerKind};
 use crate::cc::{CaEvent, CaState, CongestionOps, TCP_INFINITE_SSTHRESH};

@@ -27,8 +27,8 @@
 
 use airtcp_core::{Segment, SeqNum};
 
-use super::ack::{FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_DSACK_TLP, FLAG_ORIG_SACK_ACKED, FLAG_SND_UNA_ADVANCED};
-use super::recovery::Mode;
+use super::flags::{FLAG_DATA_SACKED, FLAG_DSACKING_ACK, FLAG_DSACK_TLP, FLAG_ORIG_SACK_ACKED, FLAG_SND_UNA_ADVANCED};
+use super::flags::Mode;
 use super::scoreboard::{EVER_RETRANS, LOST};
 use super::{Endpoint, State};
 use crate::cc::{CaState, CongestionOps};

@@ -95,7 +95,7 @@ pub struct Ns2Config {
     /// sender's side is `handover.rs`). Off: the signals are plain ACKs.
     pub witcp: bool,
     /// Not ns-2: obey the explicit handover notification of seed 001's
-    /// [8] (`handover.rs`). Off: the signal is a plain ACK.
+    /// \[8\] (`handover.rs`). Off: the signal is a plain ACK.
     pub ehn: bool,
 }
 
