@@ -181,3 +181,24 @@ def test_unknown_agent_kind_is_a_scenario_error(small_scenario):
         airtcp.run(sc)
     assert e.value.key == "agents[0].kind"
     assert 'unknown agent kind "snooop" (known: peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent, mtcp)' in str(e.value)
+
+
+def test_a_study_run_is_named_by_study_labels_and_seed(small_scenario, tmp_path):
+    # The study runner names each dict scenario in errors: the study (from
+    # the module of its measure callback), the task's labels, its seed.
+    from airtcp.studies import runner
+
+    small_scenario["links"][0]["delay"] = "-5ms"
+    task = runner.Task(labels={"arm": "tcp", "loss": 0.3}, scenario=small_scenario, seed=4)
+
+    def measure(task, result):
+        return {}
+
+    measure.__module__ = "airtcp.studies.snoop"
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        runner.run_study(tmp_path / "out", [task], measure, lambda d, sr: None, quiet=True)
+    assert str(ei.value).startswith("<snoop arm=tcp loss=0.3 seed=4>: links[0].delay: ")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(airtcp.ScenarioError) as ei:
+        runner._run_one(task, measure, None)
+    assert ei.value.file == "<snoop arm=tcp loss=0.3 seed=4>"

@@ -135,7 +135,26 @@ class StudyRun:
     jobs: int = 1
 
 
-def validate_scenarios(scenarios) -> None:
+def task_name(study: str, task: "Task") -> str:
+    """How errors name a study's run: the study, then its labels and seed,
+    e.g. ``snoop arm=tcp loss=0.3 seed=4``."""
+    parts = [study] if study else []
+    parts += [f"{k}={v}" for k, v in task.labels.items()]
+    if "seed" not in task.labels:
+        parts.append(f"seed={task.seed}")
+    return " ".join(parts)
+
+
+def study_of(fn) -> str:
+    """The study a callback belongs to, from its module
+    (``airtcp.studies.wi_tcp`` gives ``wi-tcp``); empty when unknown."""
+    mod = getattr(fn, "__module__", "") or ""
+    if not mod.startswith("airtcp.studies."):
+        return ""
+    return mod.rsplit(".", 1)[-1].replace("_", "-")
+
+
+def validate_scenarios(scenarios, names=None) -> None:
     """Validate every distinct scenario dict with a run of zero length
     (``sim.duration = 1ns``): a bad one raises ``airtcp.ScenarioError``
     before any simulation of the study starts or anything is written."""
@@ -144,12 +163,14 @@ def validate_scenarios(scenarios) -> None:
     from .. import run
 
     seen = set()
+    names = iter(names) if names is not None else None
     for sc in scenarios:
+        name = next(names) if names is not None else None
         key = json.dumps(sc, sort_keys=True)
         if key in seen:
             continue
         seen.add(key)
-        run(sc, seed=1, overrides={"sim.duration": "1ns"})
+        run(sc, seed=1, overrides={"sim.duration": "1ns"}, name=name)
 
 
 class Progress:
@@ -202,7 +223,7 @@ def _run_one(task: Task, measure, keep):
     """One task, where the executor runs it (a thread or a Dask worker)."""
     from .. import run
 
-    result = run(task.scenario, seed=task.seed)
+    result = run(task.scenario, seed=task.seed, name=task_name(study_of(measure), task))
     got = measure(task, result)
     rows = [{**task.labels, **r} for r in (got if isinstance(got, list) else [got])]
     kept = keep(task, result) if (keep is not None and task.keep) else None
@@ -272,7 +293,8 @@ def run_study(
     out = Path(out)
     check_out(out)
     if validate:
-        validate_scenarios(t.scenario for t in tasks)
+        study = study_of(measure)
+        validate_scenarios((t.scenario for t in tasks), names=(task_name(study, t) for t in tasks))
     from functools import partial
 
     with staged_dir(out) as tmp:
