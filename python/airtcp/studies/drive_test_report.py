@@ -133,7 +133,7 @@ def _findings(log: str, rows: dict, duration_s: float) -> list[str]:
                 + " At the seed's 80-196 KB/s the same RTT gives a pipe of "
                 f"{80 * 1024 * rtt / pkt:.0f}-{196 * 1024 * rtt / pkt:.0f} packets, refilled within a few RTTs, "
                 "where keeping 4/5 of the window (Veno) or the bandwidth estimate (Westwood+) instead of 0.7 (Cubic) "
-                "can decide the ranking. `--capacity-scale` reruns the study at such rates."
+                "can decide the ranking: the seed-rate variant runs at such rates."
             )
             break
     util = {a: _pct(r["goodput_kBps_mean"], r["capacity_kBps_mean"]) for a, r in rows.items()}
@@ -231,8 +231,10 @@ def _stack_section(runs: list[dict], stacks: list[str], variants: dict) -> list[
                         continue
                     da, db = _direction(a), _direction(b)
                     outside = not (a.lo <= b.mean <= a.hi) if a.lo == a.lo else False
-                    if da != db:
-                        verdict = f"**changes: {da} 1 on {seed_stack}, {db} on {other}**"
+                    if {da, db} == {"above", "below"}:
+                        verdict = f"**reverses: {da} 1 on {seed_stack}, {db} on {other}**"
+                    elif da != db:
+                        verdict = f"**changes: {da} 1 on {seed_stack}, {db} on {other}**".replace("tie 1", "interval includes 1").replace(", tie on", ", interval includes 1 on")
                     elif outside:
                         verdict = f"same direction ({da}); **moves beyond the {seed_stack} interval**"
                     else:
@@ -258,9 +260,11 @@ def _stack_section(runs: list[dict], stacks: list[str], variants: dict) -> list[
     head = ["variant", "log", "claim", seed_stack] + others[:1] + (["linux, RACK off"] if probe else []) + ["on both stacks?"]
     L.extend(md_table(head, firsts + rows))
     L.append("")
-    n_flip = sum(1 for r in firsts if "changes" in r[-1])
+    n_flip = sum(1 for r in firsts if "changes" in r[-1] or "reverses" in r[-1])
+    n_rev = sum(1 for r in firsts if "reverses" in r[-1])
     L.append(
-        f"- {len(firsts) + len(rows)} comparisons: {n_flip} change direction, {len(firsts) - n_flip} keep it but move "
+        f"- {len(firsts) + len(rows)} comparisons: {n_flip} change their verdict ({n_rev} of them reverse it), "
+        f"{len(firsts) - n_flip} keep it but move "
         f"outside the `{seed_stack}` interval, {len(rows)} hold on both stacks."
     )
     if firsts and probe:
