@@ -301,7 +301,7 @@ def test_quick_study_writes_every_output(quick):
     assert "~68 times" in report_md and "s1: upload response time, TCP / Snoop at 30% drop" in report_md
     assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_80211_itcp.json", "s1_80211_sack.json"]
     # The ~68-fold claim carries its verdict and the variants tried.
-    assert "on every variant tried (802.11 DCF, PEG data only:" in report_md and "PEG all packets:" in report_md
+    assert "on every variant tried (802.11 DCF, PEG all packets:" in report_md and "the seed's table, PEG data only:" in report_md
 
 
 def test_quick_study_intervals_bracket_the_means(quick):
