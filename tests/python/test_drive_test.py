@@ -140,6 +140,6 @@ def test_stack_section_puts_a_changed_claim_first():
     assert "profile **`linux-3.16`**" in text
     rows = [line for line in text.splitlines() if line.startswith("| seed-rate")]
     assert rows[0].startswith("| seed-rate | ucc | veno/cubic > 1 | 1.30 [")
-    assert "**changes: above 1 on linux-3.16, interval includes 1 on linux**" in rows[0]
-    assert "holds on both (a tie)" in rows[1]
+    assert "**changes: Cubic beaten on linux-3.16, a tie in practice on linux**" in rows[0]
+    assert "holds on both (a tie in practice)" in rows[1]
     assert "1 change their verdict (0 of them reverse it), 0 keep it but move outside" in text
