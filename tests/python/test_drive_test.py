@@ -66,7 +66,8 @@ def test_quick_study_writes_table_report_and_plots(tmp_path):
             png = out / "plots" / f"ucc-excerpt_{alg}_{kind}.png"
             assert png.stat().st_size > 10_000, png
             assert f"plots/ucc-excerpt_{alg}_{kind}.png" in report
-        assert (out / "scenarios" / f"seed-rate_ucc-excerpt_{alg}.json").exists()
+        assert (out / "scenarios" / f"linux-3.16_seed-rate_ucc-excerpt_{alg}.json").exists()
+    assert "TCP stacks: `linux-3.16`" in report
 
 
 def test_unknown_log_is_a_usage_error(tmp_path):
@@ -117,3 +118,28 @@ def test_shipped_toml_matches_the_study(log):
         t = s["links"][1]["trace_ab"]
         t["file"] = str(Path(t["file"]).resolve())
     assert a == b
+
+
+def _runs(stack, variant, log, goodputs):
+    return [
+        {"stack": stack, "variant": variant, "log": log, "algorithm": alg, "seed": i + 1, "goodput_kBps": g}
+        for alg, gs in goodputs.items()
+        for i, g in enumerate(gs)
+    ]
+
+
+def test_stack_section_puts_a_changed_claim_first():
+    """Veno beats Cubic on linux-3.16 but ties on linux: that row comes first
+    and says the claim changes; Westwood ties on both and holds."""
+    from airtcp.studies.drive_test_report import _stack_section
+
+    seed = {"cubic": [100, 101, 99], "veno": [130, 131, 129], "westwood": [100, 102, 98]}
+    today = {"cubic": [100, 101, 99], "veno": [100, 103, 97], "westwood": [101, 100, 99]}
+    runs = _runs("linux-3.16", "seed-rate", "ucc", seed) + _runs("linux", "seed-rate", "ucc", today)
+    text = "\n".join(_stack_section(runs, ["linux-3.16", "linux"], {"seed-rate": None}))
+    assert "profile **`linux-3.16`**" in text
+    rows = [line for line in text.splitlines() if line.startswith("| seed-rate")]
+    assert rows[0].startswith("| seed-rate | ucc | veno/cubic > 1 | 1.30 [")
+    assert "**changes: Cubic beaten on linux-3.16, a tie in practice on linux**" in rows[0]
+    assert "holds on both (a tie in practice)" in rows[1]
+    assert "1 change their verdict (0 of them reverse it), 0 keep it but move outside" in text

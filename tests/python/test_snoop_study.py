@@ -210,8 +210,15 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
     ]
     assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
     assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
-        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003", "tcp-attempts3", "tcp-attempts8"
+        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003", "snoop-opnet2003",
+        "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack", "tcp-attempts3", "tcp-attempts8"
     ]
+    # The stack arms: the profile with the seed's workload keys, Snoop where `snoop` has it.
+    lin = snoop_setup.scenario(SETUPS["s1"], "snoop-linux", 0.3)
+    assert lin["flows"][0]["tcp"] == {"profile": "linux", "mss": 2264, "rcv_buf": 8760, "timestamps": False}
+    assert [(a["node"], a["kind"]) for a in lin["agents"]] == [("m1", "snoop"), ("m1", "peg")]
+    assert snoop_setup.scenario(SETUPS["s1"], "tcp-opnet2003", 0.3)["flows"][0]["tcp"] == {"profile": "opnet-2003"}
+    assert snoop_setup.scenario(SETUPS["s1"], "tcp-linux-nosack", 0.3)["flows"][0]["tcp"]["sack"] is False
     # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
     att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
     assert att["flows"][0]["tcp"]["max_retries"] == 3 and [a["kind"] for a in att["agents"]] == ["peg"]
@@ -294,7 +301,7 @@ def test_quick_study_writes_every_output(quick):
     assert "~68 times" in report_md and "s1: upload response time, TCP / Snoop at 30% drop" in report_md
     assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_80211_itcp.json", "s1_80211_sack.json"]
     # The ~68-fold claim carries its verdict and the variants tried.
-    assert "on every variant tried (802.11 DCF, PEG data only:" in report_md and "PEG all packets:" in report_md
+    assert "on every variant tried (802.11 DCF, PEG all packets:" in report_md and "the seed's table, PEG data only:" in report_md
 
 
 def test_quick_study_intervals_bracket_the_means(quick):

@@ -42,6 +42,8 @@ from .drive_test_setup import (  # noqa: F401  (re-exported: the study's public 
     DEFAULTS,
     DIRECTIONS,
     SEED_RATE_SCALE,
+    DEFAULT_STACKS,
+    STACKS,
     FULL_LOGS,
     INFINITE_SSTHRESH,
     KB,
@@ -96,6 +98,14 @@ def add_arguments(p) -> None:
         metavar="V",
         help=f"runs of the report (default all: {' '.join(VARIANTS)}; ignored with --capacity-scale)",
     )
+    p.add_argument(
+        "--stacks",
+        nargs="+",
+        choices=list(STACKS),
+        metavar="STACK",
+        help=f"TCP stacks every run is repeated on (default {' '.join(DEFAULT_STACKS)}: the seed's kernel and today's; "
+        "linux-rack-off adds today's kernel without RACK)",
+    )
     p.add_argument("--traces", metavar="DIR", help="shared traces directory (default $AIRTCP_TRACES or ../shared/traces)")
 
 
@@ -131,6 +141,9 @@ VARIANTS = {
 
 #: --quick: the two seed-rate variants (full rate is the slow one).
 QUICK_VARIANTS = ["seed-rate", "random-loss"]
+#: --quick: the seed's kernel alone (the linux arm doubles the runs; the
+#: report's stack section is tested on its own).
+QUICK_STACKS = ["linux-3.16"]
 
 
 def metrics(result) -> dict:
@@ -208,6 +221,7 @@ def run_study(
     capacity_scale: float | None = None,
     direction: str = "upload",
     variants: list[str] | None = None,
+    stacks: list[str] | None = None,
 ) -> dict:
     """Run every (variant, log, algorithm, seed), write the outputs, return a
     summary. `capacity_scale` runs that one scale alone (variant "custom")."""
@@ -217,16 +231,19 @@ def run_study(
         plan = {"custom": (capacity_scale, False, f"capacity x{capacity_scale:g}")}
     else:
         plan = {v: VARIANTS[v] for v in (variants or list(VARIANTS))}
+    stacks = list(stacks or DEFAULT_STACKS)
     scenarios = {}
     tasks = []
-    for v, (scale, loss, _) in plan.items():
-        for log, path in logs:
-            for alg in algs:
-                sc = scenario(path, alg, duration_s, handoff_drops, log.keys, scale, direction=direction, random_loss=loss)
-                scenarios[f"{v}_{log.name}_{alg}"] = sc
-                for seed in range(1, seeds + 1):
-                    keep_it = plots and seed == 1 and v == next(iter(plan))
-                    tasks.append(runner.Task({"variant": v, "log": log.name, "algorithm": alg, "seed": seed}, sc, seed, keep=keep_it))
+    for stack in stacks:
+        for v, (scale, loss, _) in plan.items():
+            for log, path in logs:
+                for alg in algs:
+                    sc = scenario(path, alg, duration_s, handoff_drops, log.keys, scale, direction=direction, random_loss=loss, stack=stack)
+                    scenarios[f"{stack}_{v}_{log.name}_{alg}"] = sc
+                    for seed in range(1, seeds + 1):
+                        keep_it = plots and seed == 1 and v == next(iter(plan)) and stack == stacks[0]
+                        labels = {"stack": stack, "variant": v, "log": log.name, "algorithm": alg, "seed": seed}
+                        tasks.append(runner.Task(labels, sc, seed, keep=keep_it))
 
     def measure(task, result):
         return metrics(result)
@@ -239,7 +256,7 @@ def run_study(
         return plot_run(result, d / "plots", f"{log}_{alg}", f"{alg} on {log} (seed 1)")
 
     def describe(m):
-        return f"{m['variant']} {m['log']} {m['algorithm']} seed {m['seed']}: {m['goodput_kBps']:.1f} KB/s, {m['timeouts']} timeouts"
+        return f"{m['stack']} {m['variant']} {m['log']} {m['algorithm']} seed {m['seed']}: {m['goodput_kBps']:.1f} KB/s, {m['timeouts']} timeouts"
 
     table: list[dict] = []
 
@@ -253,9 +270,11 @@ def run_study(
         if plots:
             (d / "plots").mkdir(exist_ok=True)
         runner.write_csv(d / "runs.csv", sr.runs)
-        for v in plan:
-            for row in aggregate([r for r in sr.runs if r["variant"] == v], [lg.name for lg, _ in logs], algs):
-                table.append({"variant": v, **row})
+        for stack in stacks:
+            for v in plan:
+                rs = [r for r in sr.runs if r["variant"] == v and r["stack"] == stack]
+                for row in aggregate(rs, [lg.name for lg, _ in logs], algs):
+                    table.append({"stack": stack, "variant": v, **row})
         runner.write_csv(d / "table.csv", table)
         write_report(
             d / "report.md",
@@ -271,6 +290,7 @@ def run_study(
             plots=sorted(str(p.relative_to(d)) for pngs in sr.kept for p in pngs),
             variants={v: (scale, loss, about) for v, (scale, loss, about) in plan.items()},
             direction=direction,
+            stacks=stacks,
         )
 
     sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep)
@@ -307,6 +327,7 @@ def _cli(args) -> int:
         capacity_scale=args.capacity_scale,
         direction=args.direction,
         variants=variants,
+        stacks=args.stacks or (QUICK_STACKS if quick else None),
     )
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")

@@ -164,10 +164,21 @@ def capacity_keys(log_file: Path, scale: float) -> dict:
     return {"capacity": {"kind": "shannon", "bandwidth_hz": SHANNON_BANDWIDTH_HZ * scale}}
 
 
-#: TCP profile of every run: Linux 3.16, the seed's kernel (its appendix:
-#: Ubuntu 14.04); DEFAULTS' keys set beside it override single values. A
-#: sensitivity variant on today's "linux" is not in the study yet.
+#: TCP profile of the study's runs: Linux 3.16, the seed's kernel (its
+#: appendix: Ubuntu 14.04); DEFAULTS' keys set beside it override single values.
 TCP_PROFILE: str | None = "linux-3.16"
+#: The stacks every run is repeated on: the seed's kernel first, then the
+#: sensitivity arm on today's kernel. Each maps to (profile, extra TCP keys,
+#: what it is). The "linux" arm takes today's buffers too (the profile's
+#: tcp_rmem / tcp_wmem, not 3.16's). "linux-rack-off" is today's kernel
+#: without RACK (the loss detection 3.16 lacks), the arm that measures that
+#: one mechanism; it is run only when asked for (--stacks).
+STACKS = {
+    "linux-3.16": ("linux-3.16", {}, "the seed's kernel (Linux 3.16, Ubuntu 14.04): no RACK, 4-ms timestamp clock, 3.16's buffers"),
+    "linux": ("linux", {"tcp_wmem": None, "tcp_rmem": None}, "today's kernel (Linux 6.x): RACK with its reordering timer, 1-ms timestamps, today's buffers"),
+    "linux-rack-off": ("linux", {"tcp_wmem": None, "tcp_rmem": None, "rack": False}, "today's kernel with RACK switched off (one mechanism, to attribute a difference)"),
+}
+DEFAULT_STACKS = ["linux-3.16", "linux"]
 #: The seed's transfers were uploads: "the iperf client ran on the laptop",
 #: with the congestion control and tcpprobe there (seed 003 §4). Downloads
 #: (server -> mobile) are the option.
@@ -194,13 +205,16 @@ def _is_wifi_log(log_file: Path) -> bool:
 
 def scenario(
     log_file: Path, cc: str, duration_s: float, handoff_drops: bool, extra_keys=(), capacity_scale: float = 1.0,
-    direction: str = "upload", random_loss: bool = False,
+    direction: str = "upload", random_loss: bool = False, stack: str = "linux-3.16",
 ) -> dict:
     """The scenario of one run, as the dict ``airtcp.run`` takes: the drive
     log drives the radio direction the data takes (mobile -> bs for an
     upload), the other direction carries the ACKs at a fixed rate."""
     if direction not in DIRECTIONS:
         raise StudyError(f"unknown direction {direction!r} (known: {', '.join(DIRECTIONS)})")
+    if stack not in STACKS:
+        raise StudyError(f"unknown stack {stack!r} (known: {', '.join(STACKS)})")
+    profile, stack_keys, _ = STACKS[stack]
     d = DEFAULTS
     trace = {"kind": "drive", "file": str(log_file), "handoff_drops": handoff_drops}
     trace.update(dict(extra_keys))
@@ -243,9 +257,15 @@ def scenario(
                     "rto_timer": d["rto_timer"],
                     "tcp_wmem": d["tcp_wmem"],
                     "tcp_rmem": d["tcp_rmem"],
-                    **({"profile": TCP_PROFILE} if TCP_PROFILE else {}),
+                    "profile": profile,
                 },
             }
         ],
     }
+    tcp = sc["flows"][0]["tcp"]
+    for k, v in stack_keys.items():
+        if v is None:
+            tcp.pop(k, None)
+        else:
+            tcp[k] = v
     return sc

@@ -290,12 +290,34 @@ SEED_S1_RATE = 0.3
 #: unfinished. The counts are a sweep over plausible settings, not OPNET's
 #: documented default, which we could not consult.
 ATTEMPT_LIMITS = (3, 8)
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003"] + [
-    f"tcp-attempts{n}" for n in ATTEMPT_LIMITS
-]
-#: Arms that run plain TCP under a named TCP profile: arm -> profile.
-#: The profile alone sets the stack (the study's TCP keys are not applied).
-PROFILE_ARMS: dict[str, str] = {"tcp-opnet2003": "opnet-2003"}
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003",
+        "snoop-opnet2003", "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack"] + [
+            f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
+#: The seed's workload that every stack keeps: its table's MSS and receive
+#: buffer, and no timestamps (2264 + 40 bytes already fill 802.11's largest MSDU).
+WORKLOAD_KEYS = {"mss": 2264, "rcv_buf": 8760, "timestamps": False}
+#: Arms that run TCP (and Snoop, for `snoop-*`) under a named TCP profile:
+#: arm -> (profile, keys set beside it). `opnet-2003` is the seed's table
+#: with OPNET's 0.5-s timer tick applied as OPNET does (the profile alone);
+#: `linux` is today's kernel (SACK, RACK, TLP, F-RTO, 200-ms minimum RTO)
+#: carrying the seed's workload.
+PROFILE_ARMS: dict[str, tuple[str, dict]] = {
+    "tcp-opnet2003": ("opnet-2003", {}),
+    "snoop-opnet2003": ("opnet-2003", {}),
+    "tcp-linux": ("linux", WORKLOAD_KEYS),
+    "snoop-linux": ("linux", WORKLOAD_KEYS),
+    # Today's kernel with SACK switched off (and with it RACK's and TLP's
+    # SACK-driven loss detection): the one mechanism that separates the
+    # stacks' plain TCP at 30 % drop (probe runs: s1 TCP 4.0 s with SACK,
+    # 45 s without; TLP off 6.0 s, F-RTO/undo off 3.2 s, initial window 1 4.2 s).
+    "tcp-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
+    "snoop-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
+}
+#: The stacks of the study's claims: (TCP arm, Snoop arm, name). The first
+#: is the seed's table set key by key (the study's default).
+STACK_PAIRS = [("tcp", "snoop", "the seed's table"), ("tcp-opnet2003", "snoop-opnet2003", "opnet-2003 profile"),
+               ("tcp-linux", "snoop-linux", "linux (today's kernel)"),
+               ("tcp-linux-nosack", "snoop-linux-nosack", "linux, SACK off")]
 #: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
 QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
 #: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
@@ -306,6 +328,14 @@ ALL_PACKETS_SUFFIX = "-allpkts"
 def base_arm(arm: str) -> str:
     """The TCP / agent arm under the PEG option: "snoop-allpkts" -> "snoop"."""
     return arm.removesuffix(ALL_PACKETS_SUFFIX)
+
+
+def agent_arm(arm: str) -> str:
+    """The agent arm under the PEG option and the profile: "snoop-linux-nosack" -> "snoop"."""
+    arm = base_arm(arm)
+    if arm in PROFILE_ARMS:
+        return arm.split("-")[0]
+    return arm
 ARM_NOTES = {
     "tcp": "the seed's baseline: its TCP, PEG only",
     "snoop": "the seed's mechanism: Snoop above the PEG where the seed enables it, fixed 1-s local timer",
@@ -318,6 +348,12 @@ ARM_NOTES = {
     "snoop-allpkts": "`snoop` with the PEG's \"all packets\" option",
     "tcp-opnet2003": "`tcp` on the `opnet-2003` TCP profile: the seed's table with OPNET's 0.5-s timer tick "
     "(RTT samples and the RTO rounded to whole ticks) instead of RFC 6298's G",
+    "snoop-opnet2003": "`snoop` with the `opnet-2003` TCP profile at both ends",
+    "tcp-linux": "`tcp` on today's Linux (`linux` profile: SACK, RACK, TLP, F-RTO and undo, 200-ms minimum RTO, "
+    "initial window 10) with the seed's MSS 2264, 8760-byte receive buffer and no timestamps",
+    "snoop-linux": "`snoop` with the `linux` TCP profile at both ends (the same workload keys)",
+    "tcp-linux-nosack": "`tcp-linux` with SACK off: the one mechanism that separates the stacks, switched off",
+    "snoop-linux-nosack": "`snoop-linux` with SACK off",
     **{
         f"tcp-attempts{n}": f"`tcp` that aborts the connection after {n} retransmissions of one segment (OPNET's "
         "attempt-based retransmission threshold; the count is a sweep point, the seed gives none)"
@@ -346,7 +382,8 @@ def tcp_config(arm: str) -> dict:
     if arm.startswith("tcp-attempts"):
         tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
     if arm in PROFILE_ARMS:
-        return {"profile": PROFILE_ARMS[arm]}
+        profile, keys = PROFILE_ARMS[arm]
+        return {"profile": profile, **keys}
     if arm == "sack":
         tcp["sack"] = True
         # The seed's era: SACK recovery without RACK or the tail loss probe
@@ -362,7 +399,7 @@ def agents(setup: Setup, arm: str, drop: float, mac: str = "p2p") -> list[dict]:
     d = DEFAULTS
     out = []
     all_packets = arm.endswith(ALL_PACKETS_SUFFIX)
-    arm = base_arm(arm)
+    arm = agent_arm(arm)
     if arm in ("snoop", "snoop-adaptive"):
         for node in setup.snoop_nodes:
             out.append(

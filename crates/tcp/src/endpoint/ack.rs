@@ -251,6 +251,18 @@ impl Endpoint {
         if flag & FLAG_DATA_ACKED != 0 && reord < prior_fack && self.rack_active() {
             self.note_reordering();
         }
+        if !self.sack_ok && flag & FLAG_RETRANS_DATA_ACKED != 0 {
+            // Without SACK the receiver's out-of-order segments carry no
+            // SACKED mark, so a cumulative ACK that covers a retransmission
+            // cannot show that the never-retransmitted segments behind it
+            // arrived as originals *after* the timeout: they may have sat in
+            // the receiver's queue behind the hole. Linux 4.17 (`tcp_clean_
+            // rtx_queue`, "tcp: prevent bogus FRTO undos with non-SACK flows")
+            // clears the flag here; without it F-RTO undoes a real timeout,
+            // restores a cwnd below the segments still outstanding and, with
+            // no duplicate ACKs left to come, waits for the next RTO.
+            flag &= !FLAG_ORIG_SACK_ACKED;
+        }
         Cleaned { flag, pkts_acked, retrans_acked, first_ackt, last_ackt }
     }
 

@@ -43,27 +43,61 @@ fn offs(ep: &mut Endpoint, t: Instant) -> Vec<u64> {
 }
 
 /// The stall ends 3 s after t0: the delayed ACK for the *original*
-/// segments 0 and 1 arrives. Segment 1 was never retransmitted and lies
-/// below high_seq, so the first ACK already proves the RTO spurious
-/// (Linux's SACK-enhanced F-RTO checks FLAG_ORIG_SACK_ACKED before step 2).
+/// segments 0 and 1 arrives. Without SACK this ACK also covers the
+/// retransmitted head, so it cannot tell an original that arrived after
+/// the timeout from one the receiver held behind a hole: it proves nothing
+/// (Linux `tcp_clean_rtx_queue` clears FLAG_ORIG_SACK_ACKED, netdev 2018
+/// "tcp: prevent bogus FRTO undos with non-SACK flows"). F-RTO step 2
+/// sends new data; the next ACK, of originals 2..9 alone, proves the
+/// timeout spurious and undoes it.
 #[test]
 fn established_spurious_rto_after_3s_stall_frto_restores_cwnd_and_ssthresh() {
     let (mut ep, rto) = stalled(plain());
     let t = rto + dms(2_000);
     ack(&mut ep, t, 2_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Loss);
+    assert_eq!(ep.stats().spurious_rtos_detected, 0);
+    // Slow start in Loss: cwnd 1 + 2 acked = 3, in flight 8 originals
+    // counted lost: new data instead of retransmissions (REXMIT_NEW).
+    assert_eq!(offs(&mut ep, t), vec![10_000, 11_000, 12_000]);
+    ack(&mut ep, t + dms(10), 10_000, 65_535);
     assert_eq!(ep.probe().ca_state, CaState::Open);
-    assert_eq!((ep.probe().cwnd, ep.probe().ssthresh), (10, 8));
+    assert_eq!(ep.probe().ssthresh, 8);
     assert_eq!(ep.sock().lost_out, 0);
     assert_eq!(ep.stats().spurious_rtos_detected, 1);
     assert_eq!(ep.stats().loss_undos, 1);
-    // No go-back-N: 8 originals are still in flight, cwnd 10 admits two
-    // new segments and nothing below SND.NXT is sent again.
-    assert_eq!(offs(&mut ep, t), vec![10_000, 11_000]);
+    // No go-back-N: nothing below SND.NXT was sent again.
     assert_eq!(ep.stats().retransmissions, 1);
-    // The rest of the originals' ACKs complete the window normally.
-    ack(&mut ep, t + dms(10), 10_000, 65_535);
-    assert_eq!(ep.stats().retransmissions, 1);
+}
+
+/// The defect this guards against (cubic + Reno recovery + SACK off went
+/// idle until the next RTO): segments 0 and 5 of a 10-segment write are
+/// lost, no duplicate ACK makes it back, the RTO resends 0, and the ACK
+/// jumps to the second hole at 5 because the receiver held 1..4. Those
+/// originals were acked cumulatively with the retransmission, which
+/// without SACK says nothing about the timeout: it is no undo. With no new
+/// data to probe with, F-RTO falls back and segment 5 goes out on this
+/// ACK. (Taken as spurious, the timeout was undone to Open with 5..9
+/// unmarked and no duplicate ACK left to come: nothing was sent until the
+/// next, backed-off, RTO.)
+#[test]
+fn frto_nonsack_ack_covering_the_retransmission_is_no_undo() {
+    let (mut ep, now) = established(TcpConfig { initial_ssthresh: 8, ..plain() });
+    ep.send(10_000);
+    assert_eq!(drain(&mut ep, now).len(), 10);
+    let rto = fire(&mut ep);
+    assert_eq!(offs(&mut ep, rto), vec![0]);
+    let t = rto + dms(100);
+    ack(&mut ep, t, 5_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Loss);
+    assert_eq!(ep.stats().spurious_rtos_detected, 0);
+    assert_eq!(ep.stats().loss_undos, 0);
+    assert_eq!(ep.probe().ssthresh, 5);
+    // Go-back-N from the hole: cwnd 1 + 5 acked in slow start admits 5..9.
+    assert_eq!(offs(&mut ep, t), vec![5_000, 6_000, 7_000, 8_000, 9_000]);
+    ack(&mut ep, t + dms(100), 10_000, 65_535);
     assert_eq!(ep.probe().ca_state, CaState::Open);
+    assert_eq!(ep.stats().timeouts, 1);
 }
 
 /// Step 2 then step 3.b: the first ACK covers only the retransmitted head
@@ -151,7 +185,12 @@ fn frto_armed_on_repeated_timeout_not_after_fast_recovery() {
     let rto2 = fire(&mut ep);
     assert_eq!(rto2, rto + dms(2_000));
     assert_eq!(offs(&mut ep, rto2), vec![0]);
+    // Without SACK the ACK that covers the retransmitted head proves
+    // nothing (step 2: new data); the next, of originals alone, undoes.
     ack(&mut ep, rto2 + dms(500), 2_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Loss);
+    drain(&mut ep, rto2 + dms(500));
+    ack(&mut ep, rto2 + dms(510), 4_000, 65_535);
     assert_eq!(ep.stats().spurious_rtos_detected, 1);
     assert_eq!(ep.probe().ca_state, CaState::Open);
 
@@ -189,9 +228,10 @@ fn ns3_profile_has_no_frto() {
 /// `seq_rtt_us` when `FLAG_RETRANS_DATA_ACKED`; Karn) or a timestamp echo.
 /// `tcp_try_undo_loss` (F-RTO's undo) resets `icsk_retransmits`, not the
 /// backoff, and `tcp_rearm_rto` re-arms with `icsk_rto`, which
-/// `tcp_retransmit_timer` doubled at each timeout. So an F-RTO undo on an
-/// ACK that also covers the retransmitted head leaves the timer backed
-/// off until an ACK of new data brings a sample.
+/// `tcp_retransmit_timer` doubled at each timeout. So the ACK that covers
+/// the retransmitted head (without SACK no undo on it: F-RTO step 2)
+/// leaves the timer backed off until an ACK of never-retransmitted data
+/// brings a sample, and with it the undo.
 #[test]
 fn frto_undo_without_rtt_sample_keeps_the_backoff_until_new_data_is_acked() {
     let (mut ep, rto1) = stalled(plain());
@@ -202,19 +242,21 @@ fn frto_undo_without_rtt_sample_keeps_the_backoff_until_new_data_is_acked() {
     assert_eq!(ep.rtt().backoff, 2);
     assert_eq!(offs(&mut ep, rto2), vec![0]);
     // One ACK covers the retransmitted head and originals 1 and 2:
-    // FLAG_ORIG_SACK_ACKED undoes (tcp_try_undo_loss(sk, true)), but
-    // FLAG_RETRANS_DATA_ACKED withholds the RTT sample.
+    // FLAG_RETRANS_DATA_ACKED withholds the RTT sample and, without SACK,
+    // the F-RTO undo (FLAG_ORIG_SACK_ACKED cleared).
     let t = rto2 + dms(100);
     ack(&mut ep, t, 3_000, 65_535);
-    assert_eq!(ep.probe().ca_state, CaState::Open);
-    assert_eq!(ep.stats().loss_undos, 1);
-    assert_eq!(ep.rtt().backoff, 2, "tcp_try_undo_loss leaves icsk_backoff");
+    assert_eq!(ep.probe().ca_state, CaState::Loss);
+    assert_eq!(ep.stats().loss_undos, 0);
+    assert_eq!(ep.rtt().backoff, 2, "no RTT sample: icsk_backoff stays");
     assert_eq!(ep.timer(airtcp_tcp::endpoint::TimerKind::Rto), Some(t + dms(4_000)), "tcp_rearm_rto: icsk_rto = 1 s << 2");
     drain(&mut ep, t);
     // The ACK of originals 3 and 4 (never retransmitted) is a valid sample:
     // tcp_ack_update_rtt clears the backoff and the RTO is the estimator's.
     let t2 = t + dms(10);
     ack(&mut ep, t2, 5_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Open);
+    assert_eq!(ep.stats().loss_undos, 1);
     assert_eq!(ep.rtt().backoff, 0);
     assert_eq!(ep.timer(airtcp_tcp::endpoint::TimerKind::Rto), Some(t2 + ep.rtt().base_rto()));
 }
