@@ -404,6 +404,16 @@ pub struct TcpConfig {
     /// `tcp_try_undo_loss(sk, true)`). Default on (Linux). ns-3 3.44 has no
     /// F-RTO: off in [`TcpConfig::with_ns3_behaviour`].
     pub frto: bool,
+    /// Without SACK, a cumulative ACK that covers an RTO's retransmission
+    /// does not count as acknowledging never-retransmitted data, so F-RTO
+    /// does not undo the timeout on it (Linux 4.17, `tcp_clean_rtx_queue`:
+    /// "tcp: prevent bogus FRTO undos with non-SACK flows"). Without the
+    /// guard, segments the receiver held behind the hole look like
+    /// originals that arrived after the timeout: F-RTO undoes a real loss,
+    /// restores a cwnd below what is outstanding and, with no duplicate ACK
+    /// left to come, waits for the next RTO. Off in the 3.16 and 4.4
+    /// profiles, which predate it.
+    pub frto_nonsack_guard: bool,
     /// Receiver generates D-SACK blocks (RFC 2883) for duplicate segments
     /// (`tcp_dsack_set` / `tcp_dsack_extend`, Linux `tcp_dsack = 1`); only on
     /// SACK connections. Default on (Linux). Off for ns-3 (see
@@ -518,6 +528,7 @@ impl Default for TcpConfig {
             rack: true,
             tlp: true,
             frto: true,
+            frto_nonsack_guard: true,
             dsack: true,
             undo: true,
             eifel: true,
@@ -572,6 +583,7 @@ impl TcpConfig {
             nodelay: true,
             slow_start_after_idle: false,
             frto: false,
+            frto_nonsack_guard: true,
             dsack: false,
             undo: false,
             eifel: false,

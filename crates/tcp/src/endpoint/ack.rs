@@ -251,7 +251,7 @@ impl Endpoint {
         if flag & FLAG_DATA_ACKED != 0 && reord < prior_fack && self.rack_active() {
             self.note_reordering();
         }
-        if !self.sack_ok && flag & FLAG_RETRANS_DATA_ACKED != 0 {
+        if !self.sack_ok && self.cfg.frto_nonsack_guard && flag & FLAG_RETRANS_DATA_ACKED != 0 {
             // Without SACK the receiver's out-of-order segments carry no
             // SACKED mark, so a cumulative ACK that covers a retransmission
             // cannot show that the never-retransmitted segments behind it

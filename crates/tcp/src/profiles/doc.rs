@@ -60,6 +60,7 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         rack,
         tlp,
         frto,
+        frto_nonsack_guard,
         dsack,
         undo,
         eifel,
@@ -110,6 +111,7 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         ("dupack_threshold", dupack_threshold.to_string()),
         ("limited_transmit", limited_transmit.to_string()),
         ("frto", frto.to_string()),
+        ("frto_nonsack_guard", frto_nonsack_guard.to_string()),
         ("undo", undo.to_string()),
         ("eifel", eifel.to_string()),
         ("dsack", dsack.to_string()),
@@ -217,6 +219,7 @@ const FOOTER: &str = "
 | TCP_RTO_MIN 200 ms, TCP_RTO_MAX 120 s | yes | yes | yes | always |
 | PRR (RFC 6937) | yes | yes | yes | 3.2 |
 | F-RTO, SACK-enhanced (tcp_frto = 2) | yes | yes | yes | rewritten in 3.10 |
+| no F-RTO undo on a non-SACK ACK of a retransmission (`frto_nonsack_guard`) | no | no | yes | 4.17 |
 | early retransmit (RFC 5827) | yes | yes | no (RACK replaced it) | 3.5 to 4.13 (not modelled) |
 | tail loss probe | yes | yes | yes (as RACK-TLP) | 3.10 |
 | RACK loss detection | no | first version | yes | 4.4; reordering timer 4.10; adaptive window 4.18 |

@@ -54,6 +54,7 @@ pub(super) fn linux() -> TcpConfig {
         rack: true,                                  // tcp_recovery = 1 (RACK; reordering timer 4.10, adaptive reo_wnd 4.18)
         tlp: true,                                   // tcp_early_retrans = 3 (TLP since 3.10)
         frto: true,                                  // tcp_frto = 2 (RFC 5682 SACK-enhanced, rewritten in 3.10)
+        frto_nonsack_guard: true,                    // tcp_clean_rtx_queue, since 4.17 (no undo on a non-SACK ACK of a retransmission)
         dsack: true,                                 // tcp_dsack = 1
         undo: true,                                  // tcp_try_undo_* (no switch)
         eifel: true,                                 // tcp_packet_delayed (timestamps)
@@ -91,6 +92,7 @@ pub(super) fn linux_4_4() -> TcpConfig {
         // ACK arrives, with no reordering timer (4.10) and a fixed window;
         // `rack` models the 4.18+ version, so it is off here (see gaps).
         rack: false,
+        frto_nonsack_guard: false,                 // came in 4.17
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
         ..linux()
@@ -104,6 +106,7 @@ pub(super) fn linux_3_16() -> TcpConfig {
         profile: "linux-3.16",
         tcp_rmem: TCP_RMEM_PRE_5_4,
         rack: false,                               // RACK came in 4.4
+        frto_nonsack_guard: false,                 // came in 4.17
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
         ..linux()
@@ -124,6 +127,7 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("rack", "tcp_recovery = 1: RACK since 4.4, reordering timer 4.10, adaptive window 4.18"),
     ("tlp", "tcp_early_retrans = 3: tail loss probe since 3.10"),
     ("frto", "tcp_frto = 2 (SACK-enhanced F-RTO, RFC 5682), rewritten in 3.10"),
+    ("frto_nonsack_guard", "tcp_clean_rtx_queue clears FLAG_ORIG_SACK_ACKED for a non-SACK ACK of retransmitted data: 4.17 ('tcp: prevent bogus FRTO undos with non-SACK flows'); absent in 3.16 and 4.4"),
     ("ecn", "tcp_ecn = 2 (accept, never request) since 2.6.31"),
     ("cc", "cubic, the default tcp_congestion_control since 2.6.19"),
     ("hz", "kernel/Kconfig.hz default HZ_250; this host's 6.x kernel and Ubuntu's generic kernels use 250"),

@@ -43,6 +43,7 @@ pub(super) fn ns3() -> TcpConfig {
         rack: true,                                  // inactive with Ns3Prr (ns-3 has no RACK)
         tlp: false,                                  // no TLP
         frto: false,                                 // no F-RTO
+        frto_nonsack_guard: true, // unused without F-RTO
         dsack: false,                                // TcpRxBuffer reports no D-SACK
         undo: false,                                 // no undo of a reduction
         eifel: false,

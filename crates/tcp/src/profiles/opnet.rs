@@ -44,6 +44,7 @@ pub(super) fn opnet_2003() -> TcpConfig {
         rack: false,
         tlp: false,
         frto: false,
+        frto_nonsack_guard: true, // unused without F-RTO
         dsack: false,
         undo: false,
         eifel: false,

@@ -43,6 +43,7 @@ pub(super) fn rfc() -> TcpConfig {
         rack: false,
         tlp: false,
         frto: false,
+        frto_nonsack_guard: true, // unused without F-RTO
         dsack: false,
         undo: false,
         eifel: false,

@@ -100,6 +100,30 @@ fn frto_nonsack_ack_covering_the_retransmission_is_no_undo() {
     assert_eq!(ep.stats().timeouts, 1);
 }
 
+/// The same ACK on a kernel before 4.17 (`frto_nonsack_guard` off, the
+/// 3.16 and 4.4 profiles): the held segments 1..4 count as originals
+/// acknowledged after the timeout, F-RTO calls the RTO spurious and undoes
+/// it, and with cwnd restored below what is outstanding nothing is sent:
+/// the hole at 5,000 waits for the next RTO. This is the stall the guard
+/// removed.
+#[test]
+fn frto_nonsack_undo_without_the_guard_stalls_like_linux_4_4() {
+    let cfg = TcpConfig { initial_ssthresh: 8, frto_nonsack_guard: false, ..plain() };
+    let (mut ep, now) = established(cfg);
+    ep.send(10_000);
+    assert_eq!(drain(&mut ep, now).len(), 10);
+    let rto = fire(&mut ep);
+    assert_eq!(offs(&mut ep, rto), vec![0]);
+    let t = rto + dms(100);
+    ack(&mut ep, t, 5_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Open);
+    assert_eq!(ep.stats().spurious_rtos_detected, 1);
+    assert_eq!(offs(&mut ep, t), Vec::<u64>::new());
+    assert!(!airtcp_tcp::profiles::config("linux-4.4").unwrap().frto_nonsack_guard);
+    assert!(!airtcp_tcp::profiles::config("linux-3.16").unwrap().frto_nonsack_guard);
+    assert!(airtcp_tcp::profiles::config("linux").unwrap().frto_nonsack_guard);
+}
+
 /// Step 2 then step 3.b: the first ACK covers only the retransmitted head
 /// (the original of segment 0 was what the stall delayed, the ACK of 1..9
 /// is still behind it). F-RTO moves high_seq to SND.NXT and sends new data
