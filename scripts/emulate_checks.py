@@ -7,7 +7,8 @@ zwa:   seed 000 on a real sender. A kernel Reno sender (SACK off, window
        of scenarios/sdn-zwa.toml, through the 2 s handoff at 10 s; once with
        the controller's ZWA module and once without (bare TCP). Reports the
        sender's retransmissions, timeouts and window probes (TcpExt
-       TCPWinProbe) and its TCP_INFO (ss -ti) around the handoff.
+       TCPWinProbe), its TCP_INFO (ss -ti) around the handoff and the
+       receiver's delivery interruption (python/airtcp/emulate_zwa.py).
 
 snoop: seed 004 on a real sender. The kernel in `server` sends 100,000
        bytes to the kernel in m1 through Snoop over the PEG's 30 % data
@@ -24,68 +25,24 @@ snoop: seed 004 on a real sender. The kernel in `server` sends 100,000
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, "target", "release", "airtcp-emulate")
 
-SAMPLER = "while true; do echo \"t=$(date +%s.%N)\"; ss -tino state established; sleep 0.1; done > {log}"
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from airtcp import emulate_zwa  # noqa: E402 - the zwa check's code, shared with `airtcp reproduce sdn-zwa --emulate`
 
 
 def run(args):
-    r = subprocess.run([BIN, *args], capture_output=True, text=True)
-    if r.returncode not in (0, 3):
-        sys.exit(f"airtcp-emulate failed ({r.returncode}): {r.stderr}")
-    return r
-
-
-def kernel(summary, node):
-    k = summary["emulation"]["kernel_counters"][node]
-    return {
-        "retrans": k.get("Tcp.RetransSegs", 0),
-        "timeouts": k.get("TcpExt.TCPTimeouts", 0),
-        "win_probes": k.get("TcpExt.TCPWinProbe", 0),
-        "out_segs": k.get("Tcp.OutSegs", 0),
-    }
-
-
-def zwa_arm(zwa, d):
-    apps = '["mobility", "statistics", "zwa", "forwarding"]' if zwa else '["mobility", "statistics", "forwarding"]'
-    setup_common = "sysctl -qw net.ipv4.tcp_sack=0 net.ipv4.tcp_window_scaling=0 net.ipv4.tcp_timestamps=1"
-    run([
-        os.path.join(ROOT, "scenarios", "sdn-zwa.toml"), "--out", d, "--real", "cn,mn",
-        "--set", "sim.duration=22s", "--set", f"sdn.applications={apps}",
-        "--setup", f"cn: {setup_common} net.ipv4.tcp_congestion_control=reno; ip route change default dev eth0 initcwnd 1",
-        "--setup", f"mn: {setup_common}",
-        "--serve", "mn: iperf3 -s -1",
-        "--serve", "cn: " + SAMPLER.format(log=f"{d}/ss.log"),
-        "--exec", f"cn: sleep 1; iperf3 -c mn -t 15 -w 40000 -J > {d}/iperf.json",
-    ])
-    s = json.load(open(os.path.join(d, "summary.json")))
-    out = kernel(s, "cn")
-    out["sdn"] = {k: v for k, v in (s.get("sdn") or {}).items() if isinstance(v, (int, float))}
-    out["lateness"] = s["emulation"]["lateness"]
-    # TCP_INFO lines with a backoff or probes during the handoff.
-    lines = open(os.path.join(d, "ss.log")).read().split("t=")
-    out["ss_backoff_max"] = 0
-    out["ss_samples_in_persist"] = 0
-    out["ss_samples_in_rto_backoff"] = 0
-    for block in lines:
-        backoff = 0
-        for tok in block.split():
-            if tok.startswith("backoff:"):
-                backoff = int(tok.split(":")[1])
-                out["ss_backoff_max"] = max(out["ss_backoff_max"], backoff)
-        out["ss_samples_in_persist"] += "timer:(persist" in block
-        out["ss_samples_in_rto_backoff"] += "timer:(on" in block and backoff > 0
     try:
-        ip = json.load(open(os.path.join(d, "iperf.json")))
-        out["goodput_bps"] = ip["end"]["sum_sent"]["bits_per_second"]
-    except Exception as e:  # noqa: BLE001 - reported, not hidden
-        out["goodput_bps"] = f"iperf3 output unreadable: {e}"
-    return out
+        return emulate_zwa.run_emulator(BIN, args)
+    except emulate_zwa.EmulateError as e:
+        sys.exit(str(e))
+
+
+kernel = emulate_zwa.kernel_counters
 
 
 RECEIVER = """import socket
@@ -147,7 +104,7 @@ def main():
     what = sys.argv[1] if len(sys.argv) > 1 else "zwa"
     with tempfile.TemporaryDirectory() as base:
         if what == "zwa":
-            res = {"zwa": zwa_arm(True, os.path.join(base, "zwa")), "bare": zwa_arm(False, os.path.join(base, "bare"))}
+            res = emulate_zwa.run_both(BIN, base)
         elif what == "snoop":
             runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
             # Further arguments are sysctls set in both namespaces, e.g.

@@ -6,7 +6,7 @@
     airtcp sweep SCENARIO --out DIR --grid path=v1,v2,... [--grid ...] [--set path=value ...]
                  [--seeds N | --seed-list S,S,...] [--jobs N] [--scheduler ADDRESS] [--keep-series] [--quiet]
     airtcp reproduce drive-test --out DIR [--quick] [--seeds N] [--logs ...] [--jobs N] [--scheduler ADDRESS]
-    airtcp reproduce sdn-zwa --out DIR [--quick] [--seeds N] [--jobs N] [--scheduler ADDRESS]
+    airtcp reproduce sdn-zwa --out DIR [--quick] [--seeds N] [--jobs N] [--scheduler ADDRESS] [--emulate]
     airtcp reproduce snoop --out DIR [--quick] [--seeds N] [--rates 0,0.05,...] [--mac p2p|80211|both] [--jobs N] [--scheduler ADDRESS]
     airtcp reproduce wi-tcp --out DIR [--quick] [--seeds N] [--variants tahoe reno newreno] [--delays 10,20,30] [--link wlan|p2p|both] [--away S] [--stacks ns2 linux ...] [--jobs N]
     airtcp --version
@@ -327,16 +327,11 @@ def _fast_run_args(argv: list[str]) -> _RunArgs | None:
 def _emulate(rest: list[str]) -> int:
     """`airtcp emulate` is the Rust binary airtcp-emulate (crates/emu): found
     through $AIRTCP_EMULATE, on PATH, or in this checkout's target/release."""
-    import os
-    import shutil
     import subprocess
 
-    exe = os.environ.get("AIRTCP_EMULATE") or shutil.which("airtcp-emulate")
-    if exe is None:
-        here = os.path.dirname(os.path.abspath(__file__))
-        cand = os.path.join(here, "..", "..", "target", "release", "airtcp-emulate")
-        if os.path.exists(cand):
-            exe = cand
+    from .emulate_zwa import emulator_path
+
+    exe = emulator_path()
     if exe is None:
         print("airtcp emulate: airtcp-emulate not found (cargo build --release -p airtcp-emu)", file=sys.stderr)
         return 1
