@@ -86,16 +86,20 @@ def parse_ss_log(text: str) -> list[tuple[float, list[str]]]:
     """``(wall time, [one socket's ss line + its TCP_INFO line, ...])`` per
     sample of :data:`SAMPLER`'s log."""
     samples = []
-    for block in text.split("t=")[1:]:
+    blocks = text.split("\nt=")
+    blocks[0] = blocks[0].removeprefix("t=")
+    for block in blocks:
         lines = block.splitlines()
+        # A sample is its time then ss's header; the run's end may cut the
+        # last one anywhere, even mid-time.
+        if len(lines) < 2 or not lines[1].startswith("Recv-Q"):
+            continue
         try:
             t = float(lines[0])
-        except (IndexError, ValueError):
-            continue  # the sampler was killed mid-line at the end of the run
+        except ValueError:
+            continue
         socks, cur = [], None
-        for line in lines[1:]:
-            if line.startswith("Recv-Q"):
-                continue
+        for line in lines[2:]:
             if line[:1].isspace():
                 if cur is not None:
                     socks.append(cur + " " + line.strip())

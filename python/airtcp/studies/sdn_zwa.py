@@ -72,6 +72,12 @@ def add_arguments(p) -> None:
         quick=f"short version: disconnection {QUICK_DISCONNECT} s, hops {QUICK_HOPS}, {QUICK_SEEDS} seeds",
         seeds=f"seeds 1..N per point (default {FULL_SEEDS}; quick {QUICK_SEEDS})",
     )
+    p.add_argument(
+        "--emulate",
+        action="store_true",
+        help="also run ZWA and bare TCP once each with a real Linux sender through airtcp-emulate "
+        "(root, iperf3, cargo build --release -p airtcp-emu; about 45 s more): section 'On a real Linux sender'",
+    )
 
 
 # --- one run -------------------------------------------------------------------------
@@ -272,7 +278,9 @@ def write_captures(d: Path) -> None:
     run_one(sc, seed=1, out=d, pcap=True)
 
 
-def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool = False, plots: bool = True):
+def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool = False, plots: bool = True, kernel: dict | None = None):
+    """`kernel`: the ``--emulate`` arm's figures (sdn_zwa_kernel.run), written
+    to kernel.json and the report's "On a real Linux sender"."""
     disconnects = QUICK_DISCONNECT if quick else FIG7_DISCONNECT
     hops = QUICK_HOPS if quick else FIG8_HOPS
     # --quick: the seed's stack and the sensitivity arm only.
@@ -290,7 +298,11 @@ def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool 
 
             plot_all(d / "plots", table, sr.kept)
         write_captures(d / "captures")
-        (d / "report.md").write_text(report_md(sr, table, seeds=seeds, quick=quick, plots=plots))
+        if kernel is not None:
+            import json
+
+            (d / "kernel.json").write_text(json.dumps(kernel, indent=1) + "\n")
+        (d / "report.md").write_text(report_md(sr, table, seeds=seeds, quick=quick, plots=plots, kernel=kernel))
 
     # No zero-length validation pass: the flow starts at 1 s, after a 1-ns
     # run would end; every run still validates its scenario before it starts.
@@ -304,7 +316,14 @@ def cli(args) -> int:
 def _cli(args) -> int:
     runner.check_common(args)
     seeds = args.seeds or (QUICK_SEEDS if args.quick else FULL_SEEDS)
-    sr = run_study(Path(args.out), seeds=seeds, quick=args.quick, jobs=args.jobs, quiet=args.quiet, plots=not args.no_plots)
+    kernel = None
+    if getattr(args, "emulate", False):
+        from . import sdn_zwa_kernel
+
+        # Checked before anything runs: a missing prerequisite costs nothing.
+        runner.check_out(Path(args.out))
+        kernel = sdn_zwa_kernel.run(sdn_zwa_kernel.check(), quiet=args.quiet)
+    sr = run_study(Path(args.out), seeds=seeds, quick=args.quick, jobs=args.jobs, quiet=args.quiet, plots=not args.no_plots, kernel=kernel)
     if not args.quiet:
         print(f"sdn-zwa: {len(sr.runs)} runs in {sr.wall_s:.1f} s -> {args.out}")
     return 0

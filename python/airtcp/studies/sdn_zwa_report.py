@@ -41,7 +41,7 @@ def _pool(runs, fig, arm, key, hops=None):
     return summarize_nonnegative(xs)
 
 
-def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
+def report_md(sr, table, *, seeds: int, quick: bool, plots: bool, kernel: dict | None = None) -> str:
     all_runs = sr.runs
     # Everything below the stack section is the seed's stack.
     runs = [r for r in all_runs if r.get("stack", SEED_STACK) == SEED_STACK]
@@ -256,6 +256,10 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool) -> str:
         "the gate is open, so the congestion control matters little to ZWA's handoff).",
         "",
     ]
+    if kernel is not None:
+        from .sdn_zwa_kernel import section as kernel_section
+
+        out += kernel_section(kernel, all_runs)
     if plots:
         out += ["## Plots", "", "![Fig. 6](plots/fig6_sequence.png)", "", "![Fig. 7](plots/fig7_utilisation_retransmissions.png)", "", "![Fig. 8](plots/fig8_idle.png)", ""]
     return "\n".join(out)
