@@ -81,7 +81,8 @@ def section(kernel: dict, runs: list[dict]) -> list[str]:
         "(`Tcp.RetransSegs`, `TcpExt.TCPTimeouts`, `TcpExt.TCPWinProbe`); TCP_INFO is `ss -ti` sampled about every "
         "0.1 s (samples with the socket in persist / in RTO backoff); the interruption is read from the receiver's "
         "`bytes_received`, sampled the same way (good to about 0.1 s). Simulated rows: Fig. 7's runs at the same "
-        "point (retransmissions, handoff RTOs, window probes, interruption). A run marked overloaded had more than "
+        "point, whose roam starts at 10 s plus a seeded offset below 1 s (retransmissions, handoff RTOs, window "
+        "probes, interruption). A run marked overloaded had more than "
         "1 % of its events over 1 ms late: its timing is not the scenario's.",
         "",
         *md_table(["arm", "retransmissions", "timeouts", "window probes", "TCP_INFO persist / backoff samples", "interruption (s)", "overloaded"], rows),
