@@ -53,7 +53,7 @@ impl Conn {
     }
 
     /// One packet of this connection, in time order.
-    fn packet(&mut self, t_ns: i64, packet: u64, tcp: &TcpInfo, settings: &Settings, sink: &mut dyn Sink) {
+    fn packet<S: Sink + ?Sized>(&mut self, t_ns: i64, packet: u64, tcp: &TcpInfo, settings: &Settings, sink: &mut S) {
         let conn = self;
         // A SYN/ACK seen first: its sender is the server, "a" the client.
         if conn.first_ns == t_ns && conn.flows[0].sum.packets == 0 && tcp.flags & (flags::SYN | flags::ACK) == flags::SYN | flags::ACK {
@@ -101,7 +101,7 @@ impl Conn {
     }
 
     /// Close what is open and summarise both directions.
-    fn finish(mut self, settings: &Settings, sink: &mut dyn Sink) -> ConnSummary {
+    fn finish<S: Sink + ?Sized>(mut self, settings: &Settings, sink: &mut S) -> ConnSummary {
         let c = &mut self;
         let at = At { t_ns: c.last_ns, t0_ns: settings.t0_ns, packet: c.last_packet, conn: c.id };
         for f in c.flows.iter_mut() {
@@ -170,7 +170,7 @@ impl Tap {
 
     /// One packet of the connection (either direction), in time order.
     #[inline]
-    pub fn packet(&mut self, t_ns: i64, tcp: &TcpInfo, sink: &mut dyn Sink) {
+    pub fn packet<S: Sink + ?Sized>(&mut self, t_ns: i64, tcp: &TcpInfo, sink: &mut S) {
         self.packets += 1;
         let n = self.packets;
         let min_gap = self.settings.min_gap_ns;
@@ -180,7 +180,7 @@ impl Tap {
 
     /// The summary of both directions, open episodes closed at the last
     /// packet; `None` if no packet was seen.
-    pub fn finish(&mut self, sink: &mut dyn Sink) -> Option<ConnSummary> {
+    pub fn finish<S: Sink + ?Sized>(&mut self, sink: &mut S) -> Option<ConnSummary> {
         self.conn.take().map(|c| c.finish(&self.settings, sink))
     }
 }
