@@ -30,7 +30,7 @@ pub struct SocketTap {
 impl SocketTap {
     pub fn new(client: [u8; 4], server: [u8; 4]) -> Self {
         let header = |src, dst| TcpInfo { src: Endpoint::v4(src, 0), dst: Endpoint::v4(dst, 0), ..TcpInfo::default() };
-        SocketTap { tap: Tap::new(SUMMARY_MIN_GAP_NS), info: [header(client, server), header(server, client)] }
+        SocketTap { tap: Tap::forward_only(SUMMARY_MIN_GAP_NS), info: [header(client, server), header(server, client)] }
     }
 
     /// A segment leaving the client's endpoint (`outgoing`) or reaching it.
