@@ -84,6 +84,8 @@ pub struct TcpInfo {
     pub sack_permitted: bool,
     /// (TSval, TSecr)
     pub ts: Option<(u32, u32)>,
+    /// SACK blocks (left, right) as raw sequence numbers: only the first
+    /// `n_sack` are meaningful.
     pub sack: [(u32, u32); 4],
     pub n_sack: u8,
     /// 802.11 frames: transmitter address, sequence control, Retry bit.

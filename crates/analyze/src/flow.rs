@@ -196,7 +196,7 @@ impl Flow {
     /// Hand an event to the sink; its detail is only formatted for a sink
     /// that keeps events (the simulator's socket analysis keeps none, and
     /// its run loop must not allocate per event).
-    fn event(&self, sink: &mut dyn Sink, at: At, kind: &'static str, seq: u64, len: u32, detail: impl FnOnce() -> String) {
+    fn event<S: Sink + ?Sized>(&self, sink: &mut S, at: At, kind: &'static str, seq: u64, len: u32, detail: impl FnOnce() -> String) {
         if !sink.wants_events() {
             return;
         }
@@ -214,7 +214,20 @@ impl Flow {
     }
 
     /// Close series intervals that ended before `t_ns`.
-    pub fn advance_time(&mut self, t_ns: i64, s: &Settings, conn: u64, sink: &mut dyn Sink) {
+    ///
+    /// Called for both directions on every packet, and almost always inside
+    /// the current interval: that test is inlined, the rest is out of line.
+    #[inline]
+    pub fn advance_time<S: Sink + ?Sized>(&mut self, t_ns: i64, s: &Settings, conn: u64, sink: &mut S) {
+        if t_ns < self.iv.end_ns && self.iv.end_ns != 0 {
+            return;
+        }
+        self.advance_time_slow(t_ns, s, conn, sink);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn advance_time_slow<S: Sink + ?Sized>(&mut self, t_ns: i64, s: &Settings, conn: u64, sink: &mut S) {
         if self.iv.end_ns == 0 {
             self.iv.end_ns = s.t0_ns + ((t_ns - s.t0_ns) / s.interval_ns + 1) * s.interval_ns;
             return;
@@ -230,7 +243,7 @@ impl Flow {
         }
     }
 
-    fn flush_interval(&mut self, s: &Settings, conn: u64, sink: &mut dyn Sink) {
+    fn flush_interval<S: Sink + ?Sized>(&mut self, s: &Settings, conn: u64, sink: &mut S) {
         let iv = self.iv;
         let flight_now = self.snd_max - self.snd_una;
         let flight = iv.flight_max.max(flight_now);
@@ -263,7 +276,7 @@ impl Flow {
     }
 
     /// A segment of this direction.
-    pub fn on_send(&mut self, tcp: &TcpInfo, at: At, sink: &mut dyn Sink) {
+    pub fn on_send<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, sink: &mut S) {
         self.sum.packets += 1;
         if tcp.flags & flags::RST != 0 {
             return;
@@ -352,7 +365,7 @@ impl Flow {
         }
     }
 
-    fn probe(&mut self, at: At, start: u64, len: u32, sink: &mut dyn Sink) {
+    fn probe<S: Sink + ?Sized>(&mut self, at: At, start: u64, len: u32, sink: &mut S) {
         self.sum.zero_window_probes += 1;
         let zw = self.zw.as_mut().expect("probe only inside an episode");
         zw.probes += 1;
@@ -366,7 +379,7 @@ impl Flow {
         });
     }
 
-    fn retransmission(&mut self, tcp: &TcpInfo, at: At, start: u64, end: u64, payload: u32, sink: &mut dyn Sink) {
+    fn retransmission<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, start: u64, end: u64, payload: u32, sink: &mut S) {
         // The retransmission timer runs from the last ACK that advanced, or
         // from the send that found nothing in flight (RFC 6298 §5.1, §5.3).
         let since_timer = at.t_ns.saturating_sub(self.timer_ref_ns);
@@ -477,7 +490,7 @@ impl Flow {
 
     /// A segment of the other direction: its ACK, window, SACK blocks and
     /// timestamp echo concern this direction's data.
-    pub fn on_ack(&mut self, tcp: &TcpInfo, at: At, s: &Settings, sink: &mut dyn Sink) {
+    pub fn on_ack<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, s: &Settings, sink: &mut S) {
         if tcp.flags & flags::ACK == 0 {
             return;
         }
@@ -612,7 +625,7 @@ impl Flow {
         }
     }
 
-    fn rtt_sample(&mut self, at: At, source: &'static str, rtt: i64, sink: &mut dyn Sink) {
+    fn rtt_sample<S: Sink + ?Sized>(&mut self, at: At, source: &'static str, rtt: i64, sink: &mut S) {
         let ms = rtt as f64 / 1e6;
         let n = self.sum.rtt_karn_samples;
         self.sum.rtt_karn_samples += 1;
@@ -624,7 +637,7 @@ impl Flow {
         sink.rtt(&RttSample { t_ns: at.t_ns - at.t0_ns, conn: at.conn, dir: self.dir, packet: at.packet, source, rtt_ns: rtt });
     }
 
-    fn sack(&mut self, tcp: &TcpInfo, at: At, a: u64, sink: &mut dyn Sink) {
+    fn sack<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, a: u64, sink: &mut S) {
         self.sacked_above = 0;
         for i in 0..tcp.n_sack as usize {
             let (l, r) = tcp.sack[i];
@@ -660,7 +673,7 @@ impl Flow {
         }
     }
 
-    fn zero_window(&mut self, tcp: &TcpInfo, syn: bool, at: At, sink: &mut dyn Sink) {
+    fn zero_window<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, syn: bool, at: At, sink: &mut S) {
         if syn {
             return;
         }
@@ -694,7 +707,7 @@ impl Flow {
     }
 
     /// An in-order delivery observation for the interruption tracker.
-    fn observe_delivery(&mut self, at: At, s: &Settings, sink: &mut dyn Sink) {
+    fn observe_delivery<S: Sink + ?Sized>(&mut self, at: At, s: &Settings, sink: &mut S) {
         let delivered = self.sum.bytes_delivered;
         // Observations come in capture order; a capture whose clock steps
         // back is not an interruption.
@@ -712,7 +725,7 @@ impl Flow {
         self.gap_pending = self.snd_max > self.snd_una;
     }
 
-    fn record_interruption(&mut self, start: i64, end: Option<i64>, before: u64, s: &Settings, at: At, sink: &mut dyn Sink) {
+    fn record_interruption<S: Sink + ?Sized>(&mut self, start: i64, end: Option<i64>, before: u64, s: &Settings, at: At, sink: &mut S) {
         let inside: Vec<&(i64, i64, String)> = s
             .external
             .iter()
@@ -746,7 +759,7 @@ impl Flow {
     }
 
     /// End of the capture (or of the connection): close what is open.
-    pub fn finish(&mut self, last_ns: i64, s: &Settings, at: At, sink: &mut dyn Sink) {
+    pub fn finish<S: Sink + ?Sized>(&mut self, last_ns: i64, s: &Settings, at: At, sink: &mut S) {
         self.advance_time(last_ns, s, at.conn, sink);
         if self.iv.end_ns != 0 {
             self.flush_interval(s, at.conn, sink);

@@ -21,21 +21,24 @@ pub const SUMMARY_MIN_GAP_NS: i64 = 1_000_000_000;
 /// The analysis of one flow at its client's socket.
 pub struct SocketTap {
     tap: Tap,
-    client: [u8; 4],
-    server: [u8; 4],
+    /// The header of the last segment of each direction (0: leaving the
+    /// client, 1: reaching it), addresses filled in once: a segment rewrites
+    /// only the fields it carries, instead of building a whole `TcpInfo`.
+    info: [TcpInfo; 2],
 }
 
 impl SocketTap {
     pub fn new(client: [u8; 4], server: [u8; 4]) -> Self {
-        SocketTap { tap: Tap::new(SUMMARY_MIN_GAP_NS), client, server }
+        let header = |src, dst| TcpInfo { src: Endpoint::v4(src, 0), dst: Endpoint::v4(dst, 0), ..TcpInfo::default() };
+        SocketTap { tap: Tap::forward_only(SUMMARY_MIN_GAP_NS), info: [header(client, server), header(server, client)] }
     }
 
     /// A segment leaving the client's endpoint (`outgoing`) or reaching it.
     #[inline]
     pub fn segment(&mut self, now: Instant, seg: &Segment, outgoing: bool) {
-        let (src, dst) = if outgoing { (self.client, self.server) } else { (self.server, self.client) };
-        let info = tcp_info(seg, src, dst);
-        self.tap.packet(now.0 as i64, &info, &mut Discard);
+        let info = &mut self.info[usize::from(!outgoing)];
+        set_tcp_info(info, seg);
+        self.tap.packet(now.0 as i64, info, &mut Discard);
     }
 
     /// The data direction's totals, and the handshake as seen by the client.
@@ -72,30 +75,28 @@ pub struct FlowAnalysis {
     pub data: DirSummary,
 }
 
-/// The header fields the analysis reads, from a simulated segment.
+/// The header fields the analysis reads, from a simulated segment, written
+/// over the previous segment's (same addresses). SACK blocks past
+/// `n_sack` are left as they were: they are not part of the header
+/// (`TcpInfo::sack`).
 #[inline]
-fn tcp_info(seg: &Segment, src: [u8; 4], dst: [u8; 4]) -> TcpInfo {
-    let mut sack = [(0u32, 0u32); 4];
-    let n = (seg.sack_len as usize).min(sack.len()).min(seg.sack_blocks.len());
-    for (d, s) in sack.iter_mut().zip(&seg.sack_blocks[..n]) {
+fn set_tcp_info(info: &mut TcpInfo, seg: &Segment) {
+    let n = (seg.sack_len as usize).min(info.sack.len()).min(seg.sack_blocks.len());
+    for (d, s) in info.sack.iter_mut().zip(&seg.sack_blocks[..n]) {
         *d = (s.0 .0, s.1 .0);
     }
-    TcpInfo {
-        src: Endpoint::v4(src, seg.src_port),
-        dst: Endpoint::v4(dst, seg.dst_port),
-        seq: seg.seq.0,
-        ack: seg.ack.0,
-        // The analysis reads FIN, SYN, RST and ACK, whose bits are the
-        // header's (RFC 9293 §3.1) in both representations.
-        flags: seg.flags.0,
-        window: seg.window,
-        payload_len: seg.payload_len,
-        mss: seg.mss,
-        wscale: seg.wscale,
-        sack_permitted: seg.sack_permitted,
-        ts: seg.timestamps,
-        sack,
-        n_sack: n as u8,
-        mac: None,
-    }
+    info.n_sack = n as u8;
+    info.src.port = seg.src_port;
+    info.dst.port = seg.dst_port;
+    info.seq = seg.seq.0;
+    info.ack = seg.ack.0;
+    // The analysis reads FIN, SYN, RST and ACK, whose bits are the
+    // header's (RFC 9293 §3.1) in both representations.
+    info.flags = seg.flags.0;
+    info.window = seg.window;
+    info.payload_len = seg.payload_len;
+    info.mss = seg.mss;
+    info.wscale = seg.wscale;
+    info.sack_permitted = seg.sack_permitted;
+    info.ts = seg.timestamps;
 }

@@ -33,6 +33,20 @@ fn tap_and_capture_agree(name: &str) {
     let from_capture = &sink.connections[0];
     assert_eq!(from_tap.fwd, from_capture.fwd, "{name} fwd");
     assert_eq!(from_tap.rev, from_capture.rev, "{name} rev");
+    // The simulator's tap feeds only the first direction: same `fwd`.
+    let mut fwd_only = Tap::forward_only(opts.min_gap_ns);
+    let mut t0 = None;
+    for_each_packet(&bytes[..], |p| {
+        let t0 = *t0.get_or_insert(p.t_ns);
+        if let Ok(tcp) = decode(p.linktype, p.data, p.orig_len) {
+            fwd_only.packet(p.t_ns - t0, &tcp, &mut Discard);
+        }
+    })
+    .unwrap();
+    let from_fwd_only = fwd_only.finish(&mut Discard).expect("packets were seen");
+    assert_eq!(from_fwd_only.fwd, from_capture.fwd, "{name} forward-only fwd");
+    assert_eq!(from_fwd_only.syn_to_synack_ns, from_capture.syn_to_synack_ns, "{name} handshake");
+    assert_eq!(from_fwd_only.rev.packets, 0, "{name} forward-only rev is not fed");
 }
 
 #[test]
