@@ -24,7 +24,8 @@ pub enum CaState {
 }
 
 impl CaState {
-    /// Name as Linux's `tcp_probe`/`ss` tools print the state, used in traces.
+    /// Short name for the run's event log (`Open`, `Disorder`, `CWR`,
+    /// `Recovery`, `Loss`).
     pub fn name(self) -> &'static str {
         match self {
             CaState::Open => "Open",

@@ -91,7 +91,8 @@ pub enum BbrMode {
 }
 
 impl BbrMode {
-    /// The kernel's name of the mode, as `ss -i` prints it (`bbr_mode`).
+    /// The kernel's `enum bbr_mode` name without its `BBR_` prefix
+    /// (`STARTUP`, `DRAIN`, `PROBE_BW`, `PROBE_RTT`), for traces.
     pub fn name(self) -> &'static str {
         match self {
             BbrMode::Startup => "STARTUP",
