@@ -108,9 +108,11 @@ pub struct Injection {
 /// disassociation and MAC delivery failure join this enum with the WLAN work.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum NodeEvent {
-    /// Interface `iface` came up (link restored, or a scheduled up event).
+    /// Interface `iface` was brought up (a scenario's scheduled interface
+    /// change); routes are recomputed.
     IfaceUp(IfaceId),
-    /// Interface `iface` went down: packets sent on it are lost until it comes up.
+    /// Interface `iface` was brought down (a scenario's scheduled interface
+    /// change); routes are recomputed without it.
     IfaceDown(IfaceId),
     /// The MAC of wireless interface `iface` gave up on a frame toward IPv4
     /// `dst` at its retry limit (the cross-layer signal of seed 001).

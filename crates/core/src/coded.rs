@@ -45,7 +45,7 @@ impl CodeVector {
         Some(v)
     }
 
-    /// Number of coefficients: the batch size β the vector was built for.
+    /// Number of coefficients: the batch size β (k for a partial final batch).
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize

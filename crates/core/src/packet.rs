@@ -79,7 +79,8 @@ pub struct Ipv4Header {
     pub src: [u8; 4],
     /// Destination address.
     pub dst: [u8; 4],
-    /// Time to live: hops left; a router drops the packet (and counts it) at 0.
+    /// Time to live (RFC 791): a router that would forward the packet with
+    /// TTL 1 or less drops it instead (and counts it), else decrements it.
     pub ttl: u8,
     /// Identification (RFC 791), numbered by the sending node; kept so that
     /// captures show distinct datagrams as a real stack would.

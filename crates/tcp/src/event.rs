@@ -6,7 +6,8 @@ use airtcp_core::{Duration, SeqNum};
 use crate::cc::CaState;
 
 /// Something the driver should know, drained with `Endpoint::poll_event`:
-/// application notifications first, then protocol events for the event log.
+/// application notifications (connected, readable, closed) and protocol
+/// events for the run's event log.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Event {
     /// Handshake completed (both sides).

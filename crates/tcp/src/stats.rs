@@ -11,7 +11,8 @@ pub struct TcpStats {
     pub retransmissions: u64,
     /// Retransmission-timer expiries (RTOs).
     pub timeouts: u64,
-    /// Fast retransmits: recoveries entered on duplicate ACKs or SACK evidence.
+    /// Fast retransmits: recoveries entered on duplicate ACKs, SACK or RACK
+    /// evidence (not RTOs).
     pub fast_retransmits: u64,
     /// Retransmissions found lost again by RACK (Linux TCPLostRetransmit).
     pub lost_retransmits: u64,
@@ -38,7 +39,8 @@ pub struct TcpStats {
     pub dup_acks_received: u64,
     /// Zero-window probes sent by the persist timer.
     pub window_probes: u64,
-    /// RTT samples taken (Karn's rule excludes retransmitted segments).
+    /// RTT samples taken: ACKs that yielded one (by Karn's rule, or by the
+    /// timestamp echo).
     pub rtt_samples: u64,
     /// Sum of RTT samples in microseconds (mean = sum / samples).
     pub rtt_sum_us: u64,

@@ -22,11 +22,13 @@ pub const OFPFF_RESET_COUNTS: u16 = 1 << 2;
 pub enum FlowModCommand {
     /// OFPFC_ADD: install an entry, replacing one with the same match and priority.
     Add,
-    /// OFPFC_MODIFY: change the actions of every entry the match covers.
+    /// OFPFC_MODIFY: change the actions of every entry the match covers (and
+    /// the cookie filter selects).
     Modify,
     /// OFPFC_MODIFY_STRICT: change the entry with exactly this match and priority.
     ModifyStrict,
-    /// OFPFC_DELETE: remove every entry the match covers.
+    /// OFPFC_DELETE: remove every entry the match covers (and the cookie and
+    /// `out_port` filters select).
     Delete,
     /// OFPFC_DELETE_STRICT: remove the entry with exactly this match and priority.
     DeleteStrict,
@@ -238,8 +240,8 @@ pub enum OfMessage {
     PacketOut {
         /// A packet buffered at the datapath; `None` to send `pkt` instead.
         buffer_id: Option<u32>,
-        /// The port the packet is taken to have arrived on (for OFPP_IN_PORT
-        /// and flooding, which skips it).
+        /// The port the packet is taken to have arrived on: an output to it
+        /// is skipped, OFPP_IN_PORT sends there.
         in_port: PortNo,
         /// What to do with the packet.
         actions: Actions,
@@ -286,7 +288,8 @@ pub enum OfMessage {
     },
     /// A message was refused (`ofp_error_msg`).
     Error {
-        /// Transaction id of the refused message (0 when it had none).
+        /// Transaction id of the refused message (0 for messages without
+        /// one: packet-outs, and messages sent in the wrong direction).
         xid: u32,
         /// What was wrong.
         error: OfError,

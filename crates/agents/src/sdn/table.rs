@@ -31,7 +31,8 @@ pub struct FlowEntry {
     pub idle_timeout: Option<Duration>,
     /// Removal this long after installation; `None`: never.
     pub hard_timeout: Option<Duration>,
-    /// When the entry was installed (a modify keeps it).
+    /// When the entry was installed (a modify keeps it; an add that replaces
+    /// it starts it again).
     pub installed: Instant,
     /// When a packet last hit the entry (the idle timeout's clock).
     pub last_used: Instant,

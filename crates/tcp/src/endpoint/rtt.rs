@@ -51,7 +51,7 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     /// An estimator with no sample yet: RTO = `initial_rto` (RFC 6298 §2.1: 1 s)
-    /// capped at `max_rto`; samples later bound it to [`min_rto`, `max_rto`].
+    /// capped at `max_rto`; with samples it stays between `min_rto` and `max_rto`.
     /// `granularity` is RFC 6298's G (clock granularity).
     pub fn new(initial_rto: Duration, min_rto: Duration, max_rto: Duration, granularity: Duration, timer: RtoTimer) -> Self {
         RttEstimator {
