@@ -11,6 +11,7 @@ pub mod conn;
 pub mod decode;
 pub mod flow;
 pub mod interruptions;
+pub mod metrics;
 pub mod model;
 pub mod output;
 
