@@ -8,6 +8,7 @@
 //! compiled code.
 
 mod convert;
+mod metrics;
 mod progress;
 
 use std::path::{Path, PathBuf};
@@ -274,6 +275,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(interruption, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    metrics::register(m)?;
     m.add_class::<NativeResult>()?;
     Ok(())
 }
