@@ -134,7 +134,8 @@ def tcp_info_states(samples) -> dict:
 def delivery_interruption(samples, t0_s: float, field: str = "bytes_received") -> float | None:
     """The seed's "interruption in data transfer" as the receiver's kernel
     saw it: from the last sample whose `field` of the iperf3 data socket
-    grew before T0 (`t0_s`, run time) to the first that grew after it.
+    grew before T0 (`t0_s`, run time) to the first that grew after it
+    (``airtcp.metrics.interruption_around``).
     Run time is the wall time since the sampler's first sample (it starts
     with the run), so the figure is good to about the 0.1 s sampling step.
     None when delivery never resumed in the log."""
@@ -145,17 +146,10 @@ def delivery_interruption(samples, t0_s: float, field: str = "bytes_received") -
     for t, socks in samples:
         data = [_field(s, field) for s in socks if IPERF_PORT in s]
         series.append((t - start, max(data, default=0)))
-    last_before, prev = None, 0
-    for t, v in series:
-        grew = v > prev
-        prev = max(prev, v)
-        if not grew:
-            continue
-        if t <= t0_s:
-            last_before = t
-        elif last_before is not None:
-            return t - last_before
-    return None
+    from .metrics import interruption_around
+
+    gap_start, gap_end = interruption_around([t for t, _ in series], [v for _, v in series], t0_s)
+    return gap_end - gap_start if gap_start is not None and gap_end is not None else None
 
 
 def _first_event(summary_dir: Path, kind: str) -> float | None:

@@ -67,6 +67,15 @@ def interruption(series, event_s: float) -> tuple[float | None, float | None]:
     return _native().interruption_sampled(*_series(series), event_s)
 
 
+def interruption_around(t_s, delivered, event_s: float) -> tuple[float | None, float | None]:
+    """`(start_s, end_s)` of the delivery interruption around `event_s` on
+    exact observations (a capture's ACKs, a kernel's byte counter read at
+    its own times): the last in-order delivery at or before the event to
+    the first new one after it; `(None, None)` if nothing was delivered
+    before; `end_s` None if delivery never resumed. Times must not go back."""
+    return _native().interruption([float(t) for t in t_s], [int(b) for b in delivered], event_s)
+
+
 def first_data_after(segments, at_s: float) -> float | None:
     """Time of the sender's first data segment (more than 1 byte) after `at_s`."""
     return _native().first_data_after(*_segments(segments), at_s)
