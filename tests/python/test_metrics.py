@@ -105,3 +105,20 @@ def test_same_values_as_the_studies_python_on_a_lossy_run(small_scenario):
     retx = seg[seg["retransmission"].astype(bool) & (seg["t_s"] > 1.0)]
     old_first = int(retx["seq"].iloc[0])
     assert metrics.first_retransmission_after(seg, 1.0) == (old_first, [float(t) for t in seg[seg["seq"] == old_first]["t_s"]])
+
+
+def test_a_captures_series_goes_through_the_same_functions(small_scenario, tmp_path):
+    """A capture's timeseries (cumulative ACK at the capture point) is a
+    delivery series like a run's: the same functions apply unchanged. The
+    link's capture stamps an ACK when it leaves the receiver, so it is ahead
+    of the sender's count by the ACKs still travelling when the run stops."""
+    run = airtcp.run(small_scenario, out=tmp_path / "run", pcap=True)
+    acked = run.summary["flows"][0]["sender"]["bytes_acked"]
+    (cap,) = airtcp.analyze(tmp_path / "run", out=tmp_path / "an")  # the one link
+    fwd = cap.connections[cap.connections["dir"] == "fwd"].iloc[0]
+    ts = cap.timeseries(0)
+    t0, t1 = float(ts["t_s"].iloc[0]), float(ts["t_s"].iloc[-1])
+    assert metrics.delivered_at(ts, t1) == metrics.delivered_after(ts, t0 - 1.0) == fwd["bytes_delivered"]
+    assert 0 < acked <= fwd["bytes_delivered"] <= acked + 10 * 1460
+    stall = metrics.longest_stall(ts, 0.0)
+    assert stall is not None and 0 < stall < t1
