@@ -21,6 +21,7 @@ use crate::interruptions::{interruption_around, Interruption, OutOfOrder};
 /// One data segment the sender transmitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Segment {
+    /// When the segment was sent (a run) or captured (a capture), ns.
     pub t_ns: i64,
     /// Sequence number of the first byte, relative to the first data byte (0).
     pub seq: u64,
@@ -98,6 +99,7 @@ pub fn first_data_after(segments: &[Segment], t_ns: i64) -> Option<i64> {
 /// The sender's timeouts strictly after an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeoutsAfter {
+    /// How many timeouts came strictly after the instant.
     pub count: usize,
     /// The first of them.
     pub first_ns: Option<i64>,
@@ -143,13 +145,16 @@ pub fn first_retransmission_after(segments: &[Segment], t_ns: i64) -> Option<Fir
 /// One segment's delay from its first transmission to its in-order delivery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentDelay {
+    /// Sequence number of the segment's first byte.
     pub seq: u64,
+    /// Its first transmission, ns.
     pub sent_ns: i64,
     /// First observation whose cumulative count reaches `seq + len`.
     pub delivered_ns: i64,
 }
 
 impl SegmentDelay {
+    /// `delivered_ns - sent_ns`.
     pub fn delay_ns(&self) -> i64 {
         self.delivered_ns - self.sent_ns
     }
@@ -259,7 +264,9 @@ pub fn delivery_steps(series: &[(i64, u64)], mss: u32) -> Vec<(u64, usize)> {
 pub struct CaSample {
     /// Whether the sender is in fast recovery (Linux `TCP_CA_Recovery`).
     pub in_recovery: bool,
+    /// Congestion window (any unit, the same as `ssthresh`).
     pub cwnd: f64,
+    /// Slow-start threshold ([`INFINITE_SSTHRESH`] before the first loss).
     pub ssthresh: f64,
 }
 
