@@ -1,182 +1,21 @@
-"""`airtcp reproduce snoop` (seed 004) and the shared study runner and report
-helpers it is built on.
+"""`airtcp reproduce snoop` (seed 004).
 
-The first half needs no simulation: statistics, tables, the staged output
-directory, the runner's ordering and error handling (with a stand-in for
-``airtcp.run``), the 802.11b airtime model and the scenario builder. The
-second half runs the quick study end to end."""
+The first half needs no simulation: the 802.11b airtime model and the
+scenario builder. The second half runs the quick study end to end. The
+runner and report helpers it is built on are tested in test_runner.py and
+test_reporting.py."""
 
 import csv
-import io
-import math
 import tomllib
 
 import pytest
 
 import airtcp
-from airtcp.studies import report, runner, snoop, snoop_setup
+from airtcp.runner import study as runner
+from airtcp.studies import snoop, snoop_setup
 from airtcp.studies.snoop_setup import SETUPS
 
 from conftest import REPO, run_cli
-
-# --- report helpers -------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "df, t",
-    [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (19, 2.0930), (30, 2.0423), (1e7, 1.9600)],
-)
-def test_t_quantile_matches_tables(df, t):
-    assert report.t_quantile(0.975, df) == pytest.approx(t, abs=1e-4)
-
-
-def test_t_cdf_is_symmetric_and_inverts_the_quantile():
-    assert report.t_cdf(0.0, 5) == pytest.approx(0.5)
-    assert report.t_cdf(-1.3, 7) == pytest.approx(1 - report.t_cdf(1.3, 7))
-    assert report.t_cdf(report.t_quantile(0.9, 3), 3) == pytest.approx(0.9)
-
-
-def test_summarize_gives_student_t_interval_and_skips_missing():
-    st = report.summarize([1.0, 2.0, 3.0, None, float("nan"), ""])
-    assert (st.n, st.mean, st.sd) == (3, 2.0, 1.0)
-    h = 4.302652729911275 / math.sqrt(3)
-    assert st.lo == pytest.approx(2 - h) and st.hi == pytest.approx(2 + h)
-    one = report.summarize([5.0])
-    assert (one.n, one.mean, one.sd) == (1, 5.0, 0.0) and math.isnan(one.lo)
-    assert report.summarize([]).n == 0 and math.isnan(report.summarize([]).mean)
-
-
-def test_ratio_stats_brackets_the_ratio():
-    r = report.ratio_stats(report.summarize([10, 12, 14]), report.summarize([1.0, 1.2, 0.8]))
-    assert r.mean == pytest.approx(12.0)
-    assert r.lo < 12.0 < r.hi
-    assert math.isnan(report.ratio_stats(report.summarize([1.0]), report.summarize([])).mean)
-
-
-def test_mean_sd_is_drive_tests_definition():
-    assert report.mean_sd([2.0, 4.0, float("nan")]) == (3.0, pytest.approx(math.sqrt(2)))
-    assert report.mean_sd([7]) == (7, 0.0)
-
-
-def test_markdown_and_claims_tables():
-    assert report.md_table(["a", "b"], [[1, "x"]]) == ["| a | b |", "|---|---|", "| 1 | x |"]
-    c = report.Claim("speed-up", "~68 times", 68.0, report.summarize([30.0, 40.0]), "tcp/snoop")
-    lines = report.claims_table([c])
-    assert lines[0].startswith("| claim | seed | measured")
-    assert lines[2].startswith("| speed-up | ~68 times | 35.00 [") and "| 0.515 | tcp/snoop |" in lines[2]
-    assert report.fmt(None) == "-" and report.fmt(float("nan")) == "-" and report.fmt(1.234) == "1.23"
-
-
-# --- runner ---------------------------------------------------------------------
-
-
-def test_staged_dir_replaces_an_earlier_output(tmp_path):
-    out = tmp_path / "study"
-    out.mkdir()
-    (out / "report.md").write_text("old")
-    (out / "stale.csv").write_text("old")
-    with runner.staged_dir(out) as d:
-        assert d.parent == tmp_path and d != out
-        (d / "report.md").write_text("new")
-        assert (out / "report.md").read_text() == "old"  # untouched until the end
-    assert sorted(p.name for p in out.iterdir()) == ["report.md"]
-    assert (out / "report.md").read_text() == "new"
-    assert [p.name for p in tmp_path.iterdir()] == ["study"]  # no temporary left
-
-
-def test_staged_dir_failure_leaves_nothing(tmp_path):
-    out = tmp_path / "a" / "b" / "study"
-    with pytest.raises(RuntimeError):
-        with runner.staged_dir(out) as d:
-            (d / "table.csv").write_text("half")
-            raise RuntimeError("boom")
-    assert list(tmp_path.iterdir()) == []  # not even the parents it created
-
-
-def test_check_out_refuses_a_foreign_directory(tmp_path):
-    runner.check_out(tmp_path / "missing")
-    runner.check_out(tmp_path)  # empty
-    (tmp_path / "notes.txt").write_text("mine")
-    with pytest.raises(runner.StudyError, match="not a study's output"):
-        runner.check_out(tmp_path)
-    f = tmp_path / "notes.txt"
-    with pytest.raises(runner.StudyError, match="not a directory"):
-        runner.check_out(f)
-
-
-def test_write_csv_formats_floats_and_missing(tmp_path):
-    p = tmp_path / "x.csv"
-    runner.write_csv(p, [{"a": 1, "b": 0.123456789, "c": None}, {"a": 2, "b": 3.0, "c": "s"}])
-    assert p.read_text().splitlines() == ["a,b,c", "1,0.123457,", "2,3,s"]
-
-
-class _FakeResult:
-    def __init__(self, sc, seed):
-        self.sc, self.seed = sc, seed
-
-
-def test_run_tasks_keeps_task_order_and_labels(monkeypatch):
-    import threading
-    import time
-
-    threads = set()
-
-    def fake_run(sc, seed=None, **kw):
-        threads.add(threading.get_ident())
-        time.sleep(0.002 * (5 - seed))  # later tasks finish first
-        return _FakeResult(sc, seed)
-
-    monkeypatch.setattr(airtcp, "run", fake_run)
-    tasks = [runner.Task({"arm": "x", "seed": s}, {"k": s}, s, keep=s == 2) for s in range(1, 5)]
-    rows, kept = runner.run_tasks(
-        tasks,
-        lambda t, r: [{"v": r.sc["k"] * 10}, {"v": r.seed}],
-        jobs=3,
-        keep=lambda t, r: ("kept", r.seed),
-    )
-    assert [(r["seed"], r["v"]) for r in rows] == [(1, 10), (1, 1), (2, 20), (2, 2), (3, 30), (3, 3), (4, 40), (4, 4)]
-    assert list(rows[0]) == ["arm", "seed", "v"]
-    assert kept == [("kept", 2)]
-    assert len(threads) > 1
-
-
-def test_run_tasks_reraises_the_first_failure(monkeypatch):
-    def fake_run(sc, seed=None, **kw):
-        if seed == 3:
-            raise airtcp.SimError("broken")
-        return _FakeResult(sc, seed)
-
-    monkeypatch.setattr(airtcp, "run", fake_run)
-    tasks = [runner.Task({"seed": s}, {}, s) for s in range(1, 6)]
-    with pytest.raises(airtcp.SimError, match="broken"):
-        runner.run_tasks(tasks, lambda t, r: {}, jobs=2)
-
-
-def test_run_study_writes_nothing_when_a_run_fails(monkeypatch, tmp_path):
-    def fake_run(sc, seed=None, **kw):
-        if seed == 2 and not kw.get("overrides"):
-            raise airtcp.SimError("broken")
-        return _FakeResult(sc, seed)
-
-    monkeypatch.setattr(airtcp, "run", fake_run)
-    tasks = [runner.Task({"seed": s}, {"s": s}, s) for s in (1, 2)]
-    with pytest.raises(airtcp.SimError):
-        runner.run_study(tmp_path / "out", tasks, lambda t, r: {}, lambda d, sr: None, quiet=True)
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_progress_off_a_terminal_prints_every_tenth():
-    buf = io.StringIO()
-    p = runner.Progress(40, stream=buf)
-    for i in range(40):
-        p.update(f"run {i}")
-    lines = buf.getvalue().splitlines()
-    assert len(lines) == 10 and lines[-1] == "[40/40] run 39"
-    quiet = io.StringIO()
-    q = runner.Progress(3, quiet=True, stream=quiet)
-    q.update("x")
-    assert quiet.getvalue() == ""
-
 
 # --- the snoop study's setup ------------------------------------------------------
 

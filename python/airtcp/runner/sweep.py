@@ -32,6 +32,10 @@ import math
 import os
 import time
 
+from .outdir import SWEEP_MARKERS, OutDirError, write_atomic
+from .outdir import check_out as _check_out
+from .values import parse_value, set_text, split_values
+
 #: Columns that depend on the machine and load, not on the run.
 WALL_COLUMNS = ("run_wall_s",)
 
@@ -61,57 +65,6 @@ class SweepError(ValueError):
 # --- grid parsing ------------------------------------------------------------------
 
 
-def split_values(text: str) -> list[str]:
-    """Split ``v1,v2,...`` on the commas outside brackets, braces and quotes,
-    so a TOML array ``[1, 2]`` stays one value."""
-    out, cur, depth, quote = [], [], 0, None
-    for ch in text:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-            cur.append(ch)
-        elif ch in "[{":
-            depth += 1
-            cur.append(ch)
-        elif ch in "]}":
-            depth -= 1
-            cur.append(ch)
-        elif ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur).strip())
-    return out
-
-
-def _value_text(v) -> str:
-    """A Python value as the text of a ``--set path=value``."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        import json
-
-        return json.dumps(list(v))
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k} = {_value_text(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-def parse_value(text: str):
-    """What ``--set path=text`` sets: the text read as a TOML value, or else
-    the text as a string."""
-    import tomllib
-
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
 def parse_grid(grid) -> list[tuple[str, list[str]]]:
     """``["path=v1,v2", ...]`` or ``{"path": [v1, v2]}`` -> ``[(path, [text, ...])]``
     in the given order. Raises :class:`SweepError` for an empty grid, a
@@ -123,7 +76,7 @@ def parse_grid(grid) -> list[tuple[str, list[str]]]:
         for path, values in grid.items():
             if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
                 values = [values]
-            items.append((str(path).strip(), [_value_text(v) for v in values], f"{path}={values!r}"))
+            items.append((str(path).strip(), [set_text(v) for v in values], f"{path}={values!r}"))
     else:
         if isinstance(grid, str):
             grid = [grid]
@@ -251,10 +204,20 @@ class Source:
 
 
 def _simulate(text, origin, fmt, seed, pairs, out=None):
-    from . import _native
-    from ._api import Result
+    from .. import _native
+    from .._api import Result
 
     return Result(_native.run(text, origin, fmt, seed, list(pairs), out, False, False), out)
+
+
+def _validate(text, origin, fmt, pairs) -> dict:
+    """The scenario with every default filled in (as in summary.json), once
+    the simulator parsed it and built its model without running it."""
+    import json
+
+    from .. import _native
+
+    return json.loads(_native.validate(text, origin, fmt, list(pairs)))
 
 
 class Run:
@@ -286,15 +249,16 @@ def _grid_error(e, grid_paths: set[str]):
 
 
 def build_plan(scenario, grid=None, *, overrides=None, seeds=None, version: str | None = None) -> Plan:
-    """Validate every grid point (a zero-length run each) and key every run.
+    """Validate every grid point (natively: parsed and built, not run) and
+    key every run.
     Raises :class:`SweepError` or ``airtcp.ScenarioError`` before anything
     runs."""
     import hashlib
     import itertools
     import json
 
-    from . import __version__
-    from ._api import _overrides_list
+    from .. import __version__
+    from .._api import _overrides_list
 
     version = version or __version__
     source = Source(scenario)
@@ -314,9 +278,9 @@ def build_plan(scenario, grid=None, *, overrides=None, seeds=None, version: str 
         pairs = list(base) + [(grid[g][0], grid[g][1][i]) for g, i in enumerate(idx)]
         labels = {grid[g][0]: columns[grid[g][0]][i] for g, i in enumerate(idx)}
         try:
-            res = _simulate(source.text, source.origin, source.fmt, None, pairs + [("sim.duration", "1ns")])
+            resolved = _validate(source.text, source.origin, source.fmt, pairs)
         except Exception as e:
-            from ._errors import ScenarioError
+            from .._errors import ScenarioError
 
             if isinstance(e, ScenarioError):
                 raise _grid_error(e, grid_paths) from None
@@ -330,14 +294,13 @@ def build_plan(scenario, grid=None, *, overrides=None, seeds=None, version: str 
             where = next(
                 (f"--{'grid' if p in grid_paths else 'set'} {p}={v}" for p, v in pairs if p == "sim.duration"), None
             )
-            from ._errors import ScenarioError
+            from .._errors import ScenarioError
 
             e = ScenarioError(
                 f"{source.origin}: " + (f"{where}: " if where else "") + f"sim.duration: not a duration: {dur!r}"
             )
             e.file, e.key, e.message = source.origin, "sim.duration", f"not a duration: {dur!r}"
             raise e
-        resolved = res.summary["scenario"]
         sim = dict(resolved.get("sim", {}))
         point_seed = sim.pop("seed", None)
         sim.pop("duration", None)
@@ -391,7 +354,7 @@ def flatten_summary(s: dict) -> dict:
 
 def run_spec(spec: dict) -> dict:
     """Run one sweep run (called on a worker). Raises what the run raises."""
-    from . import __version__
+    from .. import __version__
 
     if spec["version"] != __version__:
         raise RuntimeError(f"worker runs airtcp {__version__}, the sweep was planned with {spec['version']}")
@@ -412,27 +375,6 @@ def run_spec(spec: dict) -> dict:
 
 
 # --- rows on disk ------------------------------------------------------------------------
-
-
-def write_atomic(path: str, data: bytes, fsync: bool = False) -> None:
-    """Write `data` to a temporary file beside `path` and rename it into place."""
-    import tempfile
-
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            if fsync:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _row(plan: Plan, run: Run, outcome) -> dict:
@@ -458,7 +400,7 @@ def _retry(outcome) -> bool:
     the simulation's own (``SimError``), which a rerun would repeat. A
     worker loss, a worker with another airtcp version, a scenario or trace
     the worker cannot read are the environment's, not the run's."""
-    from ._errors import SimError
+    from .._errors import SimError
 
     return not outcome.ok and not isinstance(outcome.value, SimError)
 
@@ -478,17 +420,13 @@ def _load_row(path: str) -> dict | None:
 
 # --- output directory ------------------------------------------------------------------------
 
-SWEEP_MARKERS = ("sweep.json", "runs")
-
-
 def check_out(out: str) -> None:
-    if not os.path.exists(out):
-        return
-    if not os.path.isdir(out):
-        raise SweepError(f"--out {out}: exists and is not a directory")
-    entries = os.listdir(out)
-    if entries and not any(m in entries for m in SWEEP_MARKERS):
-        raise SweepError(f"--out {out}: a non-empty directory that is not a sweep's output; refusing to use it")
+    """`out` is missing, empty or an earlier sweep's output (resumed);
+    anything else raises :class:`SweepError`."""
+    try:
+        _check_out(out, SWEEP_MARKERS, "a sweep's output", "use")
+    except OutDirError as e:
+        raise SweepError(str(e)) from None
 
 
 def _write_frame(df, path_base: str) -> None:
@@ -506,7 +444,7 @@ def aggregate(runs, grid_columns: list[str], metrics: list[str] | None = None):
     ``<m>_ci95_hi`` (Student's t over the runs that have a value)."""
     import pandas as pd
 
-    from .studies.report import summarize
+    from ..studies.reporting import summarize
 
     if metrics is None:
         metrics = [
@@ -532,50 +470,6 @@ def aggregate(runs, grid_columns: list[str], metrics: list[str] | None = None):
                 row[f"{m}_ci95_hi"] = st.hi
             out.append(row)
     return pd.DataFrame(out)
-
-
-# --- progress ----------------------------------------------------------------------------------
-
-
-class Bar:
-    """``[####......] 120/1000 12% 35.2 runs/s ETA 0:25`` on stderr, rewritten
-    at most ten times a second; only on a terminal."""
-
-    def __init__(self, total: int, skipped: int, enabled: bool, stream=None):
-        import sys
-
-        self.stream = stream or sys.stderr
-        self.on = enabled and bool(getattr(self.stream, "isatty", lambda: False)())
-        self.total, self.skipped, self.done, self.failed = total, skipped, 0, 0
-        self.t0 = time.perf_counter()
-        self._last = 0.0
-
-    def update(self, failed: bool = False) -> None:
-        self.done += 1
-        self.failed += failed
-        if not self.on:
-            return
-        now = time.perf_counter()
-        if now - self._last < 0.1 and self.done < self.total:
-            return
-        self._last = now
-        self.stream.write("\r" + self.line(now - self.t0) + ("\n" if self.done == self.total else ""))
-        self.stream.flush()
-
-    def line(self, elapsed: float) -> str:
-        i, n = self.done, self.total
-        rate = i / elapsed if elapsed > 0 else 0.0
-        eta = (n - i) / rate if rate > 0 else float("nan")
-        w = 24
-        fill = int(w * i / n) if n else w
-        eta_s = "?" if math.isnan(eta) else f"{int(eta) // 60}:{int(eta) % 60:02d}"
-        extra = f" ({self.failed} failed)" if self.failed else ""
-        return f"[{'#' * fill}{'.' * (w - fill)}] {i}/{n} {100 * i / max(n, 1):3.0f}% {rate:.1f} runs/s ETA {eta_s}{extra}  "
-
-    def close(self) -> None:
-        if self.on and self.done < self.total:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 # --- the sweep -----------------------------------------------------------------------------------
@@ -611,11 +505,13 @@ def run_sweep(
     """:func:`sweep` with the details (counts, aggregate) for the CLI."""
     import json
 
-    from . import sweep_exec
+    from .execute import execute
+    from .executor import check_scheduler
+    from .progress import Progress
 
     if jobs is not None and jobs < 1:
         raise SweepError("--jobs must be at least 1")
-    sweep_exec.check_scheduler(scheduler)
+    check_scheduler(scheduler)
     out = os.fspath(out)
     check_out(out)
     plan = build_plan(scenario, grid, overrides=overrides, seeds=seeds)
@@ -654,8 +550,9 @@ def run_sweep(
                 )
 
         by_key = {r.key: r for r in todo}
-        with sweep_exec.Executor(scheduler, jobs, retries=retries) as ex:
-            start_s = time.perf_counter() - t0
+        last_row = t0
+
+        def started() -> None:
             os.makedirs(rows_dir, exist_ok=True)
             if series_dir:
                 os.makedirs(series_dir, exist_ok=True)
@@ -668,17 +565,30 @@ def run_sweep(
                 "airtcp_version": plan.version,
             }
             write_atomic(os.path.join(out, "sweep.json"), (json.dumps(manifest, indent=1) + "\n").encode())
-            bar = Bar(len(todo), skipped, progress)
-            try:
-                for o in ex.map(run_spec, specs(), batch=batch, total=len(todo)):
-                    row = _row(plan, by_key[o.key], o)
-                    rec = {"format": ROW_FORMAT, "retry": _retry(o), "row": row}
-                    write_atomic(os.path.join(rows_dir, f"{o.key}.json"), json.dumps(rec).encode())
-                    failed += row["error"] is not None
-                    bar.update(row["error"] is not None)
-            finally:
-                bar.close()
-            runs_s = time.perf_counter() - t0 - start_s
+
+        def arrived(o) -> str:
+            nonlocal failed, last_row
+            run = by_key[o.key]
+            row = _row(plan, run, o)
+            rec = {"format": ROW_FORMAT, "retry": _retry(o), "row": row}
+            write_atomic(os.path.join(rows_dir, f"{o.key}.json"), json.dumps(rec).encode())
+            failed += row["error"] is not None
+            last_row = time.perf_counter()
+            return " ".join([*(f"{k}={v}" for k, v in run.labels.items()), f"seed={run.seed}"])
+
+        start_s = execute(
+            run_spec,
+            specs(),
+            arrived,
+            scheduler=scheduler,
+            jobs=jobs,
+            retries=retries,
+            batch=batch,
+            total=len(todo),
+            progress=Progress(len(todo), quiet=not progress),
+            on_start=started,
+        )
+        runs_s = max(0.0, last_row - t0 - start_s)
     wall = time.perf_counter() - t0
     runs, agg = _finish(plan, out, metrics)
     return SweepResult(
@@ -761,7 +671,7 @@ def sweep(
     like ``--set``). ``seeds``: N (seeds 1..N), a list of seeds, or None
     (each point's scenario seed). ``overrides``: applied to every point,
     like ``airtcp.run``'s. ``out``: the sweep directory (see
-    :mod:`airtcp.sweep_core`); runs already there are not run again.
+    :mod:`airtcp.runner.sweep`); runs already there are not run again.
     ``scheduler``: None or ``"local"`` (a local Dask cluster of ``jobs``
     worker processes, default one per core), ``"threads"`` (this process),
     a scheduler address ``tcp://host:8786`` or file ``*.json``, a

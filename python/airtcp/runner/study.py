@@ -1,21 +1,23 @@
-"""The runner every study shares.
+"""How a study runs on the runner.
 
 A study turns its arguments into a list of :class:`Task` (a scenario dict,
 a seed and the labels that identify the run), says how to measure a run
 (``measure(task, result) -> dict | list[dict]``: metric rows) and how to
 write its outputs, and :func:`run_study` does the rest:
 
-1. every distinct scenario is validated (a zero-length run) before anything
-   is written, so a bad input exits with status 2 and leaves nothing behind;
-2. the runs go to the executor of :mod:`airtcp.sweep_exec` — by default
-   ``--jobs`` threads of this process (the simulation releases the GIL);
-   with ``--scheduler local`` a local Dask cluster of ``--jobs`` worker
-   processes, with ``--scheduler tcp://host:8786`` (or a scheduler file) an
-   existing Dask cluster — with a progress line on a terminal;
+1. every distinct scenario is validated natively (:func:`airtcp.validate`:
+   parsed and built, not run) before anything is written, so a bad input
+   exits with status 2 and leaves nothing behind;
+2. the runs go through :func:`airtcp.runner.execute.execute`, the loop
+   sweeps use too — by default ``--jobs`` threads of this process (the
+   simulation releases the GIL); with ``--scheduler local`` a local Dask
+   cluster of ``--jobs`` worker processes, with ``--scheduler
+   tcp://host:8786`` (or a scheduler file) an existing Dask cluster — with
+   the one progress line of :mod:`airtcp.runner.progress`;
 3. everything is built in a temporary sibling of ``--out`` that is renamed
-   into place at the end: a failed or interrupted study leaves no
-   half-written directory, and a previous study's directory stays whole
-   until the new one replaces it.
+   into place at the end (:func:`airtcp.runner.outdir.staged_dir`): a
+   failed or interrupted study leaves no half-written directory, and a
+   previous study's directory stays whole until the new one replaces it.
 
 Also here: the arguments every study takes (:func:`add_common_arguments`),
 their checks, CSV writing, and the mapping of errors to exit statuses.
@@ -24,12 +26,15 @@ their checks, CSV writing, and the mapping of errors to exit statuses.
 from __future__ import annotations
 
 import contextvars
-import os
 import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .outdir import STUDY_MARKERS, OutDirError, staged_dir
+from .outdir import check_out as _check_out
+from .progress import Progress
 
 
 class StudyError(Exception):
@@ -81,7 +86,7 @@ def check_common(args) -> None:
         raise StudyError("--seeds must be at least 1")
     if args.jobs < 1:
         raise StudyError("--jobs must be at least 1")
-    from ..sweep_exec import SchedulerSpecError, check_scheduler
+    from .executor import SchedulerSpecError, check_scheduler
 
     try:
         check_scheduler(getattr(args, "scheduler", None))
@@ -90,20 +95,14 @@ def check_common(args) -> None:
     check_out(Path(args.out))
 
 
-#: Files whose presence marks a directory as an earlier study's output.
-STUDY_MARKERS = ("report.md", "table.csv", "runs.csv")
-
-
 def check_out(out: Path) -> None:
     """`out` may be created or replaced: it is missing, an empty directory or
-    an earlier study's output. Anything else is refused rather than deleted."""
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise StudyError(f"--out {out}: exists and is not a directory")
-    entries = os.listdir(out)
-    if entries and not any(m in entries for m in STUDY_MARKERS):
-        raise StudyError(f"--out {out}: a non-empty directory that is not a study's output; refusing to replace it")
+    an earlier study's output (:data:`STUDY_MARKERS`). Anything else is
+    refused rather than deleted (:class:`StudyError`)."""
+    try:
+        _check_out(out, STUDY_MARKERS, "a study's output", "replace")
+    except OutDirError as e:
+        raise StudyError(str(e)) from None
 
 
 # --- tasks and running --------------------------------------------------------
@@ -146,21 +145,26 @@ def task_name(study: str, task: "Task") -> str:
 
 
 def study_of(fn) -> str:
-    """The study a callback belongs to, from its module
-    (``airtcp.studies.wi_tcp`` gives ``wi-tcp``); empty when unknown."""
-    mod = getattr(fn, "__module__", "") or ""
-    if not mod.startswith("airtcp.studies."):
+    """The study a callback belongs to, from its package
+    (``airtcp.studies.wi_tcp.measure`` gives ``wi-tcp``); empty when
+    unknown."""
+    parts = (getattr(fn, "__module__", "") or "").split(".")
+    if parts[:2] != ["airtcp", "studies"] or len(parts) < 3:
         return ""
-    return mod.rsplit(".", 1)[-1].replace("_", "-")
+    from ..studies import cli_name
+
+    return cli_name(parts[2])
 
 
 def validate_scenarios(scenarios, names=None) -> None:
-    """Validate every distinct scenario dict with a run of zero length
-    (``sim.duration = 1ns``): a bad one raises ``airtcp.ScenarioError``
+    """Validate every distinct scenario dict natively (:func:`airtcp.validate`:
+    parsed and its network, hosts and agents built, nothing run): a bad one
+    raises ``airtcp.ScenarioError`` (or ``SimError`` for a model the
+    simulator cannot build), named by `names` (the study, arm and seed),
     before any simulation of the study starts or anything is written."""
     import json
 
-    from .. import run
+    from .. import validate
 
     seen = set()
     names = iter(names) if names is not None else None
@@ -170,37 +174,7 @@ def validate_scenarios(scenarios, names=None) -> None:
         if key in seen:
             continue
         seen.add(key)
-        run(sc, seed=1, overrides={"sim.duration": "1ns"}, name=name)
-
-
-class Progress:
-    """``[i/n] what`` on stderr: one line rewritten in place on a terminal,
-    a line per tenth of the runs otherwise, nothing when quiet."""
-
-    def __init__(self, n: int, quiet: bool = False, stream=None):
-        self.n = n
-        self.stream = stream or sys.stderr
-        self.quiet = quiet or n == 0
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.t0 = time.perf_counter()
-        self.done = 0
-        self._width = 0
-
-    def update(self, text: str) -> None:
-        self.done += 1
-        if self.quiet:
-            return
-        i, n = self.done, self.n
-        if self.tty:
-            el = time.perf_counter() - self.t0
-            eta = el / i * (n - i)
-            line = f"[{i}/{n}] {text}  ({el:.0f} s, ~{eta:.0f} s left)"
-            pad = max(0, self._width - len(line))
-            self._width = len(line)
-            self.stream.write("\r" + line + " " * pad + ("\n" if i == n else ""))
-            self.stream.flush()
-        elif i == n or i % max(1, n // 10) == 0:
-            print(f"[{i}/{n}] {text}", file=self.stream, flush=True)
+        validate(sc, name=name)
 
 
 #: The scheduler of the studies run by ``airtcp reproduce`` (set by the CLI
@@ -219,11 +193,12 @@ def executor_options(scheduler=None):
         _SCHEDULER.reset(token)
 
 
-def _run_one(task: Task, measure, keep):
+def _run_one(task: Task, measure, keep, study: str | None = None):
     """One task, where the executor runs it (a thread or a Dask worker)."""
     from .. import run
 
-    result = run(task.scenario, seed=task.seed, name=task_name(study_of(measure), task))
+    name = task_name(study if study is not None else study_of(measure), task)
+    result = run(task.scenario, seed=task.seed, name=name)
     got = measure(task, result)
     rows = [{**task.labels, **r} for r in (got if isinstance(got, list) else [got])]
     kept = keep(task, result) if (keep is not None and task.keep) else None
@@ -235,12 +210,13 @@ def run_tasks(
     measure,
     *,
     jobs: int = 1,
-    progress: Progress | None = None,
+    progress=None,
     describe=None,
     keep=None,
     scheduler=None,
+    study: str | None = None,
 ):
-    """Run every task on the executor (:class:`airtcp.sweep_exec.Executor`):
+    """Run every task through :func:`airtcp.runner.execute.execute`:
     `jobs` threads of this process when `scheduler` is None (or
     ``"threads"``), a local Dask cluster of `jobs` processes for
     ``"local"``, an existing Dask cluster for an address. Returns (rows,
@@ -249,21 +225,34 @@ def run_tasks(
     task order. On Dask, `measure` and `keep` run on the workers (and must
     pickle; a `keep` that writes files needs a file system the workers
     share). The first failure cancels the runs not yet done and is
-    re-raised."""
+    re-raised. `study` names the runs in errors (default: the package of
+    `measure`, see :func:`study_of`). `progress`: a :class:`airtcp.runner.progress.Progress`,
+    its text ``describe(first row)``."""
     from functools import partial
 
-    from ..sweep_exec import THREADS, Executor
+    from .execute import execute
+    from .executor import THREADS
 
     outcomes: list = [None] * len(tasks)
-    fn = partial(_run_one, measure=measure, keep=keep)
-    with Executor(THREADS if scheduler is None else scheduler, max(1, jobs), retries=0) as ex:
-        for o in ex.map(fn, enumerate(tasks), total=len(tasks)):
-            if not o.ok:
-                raise o.value
-            outcomes[o.key] = o.value
-            if progress is not None:
-                first = o.value[0]
-                progress.update(describe(first[0]) if describe and first else "")
+
+    def arrived(o):
+        if not o.ok:
+            raise o.value
+        outcomes[o.key] = o.value
+        first = o.value[0]
+        return describe(first[0]) if describe and first else ""
+
+    fn = partial(_run_one, measure=measure, keep=keep, study=study)
+    execute(
+        fn,
+        enumerate(tasks),
+        arrived,
+        scheduler=THREADS if scheduler is None else scheduler,
+        jobs=max(1, jobs),
+        retries=0,
+        total=len(tasks),
+        progress=progress,
+    )
     rows = [r for rs, _ in outcomes for r in rs]
     kept = [k for t, (_, k) in zip(tasks, outcomes) if t.keep and keep is not None]
     return rows, kept
@@ -281,19 +270,22 @@ def run_study(
     keep=None,
     validate: bool = True,
     scheduler=None,
+    study: str | None = None,
 ) -> StudyRun:
     """Validate, run every task, and let ``write(dir, study_run)`` write the
     outputs into a staging directory that replaces `out` at the end.
     ``keep(task, result, dir)`` (called in the worker for tasks with
     ``keep=True``) may write into the staging directory too, e.g. plots.
     `scheduler`: see :func:`run_tasks`; None takes the one of the enclosing
-    :func:`executor_options` (the CLI's ``--scheduler``)."""
+    :func:`executor_options` (the CLI's ``--scheduler``). `study`: the
+    study's name in error messages (default: from `measure`'s package)."""
     if scheduler is None:
         scheduler = _SCHEDULER.get()
     out = Path(out)
     check_out(out)
-    if validate:
+    if study is None:
         study = study_of(measure)
+    if validate:
         validate_scenarios((t.scenario for t in tasks), names=(task_name(study, t) for t in tasks))
     from functools import partial
 
@@ -307,6 +299,7 @@ def run_study(
             describe=describe,
             keep=partial(_keep_in, keep, tmp) if keep else None,
             scheduler=scheduler,
+            study=study,
         )
         sr = StudyRun(rows, kept, time.perf_counter() - t0, jobs)
         write(tmp, sr)
@@ -315,60 +308,6 @@ def run_study(
 
 def _keep_in(keep, d: Path, task: Task, result):
     return keep(task, result, d)
-
-
-# --- output directory ---------------------------------------------------------
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextmanager
-def staged_dir(out: Path):
-    """Yield a fresh temporary sibling of `out`; on success rename it to
-    `out` (replacing an earlier directory there), on any failure remove it
-    and any parent directory this call created."""
-    import shutil
-    import tempfile
-
-    out = Path(out).absolute()
-    created = []
-    p = out.parent
-    while not p.exists():
-        created.append(p)
-        p = p.parent
-    for d in reversed(created):
-        d.mkdir()
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-        os.chmod(tmp, 0o777 & ~_umask())
-    except BaseException:
-        _remove_created(created)
-        raise
-    try:
-        yield tmp
-        old = None
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-            os.rename(out, old / "d")
-        os.rename(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        _remove_created(created)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _remove_created(created: list[Path]) -> None:
-    for d in created:  # deepest first
-        try:
-            d.rmdir()
-        except OSError:
-            break
 
 
 # --- CSV and exit statuses ------------------------------------------------------
@@ -401,7 +340,7 @@ def exit_status(body) -> int:
     arguments or an invalid scenario 2 (one line on stderr, nothing
     written), a failed run 1."""
     from .._errors import ScenarioError, SimError
-    from ..sweep_exec import ExecutorError
+    from .executor import ExecutorError
 
     try:
         return body()
