@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .report import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
-from .tcpfender_setup import ARMS, STACKS, TCP_PROFILE, WINDOW_PACKETS, batches_spanned, topology
-from .tcpfender_stacks import stacks_section
+from ..reporting import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
+from .setup import ARMS, STACKS, TCP_PROFILE, WINDOW_PACKETS, batches_spanned, topology
+from .stacks import stacks_section
 
 MESH = """```
              A (200,0) -- 30% -- C (400,0) -- 40% -- F (600,0)

@@ -4,7 +4,7 @@ sequence number, the time-averaged congestion window."""
 
 from __future__ import annotations
 
-from .tcpfender_setup import MSS
+from .setup import MSS
 
 
 def segment_delays(segments, series):

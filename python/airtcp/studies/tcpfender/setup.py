@@ -34,7 +34,7 @@ from __future__ import annotations
 import copy
 import tomllib
 
-from .runner import StudyError, repo_root
+from ...runner.study import StudyError, repo_root
 
 SCENARIO_FILE = "scenarios/mesh-tcpfender.toml"
 #: arm -> one-line description (report and --help)
@@ -154,9 +154,10 @@ def measured_delivery(duration_s: float) -> list[list]:
     The run is without RTS/CTS: the credits are for broadcasts, which 802.11
     never protects with RTS/CTS, so their data frames must meet the hidden
     terminals' collisions as broadcasts do."""
-    from .. import run
+    from ... import run
 
-    r = run(scenario("tcpip", duration_s, rts=False, series=False), seed=MEASURE_SEED)
+    sc = scenario("tcpip", duration_s, rts=False, series=False)
+    r = run(sc, seed=MEASURE_SEED, name=f"tcpfender delivery-measurement arm=tcpip rts=False seed={MEASURE_SEED}")
     rows = []
     for m in r.summary["mesh"]["measured"]:
         if m["sent"] >= MEASURE_MIN_FRAMES and m["delivery"]:

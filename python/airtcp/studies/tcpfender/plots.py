@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .plotting import pyplot, save
-from .tcpfender_metrics import delivered_packets, segment_delays
-from .tcpfender_setup import ARMS, topology
+from ..plotting import pyplot, save
+from .metrics import delivered_packets, segment_delays
+from .setup import ARMS, topology
 
 COLORS = {"tcpip": "tab:blue", "tcpfender": "tab:red", "tcpfender-literal": "tab:purple", "more": "tab:green"}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from .report import Stats, fmt, fmt_ci, md_table, ratio_stats, summarize
+from ..reporting import Stats, fmt, fmt_ci, md_table, ratio_stats, summarize
 
 #: How near a value must be to the seed's "about X" to count as holding:
 #: its 95 % interval overlaps [X / ABOUT, X * ABOUT].
