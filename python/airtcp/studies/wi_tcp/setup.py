@@ -51,7 +51,7 @@ import copy
 import random
 import tomllib
 
-from .runner import StudyError, repo_root
+from ...runner.study import StudyError, repo_root
 
 SCENARIO_FILES = {"wlan": "scenarios/wi-tcp-wlan.toml", "p2p": "scenarios/wi-tcp-p2p.toml"}
 LINKS = tuple(SCENARIO_FILES)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..plot import unwrap_seq
-from .report import is_missing
-from .wi_tcp_setup import ARM_LABELS as LABELS, LINK_LABELS, MODES, MSS, handoffs
-from .plotting import pyplot as _plt, save as _save
+from ...plot import unwrap_seq
+from ..reporting import is_missing
+from .setup import ARM_LABELS as LABELS, LINK_LABELS, MODES, MSS, handoffs
+from ..plotting import pyplot as _plt, save as _save
 
 COLORS = {"mip": "tab:red", "romip": "tab:orange", "witcp": "tab:blue", "ehn": "tab:green", "freeze": "tab:purple"}
 DASH = {"tahoe": ":", "reno": "--", "newreno": "-"}

@@ -6,11 +6,11 @@ off alone on the Linux stack) accounts for."""
 
 from __future__ import annotations
 
-from .report import Stats, fmt, fmt_ci, is_missing, md_table
-from .wi_tcp_setup import LINK_LABELS, LINUX_VARIANT, NS2_PACKET_SIZE, NS2_WINDOW
+from ..reporting import Stats, fmt, fmt_ci, is_missing, md_table
+from .setup import LINK_LABELS, LINUX_VARIANT, NS2_PACKET_SIZE, NS2_WINDOW
 
 #: What "the claim holds" means for each headline claim, in the order
-#: wi_tcp_report._claims lists them: (rule in words, test on the interval).
+#: report._claims lists them: (rule in words, test on the interval).
 HOLDS = [
     ("interval above 0", lambda s: s.lo > 0),
     ("interval above 0", lambda s: s.lo > 0),
@@ -48,7 +48,7 @@ def _outside(a: Stats, b: Stats) -> bool:
 
 
 def stack_lines(claims_of, rates, links, stacks) -> list[str]:
-    """`claims_of(stack, rate, link)` -> list of Claim (wi_tcp_report._claims
+    """`claims_of(stack, rate, link)` -> list of Claim (report._claims
     on that stack's runs). Returns the report's opening section."""
     L = [
         "## The TCP stack, and whether each claim holds on both",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .report import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
-from .wi_tcp_setup import ARM_LABELS, FREEZE_LEAD_S, LINK_LABELS, LINUX_VARIANT, STACKS, handoffs, modes_for
-from .wi_tcp_stacks import mechanism_sentence, stack_lines
+from ..reporting import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
+from .setup import ARM_LABELS, FREEZE_LEAD_S, LINK_LABELS, LINUX_VARIANT, STACKS, handoffs, modes_for
+from .stacks import mechanism_sentence, stack_lines
 
 
 def _sel(runs, link, mode, variant, d, key="goodput_bps"):
