@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import tempfile
 
-from .report import fmt, md_table
-from .report import summarize_counts as summarize_nonnegative
-from .runner import StudyError
-from .sdn_zwa_setup import SEED_STACK
+from ..reporting import fmt, md_table
+from ..reporting import summarize_counts as summarize_nonnegative
+from ...runner.study import StudyError
+from .setup import SEED_STACK
 
 #: The simulated runs shown beside the kernel's: Fig. 7's point with the
 #: emulated scenario's handoff (scenarios/sdn-zwa.toml: 2 hops, 2 s away).
@@ -21,7 +21,7 @@ DISCONNECT_S = 2.0
 def check() -> str:
     """Before anything runs: the emulator's path, or :class:`StudyError`
     with the one-line reason (not root, airtcp-emulate or a tool missing)."""
-    from .. import emulate_zwa
+    from ... import emulate_zwa
 
     try:
         return emulate_zwa.require()
@@ -31,7 +31,7 @@ def check() -> str:
 
 def run(exe: str, quiet: bool = False) -> dict:
     """Both arms through the emulator (about 45 s of real time)."""
-    from .. import emulate_zwa
+    from ... import emulate_zwa
 
     if not quiet:
         print("sdn-zwa --emulate: ZWA and bare TCP on a real Linux sender (about 45 s) ...", flush=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .sdn_zwa_setup import ARM_COLORS, ARM_LABELS, SEED_STACK
+from .setup import ARM_COLORS, ARM_LABELS, SEED_STACK
 
 #: Line style per TCP stack: one colour per arm, the stack in the dash.
 STACK_STYLES = {SEED_STACK: "-", "linux": "--", "linux-4.4-rto1s": ":"}

@@ -1,5 +1,5 @@
 """The seed's headline claims on each TCP stack of ``airtcp reproduce
-sdn-zwa`` (``sdn_zwa_setup.STACKS``): whether each holds, its value with a
+sdn-zwa`` (:data:`.setup.STACKS`): whether each holds, its value with a
 95 % interval, and whether it moves between two stacks by more than its
 interval. Shared by the report; nothing here runs a simulation.
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .report import Stats, fmt_ci, is_missing
-from .report import summarize_counts as summarize_nonnegative
+from ..reporting import Stats, fmt_ci, is_missing
+from ..reporting import summarize_counts as summarize_nonnegative
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ def section(runs: list[dict], seed_stack: str, stacks: list[str], labels: dict, 
     """The report's first section: every headline claim on every stack,
     flips and moves first, each with its mechanism where a stack isolates
     one."""
-    from .report import md_table
+    from ..reporting import md_table
 
     have = [s for s in stacks if any(r["stack"] == s for r in runs)]
     vs = verdicts(runs, have, hops, short_period)

@@ -17,7 +17,7 @@ import copy
 import random
 import tomllib
 
-from .runner import repo_root
+from ...runner.study import repo_root
 
 #: Arms: controller applications (None: no SDN, legacy L2 roaming:
 #: learning switches and the APs' IAPP ADD-notify).

@@ -4,10 +4,10 @@ explanations of the differences."""
 
 from __future__ import annotations
 
-from .report import Claim, Stats, claims_table, fmt, fmt_ci, md_table
-from .report import summarize_counts as summarize_nonnegative
-from .sdn_zwa_setup import ARM_LABELS, ATTACH, DEFAULTS, FREEZE_WARNING_RTTS, MTCP_INITIAL_CWND, SEED_STACK, STACK_LABELS, STACKS
-from .sdn_zwa_stacks import section
+from ..reporting import Claim, Stats, claims_table, fmt, fmt_ci, md_table
+from ..reporting import summarize_counts as summarize_nonnegative
+from .setup import ARM_LABELS, ATTACH, DEFAULTS, FREEZE_WARNING_RTTS, MTCP_INITIAL_CWND, SEED_STACK, STACK_LABELS, STACKS
+from .stacks import section
 
 WIRING = """```
                  CN  (attached to S2 / S4 / S5 / S6 / S7 / S8: 2 / 3 / 4 / 5 / 6 / 7 hops to AP2)
@@ -257,7 +257,7 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool, kernel: dict |
         "",
     ]
     if kernel is not None:
-        from .sdn_zwa_kernel import section as kernel_section
+        from .kernel import section as kernel_section
 
         out += kernel_section(kernel, all_runs)
     if plots:
