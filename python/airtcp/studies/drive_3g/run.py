@@ -32,12 +32,10 @@ algorithm, the seed's figures beside), ``runs.csv`` (every run),
 
 from __future__ import annotations
 
-import math
-import statistics
 from pathlib import Path
 
-from . import runner
-from .drive_test_setup import (  # noqa: F401  (re-exported: the study's public names)
+from ...runner import study as runner
+from .setup import (
     ALGORITHMS,
     DEFAULTS,
     DIRECTIONS,
@@ -45,21 +43,14 @@ from .drive_test_setup import (  # noqa: F401  (re-exported: the study's public 
     DEFAULT_STACKS,
     STACKS,
     FULL_LOGS,
-    INFINITE_SSTHRESH,
-    KB,
-    LOGS,
     QUICK_LOGS,
-    REPO,
-    SEED,
     DriveLog,
     StudyError,
-    capacity_keys,
-    log_path,
     resolve_logs,
     scenario,
     traces_dir,
 )
-from .report import mean_sd
+from .measure import aggregate, describe, keep_run, measure
 
 
 def add_arguments(p) -> None:
@@ -109,28 +100,6 @@ def add_arguments(p) -> None:
     p.add_argument("--traces", metavar="DIR", help="shared traces directory (default $AIRTCP_TRACES or ../shared/traces)")
 
 
-def classify_recoveries(ts) -> dict:
-    """Entries into Recovery (ca_state 3) with ssthresh / cwnd just before:
-    ~4/5 is Veno's "random loss" cut, ~1/2 the Reno/"congestive" cut (Cubic's
-    is 717/1024 = 0.70; tcp_veno.c, tcp_cubic.c). Westwood+ takes Reno's
-    ssthresh on entry and applies its real cut (BWE x RTTmin) when recovery
-    completes, so its entries always read as 1/2 here."""
-    # The column holds names ("Recovery") or codes (3, Linux TCP_CA_Recovery).
-    st = [x in (3, "Recovery") for x in ts["ca_state"].tolist()]
-    cw = ts["cwnd"].to_numpy()
-    ss = ts["ssthresh"].to_numpy()
-    ratios = []
-    for i in range(1, len(st)):
-        if st[i] and not st[i - 1] and cw[i - 1] > 0 and ss[i] < INFINITE_SSTHRESH:
-            ratios.append(ss[i] / cw[i - 1])
-    return {
-        "recoveries": len(ratios),
-        "cuts_4_5": sum(1 for r in ratios if 0.75 <= r <= 0.85),
-        "cuts_1_2": sum(1 for r in ratios if 0.45 <= r <= 0.55),
-        "cut_ratio_mean": statistics.fmean(ratios) if ratios else math.nan,
-    }
-
-
 #: The report's variants: (capacity scale, random-loss arm, what it is).
 VARIANTS = {
     "full-rate": (1.0, False, "the logs' mapped capacity"),
@@ -144,68 +113,6 @@ QUICK_VARIANTS = ["seed-rate", "random-loss"]
 #: --quick: the seed's kernel alone (the linux arm doubles the runs; the
 #: report's stack section is tested on its own).
 QUICK_STACKS = ["linux-3.16"]
-
-
-def metrics(result) -> dict:
-    f = result.flows[0]
-    link = result.summary["links"][1]
-    # The drive log drives whichever radio direction the data takes.
-    key = "ab" if "trace_ab" in link else "ba"
-    ab, tr = link[key], link[f"trace_{key}"]
-    m = {
-        "goodput_kBps": f["goodput_bps"] / 8 / KB,
-        "handoffs": tr["handoffs"],
-        "timeouts": f["timeouts"],
-        "retransmissions": f["retransmissions"],
-        "fast_recoveries": f["fast_recoveries"],
-        "queue_drops": ab["queue_drops"],
-        "wired_queue_drops": result.summary["links"][0][key]["queue_drops"],
-        "loss_drops": ab["loss_drops"],
-        "outage_drops": ab["outage_drops"],
-        "capacity_kBps": tr["mean_capacity_bps"] / 8 / KB,
-        "srtt_mean_ms": (f["srtt_mean_s"] or math.nan) * 1000,
-        "run_wall_s": result.run_wall_s,
-    }
-    m.update(classify_recoveries(result.timeseries(0)))
-    return m
-
-
-TABLE_METRICS = [
-    "goodput_kBps",
-    "handoffs",
-    "timeouts",
-    "retransmissions",
-    "fast_recoveries",
-    "cuts_4_5",
-    "cuts_1_2",
-    "queue_drops",
-    "wired_queue_drops",
-    "loss_drops",
-    "outage_drops",
-    "capacity_kBps",
-    "srtt_mean_ms",
-]
-
-
-def aggregate(runs: list[dict], logs: list[str], algs: list[str]) -> list[dict]:
-    rows = []
-    for log in logs:
-        for alg in algs:
-            rs = [r for r in runs if r["log"] == log and r["algorithm"] == alg]
-            if not rs:
-                continue
-            row = {"log": log, "algorithm": alg, "seeds": len(rs)}
-            for k in TABLE_METRICS:
-                mean, sd = mean_sd([r[k] for r in rs])
-                row[f"{k}_mean"] = mean
-                row[f"{k}_sd"] = sd
-            seed = SEED.get(alg, {})
-            row["seed_phase1_kBps"] = seed.get("p1", "")
-            row["seed_phase2_kBps"] = seed.get("p2", "")
-            row["seed_phase1_handoffs"] = seed.get("p1_handoffs", "")
-            row["seed_phase2_handoffs"] = seed.get("p2_handoffs", "")
-            rows.append(row)
-    return rows
 
 
 def run_study(
@@ -245,23 +152,10 @@ def run_study(
                         labels = {"stack": stack, "variant": v, "log": log.name, "algorithm": alg, "seed": seed}
                         tasks.append(runner.Task(labels, sc, seed, keep=keep_it))
 
-    def measure(task, result):
-        return metrics(result)
-
-    def keep(task, result, d):
-        from .drive_test_plots import plot_run
-
-        log, alg = task.labels["log"], task.labels["algorithm"]
-        (d / "plots").mkdir(exist_ok=True)
-        return plot_run(result, d / "plots", f"{log}_{alg}", f"{alg} on {log} (seed 1)")
-
-    def describe(m):
-        return f"{m['stack']} {m['variant']} {m['log']} {m['algorithm']} seed {m['seed']}: {m['goodput_kBps']:.1f} KB/s, {m['timeouts']} timeouts"
-
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
-        from .drive_test_report import write_report
+        from .report import write_report
 
         (d / "scenarios").mkdir()
         for name, sc in scenarios.items():
@@ -293,7 +187,7 @@ def run_study(
             stacks=stacks,
         )
 
-    sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep)
+    sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
     return {"runs": len(sr.runs), "wall_s": sr.wall_s, "table": table}
 
 

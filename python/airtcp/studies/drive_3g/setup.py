@@ -1,6 +1,6 @@
 """Setup of the drive-test study (seed 003): the drive logs, every scenario
 parameter with its source, the seed's figures, and the scenario of one run.
-Shared by the study (``drive_test``), its report and its plots.
+Shared by the study (:mod:`.run`, :mod:`.measure`), its report and its plots.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .runner import StudyError, repo_root
+from ...runner.study import StudyError, repo_root
 
 #: The source tree (tests/data/traces, ../shared).
 REPO = repo_root()

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 import airtcp
-from airtcp.studies import drive_test
+from airtcp.studies.drive_3g import measure as drive_measure
+from airtcp.studies.drive_3g import setup as drive_setup
 
 from conftest import run_cli
 
-EXCERPT = drive_test.log_path(drive_test.LOGS["ucc-excerpt"], Path("."))
+EXCERPT = drive_setup.log_path(drive_setup.LOGS["ucc-excerpt"], Path("."))
 
 TABLE_COLUMNS = [
     "log",
@@ -78,7 +79,7 @@ def test_unknown_log_is_a_usage_error(tmp_path):
 
 
 def test_study_scenario_logs_handoffs_and_signal():
-    sc = drive_test.scenario(EXCERPT.resolve(), "veno", 20.0, handoff_drops=True)
+    sc = drive_setup.scenario(EXCERPT.resolve(), "veno", 20.0, handoff_drops=True)
     # An upload by default: the mobile sends, the log drives mobile -> bs.
     assert (sc["flows"][0]["from"], sc["flows"][0]["to"]) == ("mobile", "server")
     r = airtcp.run(sc, seed=3)
@@ -89,7 +90,7 @@ def test_study_scenario_logs_handoffs_and_signal():
     assert [h["t_s"] for h in trace["handoff_times"]] == [e["t_s"] for e in hand]
     s = trace["series"]
     assert len(s["t_s"]) == len(s["signal_dbm"]) == len(s["capacity_bps"]) and s["t_s"][0] == 0.0
-    m = drive_test.metrics(r)
+    m = drive_measure.metrics(r)
     assert m["handoffs"] == len(hand)
     assert m["cuts_4_5"] + m["cuts_1_2"] <= m["recoveries"]
 
@@ -100,7 +101,7 @@ def test_bad_trace_line_names_the_file_and_line(tmp_path):
     lines[3] = lines[3].split(",", 1)[0]  # a truncated row
     bad.write_text("\n".join(lines) + "\n")
     with pytest.raises(airtcp.ScenarioError) as e:
-        airtcp.run(drive_test.scenario(bad, "cubic", 5.0, handoff_drops=False))
+        airtcp.run(drive_setup.scenario(bad, "cubic", 5.0, handoff_drops=False))
     assert f"{bad}:4:" in str(e.value)
     assert e.value.key == "links[1].trace_ba.file"
 
@@ -108,12 +109,12 @@ def test_bad_trace_line_names_the_file_and_line(tmp_path):
 @pytest.mark.parametrize("log", ["ucc", "imc23", "feup"])
 def test_shipped_toml_matches_the_study(log):
     """scenarios/drive-<log>.toml is the study's download scenario for that log (cubic)."""
-    toml = drive_test.REPO / "scenarios" / f"drive-{log}.toml"
-    path = drive_test.log_path(drive_test.LOGS[log], drive_test.traces_dir(None))
+    toml = drive_setup.REPO / "scenarios" / f"drive-{log}.toml"
+    path = drive_setup.log_path(drive_setup.LOGS[log], drive_setup.traces_dir(None))
     if not path.exists():
         pytest.skip(f"shared drive log {path} not present")
     a = airtcp.run(toml, overrides={"sim.duration": "1s"}).summary["scenario"]
-    b = airtcp.run(drive_test.scenario(path, "cubic", 1.0, handoff_drops=True, direction="download")).summary["scenario"]
+    b = airtcp.run(drive_setup.scenario(path, "cubic", 1.0, handoff_drops=True, direction="download")).summary["scenario"]
     for s in (a, b):
         t = s["links"][1]["trace_ab"]
         t["file"] = str(Path(t["file"]).resolve())
@@ -131,7 +132,7 @@ def _runs(stack, variant, log, goodputs):
 def test_stack_section_puts_a_changed_claim_first():
     """Veno beats Cubic on linux-3.16 but ties on linux: that row comes first
     and says the claim changes; Westwood ties on both and holds."""
-    from airtcp.studies.drive_test_report import _stack_section
+    from airtcp.studies.drive_3g.report import _stack_section
 
     seed = {"cubic": [100, 101, 99], "veno": [130, 131, 129], "westwood": [100, 102, 98]}
     today = {"cubic": [100, 101, 99], "veno": [100, 103, 97], "westwood": [101, 100, 99]}

@@ -8,9 +8,9 @@ import math
 import os
 from pathlib import Path
 
-from .drive_test_setup import DEFAULTS, REPO, SEED, STACKS
-from .report import fmt as _f
-from .report import fmt_ci, md_table, pct as _pct, ratio_stats, summarize
+from .setup import DEFAULTS, REPO, SEED, STACKS
+from ..reporting import fmt as _f
+from ..reporting import fmt_ci, md_table, pct as _pct, ratio_stats, summarize
 
 #: Seed 003's ratios to Cubic (phase 1, phase 2).
 SEED_RATIO = {alg: (SEED[alg]["p1"] / SEED["cubic"]["p1"], SEED[alg]["p2"] / SEED["cubic"]["p2"]) for alg in SEED}
@@ -355,7 +355,7 @@ def write_report(
     L.append(
         f"Radio queue {d['queue_packets']} packets; TCP: profile `{STACKS[stacks[0]][0]}` with MSS {d['mss']}, min RTO {d['min_rto']}, send/receive buffers "
         f"autotuned up to {d['tcp_wmem'][2] // 2**20}/{d['tcp_rmem'][2] // 2**20} MiB (Linux 3.16's tcp_wmem/tcp_rmem), "
-        "SACK and timestamps on. Sources of each value: `DEFAULTS` in `python/airtcp/studies/drive_test_setup.py`. "
+        "SACK and timestamps on. Sources of each value: `DEFAULTS` in `python/airtcp/studies/drive_3g/setup.py`. "
         "The capacity mapping models a downlink; an upload uses it unchanged (our simplification), and the seed-rate "
         "variant scales it to the seed's 50-200 KB/s either way.\n"
     )
@@ -379,7 +379,7 @@ def write_report(
     L.extend(md_table(["variant", "capacity scale", "random-loss arm", "what"], [[v, f"{sc:g}", "yes" if loss else "no", about] for v, (sc, loss, about) in variants.items()]))
     L.append("")
     if any(loss for _, loss, _ in variants.values()):
-        from .drive_test_setup import RANDOM_LOSS
+        from .setup import RANDOM_LOSS
 
         c, w = RANDOM_LOSS["cellular"], RANDOM_LOSS["wifi"]
         L.append(
