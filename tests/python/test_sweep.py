@@ -81,7 +81,7 @@ def test_grid_values_split_and_type_like_set():
         (["--grid", "links.1.loss_ab.p=0.1,2"], "links[1].loss_ab.p: probability 2 is outside [0, 1]"),
         (["--grid", "flows.0.tcp.cc="], "airtcp: --grid flows.0.tcp.cc=: no values"),
         (["--grid", "flows.0.tcp.cc"], "airtcp: --grid flows.0.tcp.cc: expected path=v1,v2,..."),
-        (["--grid", "sim.duration=5s,abc"], "--grid sim.duration=abc: sim.duration: not a duration"),
+        (["--grid", "sim.duration=5s,abc"], "--grid sim.duration=abc: sim.duration: unknown duration unit in \"abc\""),
         (["--grid", "flows.0.tcp.cc=reno", "--grid", "flows.0.tcp.cc=cubic"], "given twice"),
         (["--grid", "flows.0.tcp.cc=reno", "--set", "flows.0.tcp.cc=cubic"], "also given with --set"),
         (["--seeds", "0"], "airtcp: --seeds must be at least 1"),

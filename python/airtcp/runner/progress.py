@@ -61,7 +61,7 @@ class Progress:
         fill = int(BAR_WIDTH * i / n) if n else BAR_WIDTH
         eta_s = "?" if math.isnan(eta) else f"{int(eta) // 60}:{int(eta) % 60:02d}"
         extra = f" ({self.failed} failed)" if self.failed else ""
-        return f"[{'#' * fill}{'.' * (BAR_WIDTH - fill)}] {i}/{n} {100 * i / max(n, 1):3.0f}% {rate:.1f} runs/s ETA {eta_s}{extra} "
+        return f"[{'#' * fill}{'.' * (BAR_WIDTH - fill)}] {i}/{n} {100 * i / max(n, 1):3.0f}% {rate:.1f} runs/s ETA {eta_s}{extra}"
 
     def close(self) -> None:
         """End the terminal line if the runs stopped before the last one."""
