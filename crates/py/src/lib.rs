@@ -112,12 +112,20 @@ fn run(
 /// `scenario` of summary.json). Raises `airtcp.ScenarioError` for a bad
 /// scenario, `airtcp.SimError` for one the simulator cannot build.
 #[pyfunction]
-fn validate(py: Python<'_>, source: &str, origin: &str, fmt: &str, overrides: Vec<(String, String)>) -> PyResult<String> {
+fn validate(
+    py: Python<'_>,
+    source: &str,
+    origin: &str,
+    fmt: &str,
+    overrides: Vec<(String, String)>,
+) -> PyResult<String> {
     let scenario = parse(py, source, origin, fmt, &overrides)?;
     let built = py.detach(|| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| airtcp_sim::validate(&scenario)))
-            .map_err(|p| format!("internal error (a bug in airtcp): {}", panic_message(&*p)))?
-            .map_err(|e| e.to_string())
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            airtcp_sim::validate(&scenario)
+        }))
+        .map_err(|p| format!("internal error (a bug in airtcp): {}", panic_message(&*p)))?
+        .map_err(|e| e.to_string())
     });
     built.map_err(|msg| py_error(py, "SimError", msg))?;
     let mut json = scenario.to_json();
@@ -127,12 +135,22 @@ fn validate(py: Python<'_>, source: &str, origin: &str, fmt: &str, overrides: Ve
 
 /// Parse a scenario given as text (`fmt` "toml" or "json") or as a path
 /// (`fmt` "path"), raising `airtcp.ScenarioError`.
-fn parse(py: Python<'_>, source: &str, origin: &str, fmt: &str, overrides: &[(String, String)]) -> PyResult<Scenario> {
+fn parse(
+    py: Python<'_>,
+    source: &str,
+    origin: &str,
+    fmt: &str,
+    overrides: &[(String, String)],
+) -> PyResult<Scenario> {
     let parsed = match fmt {
         "toml" => Scenario::from_toml_str(source, origin, overrides),
         "json" => Scenario::from_json_str(source, origin, overrides),
         "path" => Scenario::from_path(Path::new(source), overrides),
-        other => return Err(PyValueError::new_err(format!("unknown scenario format {other:?}"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown scenario format {other:?}"
+            )))
+        }
     };
     parsed.map_err(|e| scenario_error(py, &e))
 }
