@@ -35,12 +35,18 @@ pub enum Hook {
 pub struct HookMask(pub u8);
 
 impl HookMask {
+    /// Call at [`Hook::Ingress`].
     pub const INGRESS: HookMask = HookMask(1);
+    /// Call at [`Hook::LocalIn`].
     pub const LOCAL_IN: HookMask = HookMask(2);
+    /// Call at [`Hook::Forward`].
     pub const FORWARD: HookMask = HookMask(4);
+    /// Call at [`Hook::Egress`].
     pub const EGRESS: HookMask = HookMask(8);
+    /// Call at every hook.
     pub const ALL: HookMask = HookMask(15);
 
+    /// Whether the mask includes `hook`.
     pub fn has(self, hook: Hook) -> bool {
         let bit = match hook {
             Hook::Ingress => 1,
@@ -89,9 +95,12 @@ pub enum InjectAt {
     Route,
 }
 
+/// A packet an agent wants sent, and where it enters the node's path.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Injection {
+    /// Where the packet enters (see [`InjectAt`] for which agents it meets).
     pub at: InjectAt,
+    /// The packet itself.
     pub pkt: Packet,
 }
 
@@ -99,26 +108,57 @@ pub struct Injection {
 /// disassociation and MAC delivery failure join this enum with the WLAN work.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum NodeEvent {
+    /// Interface `iface` was brought up (a scenario's scheduled interface
+    /// change); routes are recomputed.
     IfaceUp(IfaceId),
+    /// Interface `iface` was brought down (a scenario's scheduled interface
+    /// change); routes are recomputed without it.
     IfaceDown(IfaceId),
     /// The MAC of wireless interface `iface` gave up on a frame toward IPv4
     /// `dst` at its retry limit (the cross-layer signal of seed 001).
-    TxFailed { iface: IfaceId, dst: [u8; 4] },
+    TxFailed {
+        /// The wireless interface whose MAC gave up.
+        iface: IfaceId,
+        /// IPv4 destination of the frame that was dropped.
+        dst: [u8; 4],
+    },
     /// A station's wireless interface `iface` associated with the AP at
     /// `ap` (its radio's address).
-    Associated { iface: IfaceId, ap: [u8; 4] },
+    Associated {
+        /// The station's wireless interface.
+        iface: IfaceId,
+        /// IPv4 address of the AP's radio.
+        ap: [u8; 4],
+    },
     /// A station's wireless interface lost its AP (T0 of a handoff).
-    LinkLost { iface: IfaceId },
-    /// At an AP: station `station` associated with (or left) interface `iface`.
-    StationJoined { iface: IfaceId, station: [u8; 4] },
-    StationLeft { iface: IfaceId, station: [u8; 4] },
+    LinkLost {
+        /// The station's wireless interface that lost its AP.
+        iface: IfaceId,
+    },
+    /// At an AP: station `station` associated with interface `iface`.
+    StationJoined {
+        /// The AP's wireless interface.
+        iface: IfaceId,
+        /// IPv4 address of the station.
+        station: [u8; 4],
+    },
+    /// At an AP: station `station` left interface `iface` (disassociated or
+    /// lost), so frames for it can no longer be delivered there.
+    StationLeft {
+        /// The AP's wireless interface.
+        iface: IfaceId,
+        /// IPv4 address of the station.
+        station: [u8; 4],
+    },
 }
 
 /// One line for the run's event log: `kind` names the action ("snoop_local_rexmit"),
 /// `value` is its number (a sequence offset, a cache size).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct AgentLog {
+    /// What happened, a short snake_case name ("snoop_local_rexmit").
     pub kind: &'static str,
+    /// The number that goes with it (a sequence offset, a cache size, a count).
     pub value: u64,
 }
 
@@ -147,6 +187,8 @@ pub trait Agent {
     /// Called at (or after) the instant `poll_timeout` returned.
     fn handle_timeout(&mut self, now: Instant);
 
+    /// React to something that happened to the node (interface up/down,
+    /// association, MAC failure); default: ignore it.
     fn on_node_event(&mut self, _now: Instant, _ev: NodeEvent) {}
 
     /// Next entry for the run's event log.

@@ -29,7 +29,14 @@ pub enum SnoopTimer {
     /// From the local RTT (Balakrishnan et al. 1995 §3; the seed's future
     /// work): RFC 6298-style SRTT + 4·RTTVAR over wireless-hop samples,
     /// clamped to `[min, max]`, `initial` before the first sample.
-    Adaptive { initial: Duration, min: Duration, max: Duration },
+    Adaptive {
+        /// Timeout before the first local RTT sample.
+        initial: Duration,
+        /// Lower clamp of the computed timeout.
+        min: Duration,
+        /// Upper clamp of the computed timeout.
+        max: Duration,
+    },
 }
 
 /// The Snoop proxy (Balakrishnan, Seshan, Amir, Katz, MobiCom 1995).
@@ -38,6 +45,7 @@ pub struct SnoopConfig {
     /// The interface facing the wireless hop: data leaving through it is
     /// cached, ACKs arriving on it are snooped.
     pub wireless: IfaceId,
+    /// How long Snoop waits for a wireless ACK before retransmitting locally.
     pub timer: SnoopTimer,
     /// Most segments cached per connection.
     pub cache_packets: u32,

@@ -33,6 +33,8 @@
 //! assert_eq!(peg.on_packet(Instant::ZERO, Hook::Egress, IfaceId(0), &mut ack), Verdict::Accept);
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod agent;
 pub mod config;
 pub mod itcp;
@@ -55,27 +57,44 @@ pub use config::{ItcpConfig, PegConfig, SnoopConfig, SnoopTimer};
 /// Any agent: the built-ins by value (static dispatch on the packet path) and
 /// an escape hatch for agents defined elsewhere.
 pub enum AnyAgent {
+    /// Seed 004's packet error generator.
     Peg(peg::Peg),
+    /// The Snoop proxy (seed 004).
     Snoop(snoop::Snoop),
+    /// The I-TCP split-connection proxy.
     Itcp(itcp::Itcp),
+    /// Mobile IP home agent (seed 001).
     HomeAgent(mobileip::HomeAgent),
+    /// Mobile IP foreign agent, with Wi-TCP's signalling (seed 001).
     ForeignAgent(mobileip::ForeignAgent),
+    /// Mobile IP mobile node (seed 001).
     MobileNode(mobileip::MobileNode),
+    /// A correspondent node that learns bindings (route optimisation, seed 001).
     Correspondent(mobileip::Correspondent),
+    /// M-TCP's supervisor host.
     Mtcp(mtcp::Mtcp),
+    /// An agent defined outside this crate, called through a vtable.
     Custom(Box<dyn Agent>),
 }
 
 /// An agent as a scenario declares it.
 #[derive(Clone, Debug)]
 pub enum AgentSpec {
+    /// Build a [`peg::Peg`].
     Peg(PegConfig),
+    /// Build a [`snoop::Snoop`].
     Snoop(SnoopConfig),
+    /// Build an [`itcp::Itcp`].
     Itcp(ItcpConfig),
+    /// Build a [`mobileip::HomeAgent`].
     HomeAgent(mobileip::HomeAgentConfig),
+    /// Build a [`mobileip::ForeignAgent`].
     ForeignAgent(mobileip::ForeignAgentConfig),
+    /// Build a [`mobileip::MobileNode`].
     MobileNode(mobileip::MobileNodeConfig),
+    /// Build a [`mobileip::Correspondent`].
     Correspondent(mobileip::CorrespondentConfig),
+    /// Build an [`mtcp::Mtcp`].
     Mtcp(mtcp::MtcpConfig),
 }
 

@@ -16,6 +16,8 @@ use airtcp_core::{Instant, Packet, RngStream};
 use crate::agent::{Agent, Hook, HookMask, IfaceId, Injection, Verdict};
 use crate::config::PegConfig;
 
+/// One packet error generator (seed 004): drops packets independently with
+/// the configured probability per direction, one draw per eligible packet.
 pub struct Peg {
     cfg: PegConfig,
     rng: RngStream,
@@ -32,6 +34,7 @@ impl Peg {
         Peg { cfg, rng, send_seen: 0, send_dropped: 0, recv_seen: 0, recv_dropped: 0 }
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &PegConfig {
         &self.cfg
     }

@@ -45,20 +45,24 @@ impl CodeVector {
         Some(v)
     }
 
+    /// Number of coefficients: the batch size β (k for a partial final batch).
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// Whether the vector has no coefficient (an ACK's).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The coefficients, native 0 first.
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
         &self.c[..self.len as usize]
     }
 
+    /// The coefficients, for a recoder that overwrites them in place.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         &mut self.c[..self.len as usize]
@@ -98,6 +102,8 @@ pub enum CodedKind {
 }
 
 impl CodedKind {
+    /// The kind for the wire's kind byte; `None` for an unknown kind (a
+    /// malformed packet, which the decoder reports).
     pub fn from_byte(b: u8) -> Option<CodedKind> {
         match b {
             1 => Some(CodedKind::Data),
@@ -111,6 +117,7 @@ impl CodedKind {
 /// A coded packet's header as the simulator moves it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Coded {
+    /// Data, batch ACK or TCPFender ACK.
     pub kind: CodedKind,
     /// The coded flow (one source-destination transfer).
     pub flow: u16,
@@ -121,6 +128,7 @@ pub struct Coded {
     /// segment whose arrival released this packet; echoed in the ACK it
     /// triggers. 0 under plain MORE.
     pub tag: u32,
+    /// Which combination of the batch's natives the payload is (empty for ACKs).
     pub code: CodeVector,
     /// Length of the coded payload (every native padded to this length).
     pub payload_len: u16,
@@ -133,6 +141,8 @@ impl Coded {
         CODED_HEADER_LEN + self.code.len() as u32 + self.payload_len as u32
     }
 
+    /// Always false: a coded packet has at least its 12-byte header (here for
+    /// clippy's `len_without_is_empty`).
     pub fn is_empty(&self) -> bool {
         false
     }

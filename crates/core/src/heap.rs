@@ -25,14 +25,17 @@ impl<T> Default for MinHeap4<T> {
 const ARITY: usize = 4;
 
 impl<T: Ord + Copy> MinHeap4<T> {
+    /// An empty heap with room for `n` entries before it allocates.
     pub fn with_capacity(n: usize) -> Self {
         MinHeap4 { items: Vec::with_capacity(n) }
     }
 
+    /// Number of entries.
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
+    /// Whether the heap is empty.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
@@ -43,6 +46,7 @@ impl<T: Ord + Copy> MinHeap4<T> {
         self.items.first()
     }
 
+    /// Add an entry; O(log₄ n), no allocation once capacity covers the backlog.
     #[inline]
     pub fn push(&mut self, e: T) {
         let mut i = self.items.len();

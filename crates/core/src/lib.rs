@@ -32,6 +32,8 @@
 //! assert!(before < after);
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod coded;
 pub mod heap;
 pub mod mobileip;

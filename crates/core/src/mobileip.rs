@@ -18,14 +18,20 @@ pub const MIP_PORT: u16 = 434;
 /// chosen by the mobile node. Ordered as the 64-bit number.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Ident {
+    /// High 32 bits: with timestamp replay protection, the sender's clock in
+    /// seconds (RFC 5944 uses NTP seconds; the agents here count from the
+    /// run's start plus their `clock_offset_s`).
     pub hi: u32,
+    /// Low 32 bits, chosen by the mobile node (the reply copies them to match the request).
     pub lo: u32,
 }
 
 impl Ident {
+    /// Split a 64-bit Identification into its halves.
     pub fn from_u64(v: u64) -> Ident {
         Ident { hi: (v >> 32) as u32, lo: v as u32 }
     }
+    /// The 64-bit Identification as one number.
     pub fn as_u64(self) -> u64 {
         (self.hi as u64) << 32 | self.lo as u64
     }
@@ -51,11 +57,17 @@ pub mod reg_flags {
 /// 0 deregisters, 0xffff is infinite.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RegRequest {
+    /// [`reg_flags`] bits.
     pub flags: u8,
+    /// Requested lifetime in seconds; 0 deregisters, 0xffff is infinite.
     pub lifetime: u16,
+    /// The mobile node's home address.
     pub home_addr: [u8; 4],
+    /// Its home agent's address.
     pub home_agent: [u8; 4],
+    /// The care-of address to bind (the foreign agent's, or the home address to deregister).
     pub coa: [u8; 4],
+    /// Identification, echoed in the reply (replay protection, §5.7).
     pub id: Ident,
 }
 
@@ -108,10 +120,15 @@ impl ReplyCode {
 /// Registration Reply, type 3 (RFC 5944 §3.4).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RegReply {
+    /// Accepted, or why not.
     pub code: ReplyCode,
+    /// Granted lifetime in seconds (for code 69, the longest the foreign agent accepts).
     pub lifetime: u16,
+    /// The mobile node's home address.
     pub home_addr: [u8; 4],
+    /// Its home agent's address.
     pub home_agent: [u8; 4],
+    /// The request's Identification (the home agent may rewrite the high half, §3.8.3).
     pub id: Ident,
 }
 
@@ -121,6 +138,7 @@ pub struct RegReply {
 /// Update to the correspondent `correspondent` that still uses it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct BindingWarning {
+    /// The mobile node the warning is about.
     pub home_addr: [u8; 4],
     /// The node whose binding is out of date and needs an update (the draft's
     /// "Target Node Address").
@@ -131,7 +149,9 @@ pub struct BindingWarning {
 /// correspondent asks the home agent for the mobile node's binding.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct BindingRequest {
+    /// The mobile node whose binding is asked for.
     pub home_addr: [u8; 4],
+    /// Identification, echoed in the Binding Update that answers.
     pub id: Ident,
 }
 
@@ -153,10 +173,15 @@ pub mod bu_flags {
 /// agent to its previous one (smooth handoff, draft §"Smooth Handoff").
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct BindingUpdate {
+    /// [`bu_flags`] bits.
     pub flags: u8,
+    /// Binding lifetime in seconds; 0 deletes the binding.
     pub lifetime: u16,
+    /// The mobile node's home address.
     pub home_addr: [u8; 4],
+    /// Its current care-of address.
     pub coa: [u8; 4],
+    /// Identification, echoed in a Binding Acknowledge.
     pub id: Ident,
 }
 
@@ -164,30 +189,46 @@ pub struct BindingUpdate {
 /// `nack`: the update was refused (the draft's N bit).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct BindingAck {
+    /// The update was refused (the draft's N bit).
     pub nack: bool,
+    /// Home address of the update acknowledged.
     pub home_addr: [u8; 4],
+    /// Care-of address of the update acknowledged.
     pub coa: [u8; 4],
+    /// Identification of the update acknowledged.
     pub id: Ident,
 }
 
 /// A Mobile IP message on UDP port 434.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MipMsg {
+    /// Registration Request, type 1.
     RegRequest(RegRequest),
+    /// Registration Reply, type 3.
     RegReply(RegReply),
+    /// Binding Warning, type 16.
     BindingWarning(BindingWarning),
+    /// Binding Request, type 17.
     BindingRequest(BindingRequest),
+    /// Binding Update, type 18.
     BindingUpdate(BindingUpdate),
+    /// Binding Acknowledge, type 19.
     BindingAck(BindingAck),
 }
 
 /// Message type numbers (RFC 5944 §3.3, §3.4; draft-ietf-mobileip-optim-11).
 pub mod mip_type {
+    /// Registration Request (RFC 5944 §3.3).
     pub const REG_REQUEST: u8 = 1;
+    /// Registration Reply (RFC 5944 §3.4).
     pub const REG_REPLY: u8 = 3;
+    /// Binding Warning (draft-ietf-mobileip-optim-11).
     pub const BINDING_WARNING: u8 = 16;
+    /// Binding Request (draft-ietf-mobileip-optim-11).
     pub const BINDING_REQUEST: u8 = 17;
+    /// Binding Update (draft-ietf-mobileip-optim-11).
     pub const BINDING_UPDATE: u8 = 18;
+    /// Binding Acknowledge (draft-ietf-mobileip-optim-11).
     pub const BINDING_ACK: u8 = 19;
 }
 
@@ -228,6 +269,8 @@ impl MipMsg {
         MipMsg::len_for_type(self.msg_type()).unwrap_or(0)
     }
 
+    /// Always false: every message has a fixed part (here for clippy's
+    /// `len_without_is_empty`).
     pub fn is_empty(&self) -> bool {
         false
     }
@@ -273,8 +316,11 @@ pub struct AgentAdvert {
     pub seq: u16,
     /// Longest registration lifetime the agent accepts, seconds (§2.1.1).
     pub reg_lifetime: u16,
+    /// [`adv_flags`] bits (R B H F M G r T).
     pub flags: u8,
+    /// Care-of address slots; only the first `n_coas` are meaningful (see [`AgentAdvert::coas`]).
     pub coas: [[u8; 4]; MAX_ADV_COAS],
+    /// How many of `coas` are in use.
     pub n_coas: u8,
 }
 
@@ -306,13 +352,17 @@ impl AgentAdvert {
         Self::RA_HEADER_LEN + 8 * self.router.is_some() as u32 + Self::EXT_FIXED_LEN + 4 * self.coas().len() as u32
     }
 
+    /// Always false: an advertisement has at least its headers (here for
+    /// clippy's `len_without_is_empty`).
     pub fn is_empty(&self) -> bool {
         false
     }
 
+    /// Whether the F bit says the sender is a foreign agent on this link.
     pub fn is_foreign_agent(&self) -> bool {
         self.flags & adv_flags::F != 0
     }
+    /// Whether the H bit says the sender is a home agent on this link.
     pub fn is_home_agent(&self) -> bool {
         self.flags & adv_flags::H != 0
     }

@@ -22,10 +22,13 @@ pub const ICMP_ECHO_HEADER_LEN: u32 = 8;
 
 /// IANA protocol numbers carried in the IPv4 protocol field.
 pub mod proto {
+    /// ICMP (RFC 792).
     pub const ICMP: u8 = 1;
     /// IP in IP (RFC 2003).
     pub const IPIP: u8 = 4;
+    /// TCP (RFC 9293).
     pub const TCP: u8 = 6;
+    /// UDP (RFC 768).
     pub const UDP: u8 = 17;
     /// Network-coded packets (MORE, TCPFender): 253, reserved for
     /// experimentation and testing (RFC 3692 §2.1, RFC 4727 §7.1).
@@ -72,9 +75,15 @@ impl Ecn {
 /// DSCP, flags, checksum) are fixed or computed by [`crate::wire`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Ipv4Header {
+    /// Source address.
     pub src: [u8; 4],
+    /// Destination address.
     pub dst: [u8; 4],
+    /// Time to live (RFC 791): a router that would forward the packet with
+    /// TTL 1 or less drops it instead (and counts it), else decrements it.
     pub ttl: u8,
+    /// Identification (RFC 791), numbered by the sending node; kept so that
+    /// captures show distinct datagrams as a real stack would.
     pub ip_id: u16,
     /// ECN codepoint (RFC 3168 §5).
     pub ecn: Ecn,
@@ -86,14 +95,24 @@ pub struct Ipv4Header {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum UdpMsg {
     /// Application data of `len` bytes with no meaning to the network.
-    Opaque { len: u32 },
+    Opaque {
+        /// Bytes of application data.
+        len: u32,
+    },
     /// A datagram of a measuring UDP application (iperf's UDP test): `len`
     /// bytes of application data that begin with the sender's sequence
     /// number `seq` and its send time `sent_ns` (simulation time, ns), from
     /// which the receiver computes loss, reordering, one-way delay and
     /// jitter. On the wire the first 12 bytes are iperf 2's datagram
     /// header (32-bit id, seconds, microseconds; `crate::wire`).
-    Probe { len: u32, seq: u32, sent_ns: u64 },
+    Probe {
+        /// Bytes of application data, the 12-byte probe header included.
+        len: u32,
+        /// The sender's datagram number, from 0.
+        seq: u32,
+        /// Send time in simulation nanoseconds.
+        sent_ns: u64,
+    },
     /// A Mobile IP message on port 434 (registration, RFC 5944 §3; route
     /// optimisation, draft-ietf-mobileip-optim-11).
     Mip(MipMsg),
@@ -108,15 +127,20 @@ impl UdpMsg {
         }
     }
 
+    /// Whether the message carries no byte after the UDP header.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }
 
+/// A UDP datagram (RFC 768): ports and a typed message.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Udp {
+    /// Source port.
     pub src_port: u16,
+    /// Destination port (434 for Mobile IP, 3517 for M-TCP's move notices).
     pub dst_port: u16,
+    /// What the datagram carries.
     pub msg: UdpMsg,
 }
 
@@ -125,8 +149,23 @@ pub struct Udp {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Icmp {
     /// Echo request with `len` data bytes after the 8-byte header.
-    EchoRequest { id: u16, seq: u16, len: u32 },
-    EchoReply { id: u16, seq: u16, len: u32 },
+    EchoRequest {
+        /// Identifier, chosen by the sender (one per ping session).
+        id: u16,
+        /// Sequence number of this request within the session.
+        seq: u16,
+        /// Data bytes after the header.
+        len: u32,
+    },
+    /// Echo reply: the request's `id`, `seq` and data length returned.
+    EchoReply {
+        /// Identifier copied from the request.
+        id: u16,
+        /// Sequence number copied from the request.
+        seq: u16,
+        /// Data bytes after the header.
+        len: u32,
+    },
     /// Router advertisement with the mobility agent extension.
     AgentAdvert(AgentAdvert),
 }
@@ -140,6 +179,8 @@ impl Icmp {
         }
     }
 
+    /// Always false: every ICMP message has at least its header (here for
+    /// clippy's `len_without_is_empty`).
     pub fn is_empty(&self) -> bool {
         false
     }
@@ -150,8 +191,11 @@ impl Icmp {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[non_exhaustive]
 pub enum IpPayload {
+    /// A TCP segment.
     Tcp(Segment),
+    /// A UDP datagram.
     Udp(Udp),
+    /// An ICMP message.
     Icmp(Icmp),
     /// A network-coded packet or batch ACK (MORE, TCPFender).
     Coded(Coded),
@@ -195,6 +239,8 @@ impl IpPayload {
         }
     }
 
+    /// Always false: every payload has at least its header (here for clippy's
+    /// `len_without_is_empty`).
     pub fn is_empty(&self) -> bool {
         false
     }
@@ -205,8 +251,11 @@ impl IpPayload {
 /// `ip` and `payload` are the inner packet, untouched until decapsulation.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Packet {
+    /// The (inner) IPv4 header: end-to-end addresses.
     pub ip: Ipv4Header,
+    /// The IP-in-IP outer header while tunnelled (RFC 2003), `None` otherwise.
     pub outer: Option<Ipv4Header>,
+    /// What the packet carries.
     pub payload: IpPayload,
 }
 
@@ -246,6 +295,7 @@ impl Packet {
         }
     }
 
+    /// The TCP segment for changes in place, if this (inner) packet carries one.
     #[inline]
     pub fn segment_mut(&mut self) -> Option<&mut Segment> {
         match &mut self.payload {
@@ -272,6 +322,7 @@ impl Packet {
         self.outer.as_ref().unwrap_or(&self.ip)
     }
 
+    /// The header routers act on, for changes (TTL, ECN marks).
     #[inline]
     pub fn net_header_mut(&mut self) -> &mut Ipv4Header {
         match &mut self.outer {
@@ -321,9 +372,13 @@ impl Packet {
 /// A TCP connection's 4-tuple in one direction.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct ConnKey {
+    /// Source address.
     pub src: [u8; 4],
+    /// Destination address.
     pub dst: [u8; 4],
+    /// Source port.
     pub src_port: u16,
+    /// Destination port.
     pub dst_port: u16,
 }
 
@@ -339,6 +394,7 @@ impl ConnKey {
 pub struct MacAddr(pub [u8; 6]);
 
 impl MacAddr {
+    /// ff:ff:ff:ff:ff:ff, every station on the link.
     pub const BROADCAST: MacAddr = MacAddr([0xff; 6]);
 
     /// A locally administered unicast address (IEEE 802 U/L bit set, I/G
@@ -358,10 +414,14 @@ pub enum L2Kind {
     Data,
 }
 
+/// The link-layer header of a [`Frame`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct L2Header {
+    /// Transmitter address.
     pub src: MacAddr,
+    /// Receiver address ([`MacAddr::BROADCAST`] for broadcasts).
     pub dst: MacAddr,
+    /// What the frame is.
     pub kind: L2Kind,
     /// Sent by an agent in another host's name (M-TCP's ACKs carry the
     /// mobile's IP address): on a real LAN its link-layer source is the
@@ -373,7 +433,9 @@ pub struct L2Header {
 /// A link-layer frame and the packet it carries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Frame {
+    /// Link-layer header.
     pub l2: L2Header,
+    /// The IPv4 packet carried.
     pub pkt: Packet,
 }
 

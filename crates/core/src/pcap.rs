@@ -94,6 +94,7 @@ impl<W: Write> PcapWriter<W> {
         })
     }
 
+    /// The link type the file header declares (raw IPv4 or Ethernet).
     pub fn link(&self) -> LinkType {
         self.link
     }
@@ -170,6 +171,7 @@ pub struct PcapRecord {
     pub t: Instant,
     /// Length on the wire; `data` may be shorter if the capture cut it.
     pub orig_len: u32,
+    /// The captured bytes (at most the file's snaplen).
     pub data: Vec<u8>,
 }
 
@@ -179,7 +181,9 @@ pub struct PcapReader<R: Read> {
     r: R,
     big_endian: bool,
     nanos: bool,
+    /// Longest record the file keeps, in bytes (the file header's snaplen).
     pub snaplen: u32,
+    /// Link-layer type number from the file header (101 raw IP, 1 Ethernet, ...).
     pub linktype: u32,
 }
 
@@ -188,6 +192,8 @@ fn invalid(msg: String) -> io::Error {
 }
 
 impl<R: Read> PcapReader<R> {
+    /// Read and check the 24-byte file header; an unknown magic number or a
+    /// short header is an `InvalidData` error that says which.
     pub fn new(mut r: R) -> io::Result<Self> {
         let mut h = [0u8; 24];
         r.read_exact(&mut h)

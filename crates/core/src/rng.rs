@@ -45,10 +45,13 @@ impl RngStream {
         RngStream { inner: Xoshiro256PlusPlus::from_seed(seed) }
     }
 
+    /// The next 64 random bits (xoshiro256++).
     pub fn next_u64(&mut self) -> u64 {
         self.inner.next_u64()
     }
 
+    /// The next 32 random bits: the high half of [`RngStream::next_u64`], its
+    /// better-mixed bits.
     pub fn next_u32(&mut self) -> u32 {
         (self.inner.next_u64() >> 32) as u32
     }

@@ -31,6 +31,8 @@ pub enum WiTcp {
 }
 
 impl WiTcp {
+    /// The signal for the option's data byte; `None` for an unknown value,
+    /// which the decoder then ignores as a stack ignores an unknown option.
     pub fn from_byte(b: u8) -> Option<WiTcp> {
         match b {
             1 => Some(WiTcp::Eho),
@@ -54,28 +56,42 @@ pub const WITCP_EXID: u16 = 0x5754;
 pub struct TcpFlags(pub u8);
 
 impl TcpFlags {
+    /// No more data from the sender; occupies one sequence number.
     pub const FIN: TcpFlags = TcpFlags(0x01);
+    /// Synchronise sequence numbers (connection open); occupies one sequence number.
     pub const SYN: TcpFlags = TcpFlags(0x02);
+    /// Reset the connection.
     pub const RST: TcpFlags = TcpFlags(0x04);
+    /// Push: deliver buffered data to the application.
     pub const PSH: TcpFlags = TcpFlags(0x08);
+    /// The acknowledgement field is significant.
     pub const ACK: TcpFlags = TcpFlags(0x10);
+    /// The urgent pointer is significant (never set by airtcp's endpoints).
     pub const URG: TcpFlags = TcpFlags(0x20);
+    /// ECN-Echo: the receiver saw a CE mark (RFC 3168 §6.1); on a SYN, ECN requested.
     pub const ECE: TcpFlags = TcpFlags(0x40);
+    /// Congestion Window Reduced: the sender reacted to ECE (RFC 3168 §6.1).
     pub const CWR: TcpFlags = TcpFlags(0x80);
+    /// No flag set.
     pub const NONE: TcpFlags = TcpFlags(0);
 
+    /// Whether every flag of `other` is set in `self`.
     pub fn contains(self, other: TcpFlags) -> bool {
         self.0 & other.0 == other.0
     }
+    /// Whether FIN is set.
     pub fn fin(self) -> bool {
         self.contains(Self::FIN)
     }
+    /// Whether SYN is set.
     pub fn syn(self) -> bool {
         self.contains(Self::SYN)
     }
+    /// Whether RST is set.
     pub fn rst(self) -> bool {
         self.contains(Self::RST)
     }
+    /// Whether ACK is set.
     pub fn ack(self) -> bool {
         self.contains(Self::ACK)
     }
@@ -118,11 +134,17 @@ impl std::fmt::Debug for TcpFlags {
 /// negotiated shift is the endpoint's business, exactly as on the wire.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Segment {
+    /// Source port.
     pub src_port: u16,
+    /// Destination port.
     pub dst_port: u16,
+    /// Sequence number of the first byte (or of the SYN/FIN).
     pub seq: SeqNum,
+    /// Acknowledgement number: next byte expected (valid with ACK set).
     pub ack: SeqNum,
+    /// Header flags.
     pub flags: TcpFlags,
+    /// Raw 16-bit window field, unscaled (see the type's docs).
     pub window: u16,
     /// MSS option (SYN only).
     pub mss: Option<u16>,
@@ -134,6 +156,7 @@ pub struct Segment {
     pub timestamps: Option<(u32, u32)>,
     /// SACK blocks `[left, right)`; only the first `sack_len` are meaningful.
     pub sack_blocks: [(SeqNum, SeqNum); MAX_SACK_BLOCKS],
+    /// How many entries of `sack_blocks` are in use.
     pub sack_len: u8,
     /// Payload length in bytes (the simulator carries no payload bytes).
     pub payload_len: u32,
@@ -147,10 +170,13 @@ impl Segment {
         self.payload_len + self.flags.syn() as u32 + self.flags.fin() as u32
     }
 
+    /// The SACK blocks in use, `[left, right)` each.
     pub fn sacks(&self) -> &[(SeqNum, SeqNum)] {
         &self.sack_blocks[..self.sack_len as usize]
     }
 
+    /// Append a SACK block; false (and nothing added) when the options have no
+    /// room left ([`Segment::max_sack_blocks`]).
     pub fn push_sack(&mut self, left: SeqNum, right: SeqNum) -> bool {
         if (self.sack_len as usize) < self.max_sack_blocks() {
             self.sack_blocks[self.sack_len as usize] = (left, right);

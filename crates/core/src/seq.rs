@@ -15,6 +15,7 @@ impl SeqNum {
     pub fn diff(self, other: SeqNum) -> i32 {
         self.0.wrapping_sub(other.0) as i32
     }
+    /// The later of the two on the sequence circle.
     pub fn max(self, other: SeqNum) -> SeqNum {
         if self > other {
             self
@@ -22,6 +23,7 @@ impl SeqNum {
             other
         }
     }
+    /// The earlier of the two on the sequence circle.
     pub fn min(self, other: SeqNum) -> SeqNum {
         if self < other {
             self

@@ -31,24 +31,32 @@ pub struct Instant(pub u64);
 pub struct Duration(pub u64);
 
 impl Instant {
+    /// The start of the run.
     pub const ZERO: Instant = Instant(0);
+    /// The latest representable instant (about 584 years), for "never".
     pub const MAX: Instant = Instant(u64::MAX);
 
+    /// The instant `ns` nanoseconds after the start.
     pub const fn from_nanos(ns: u64) -> Self {
         Instant(ns)
     }
+    /// The instant `ms` milliseconds after the start.
     pub const fn from_millis(ms: u64) -> Self {
         Instant(ms * 1_000_000)
     }
+    /// The instant `s` seconds after the start.
     pub const fn from_secs(s: u64) -> Self {
         Instant(s * 1_000_000_000)
     }
+    /// Nanoseconds since the start.
     pub const fn as_nanos(self) -> u64 {
         self.0
     }
+    /// Microseconds since the start, truncated (Linux's `tcp_mstamp` clock).
     pub const fn as_micros(self) -> u64 {
         self.0 / 1_000
     }
+    /// Milliseconds since the start, truncated.
     pub const fn as_millis(self) -> u64 {
         self.0 / 1_000_000
     }
@@ -60,45 +68,59 @@ impl Instant {
     pub fn saturating_since(self, earlier: Instant) -> Duration {
         Duration(self.0.saturating_sub(earlier.0))
     }
+    /// `self + d`, or `None` past [`Instant::MAX`].
     pub fn checked_add(self, d: Duration) -> Option<Instant> {
         self.0.checked_add(d.0).map(Instant)
     }
 }
 
 impl Duration {
+    /// No time at all.
     pub const ZERO: Duration = Duration(0);
+    /// The longest representable span (about 584 years), for "unbounded".
     pub const MAX: Duration = Duration(u64::MAX);
 
+    /// A span of `ns` nanoseconds.
     pub const fn from_nanos(ns: u64) -> Self {
         Duration(ns)
     }
+    /// A span of `us` microseconds.
     pub const fn from_micros(us: u64) -> Self {
         Duration(us * 1_000)
     }
+    /// A span of `ms` milliseconds.
     pub const fn from_millis(ms: u64) -> Self {
         Duration(ms * 1_000_000)
     }
+    /// A span of `s` seconds.
     pub const fn from_secs(s: u64) -> Self {
         Duration(s * 1_000_000_000)
     }
+    /// Length in nanoseconds.
     pub const fn as_nanos(self) -> u64 {
         self.0
     }
+    /// Length in microseconds, truncated.
     pub const fn as_micros(self) -> u64 {
         self.0 / 1_000
     }
+    /// Length in milliseconds, truncated.
     pub const fn as_millis(self) -> u64 {
         self.0 / 1_000_000
     }
+    /// Length in seconds as `f64`, for reports and plots only.
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-9
     }
+    /// `self × k`, capped at [`Duration::MAX`] (RTO backoff).
     pub fn saturating_mul(self, k: u64) -> Duration {
         Duration(self.0.saturating_mul(k))
     }
+    /// `self + d`, capped at [`Duration::MAX`].
     pub fn saturating_add(self, d: Duration) -> Duration {
         Duration(self.0.saturating_add(d.0))
     }
+    /// `self - d`, or zero if `d` is longer.
     pub fn saturating_sub(self, d: Duration) -> Duration {
         Duration(self.0.saturating_sub(d.0))
     }

@@ -26,6 +26,8 @@ pub enum Recovery {
 }
 
 impl Recovery {
+    /// Parse the scenario name (`tahoe`, `reno`, `newreno`, `prr`, `ns3-prr`);
+    /// the error lists the known names.
     pub fn from_name(s: &str) -> Result<Self, String> {
         match s {
             "tahoe" => Ok(Recovery::Tahoe),
@@ -36,6 +38,7 @@ impl Recovery {
             other => Err(format!("unknown recovery '{other}' (known: tahoe, reno, newreno, prr, ns3-prr)")),
         }
     }
+    /// The scenario name, the inverse of [`Recovery::from_name`].
     pub fn name(self) -> &'static str {
         match self {
             Recovery::Tahoe => "tahoe",
@@ -80,6 +83,7 @@ pub enum RenoSacks {
 }
 
 impl RenoSacks {
+    /// Parse the scenario name (`reset`, `persist`); the error lists the known names.
     pub fn from_name(s: &str) -> Result<Self, String> {
         match s {
             "reset" => Ok(RenoSacks::ResetOnAdvance),
@@ -87,6 +91,7 @@ impl RenoSacks {
             other => Err(format!("unknown reno_sacks '{other}' (known: reset, persist)")),
         }
     }
+    /// The scenario name, the inverse of [`RenoSacks::from_name`].
     pub fn name(self) -> &'static str {
         match self {
             RenoSacks::ResetOnAdvance => "reset",
@@ -121,6 +126,8 @@ impl EcnMode {
             other => Err(format!("unknown ecn '{other}' (known: 0/off, 1/on, 2/passive)")),
         }
     }
+    /// From the number a `net.ipv4.tcp_ecn` value or a `sysctl` dump holds; the
+    /// error names the accepted values.
     pub fn from_sysctl(n: i64) -> Result<Self, String> {
         match n {
             0 => Ok(EcnMode::Off),
@@ -137,6 +144,7 @@ impl EcnMode {
             EcnMode::Passive => 2,
         }
     }
+    /// The scenario name (`off`, `on`, `passive`).
     pub fn name(self) -> &'static str {
         match self {
             EcnMode::Off => "off",
@@ -157,6 +165,7 @@ pub enum LossExitGrowth {
 }
 
 impl LossExitGrowth {
+    /// Parse the scenario name (`all-acked`, `beyond-recovery-point`).
     pub fn from_name(s: &str) -> Result<Self, String> {
         match s {
             "all-acked" => Ok(LossExitGrowth::AllAcked),
@@ -164,6 +173,7 @@ impl LossExitGrowth {
             other => Err(format!("unknown loss_exit_growth '{other}' (known: all-acked, beyond-recovery-point)")),
         }
     }
+    /// The scenario name, the inverse of [`LossExitGrowth::from_name`].
     pub fn name(self) -> &'static str {
         match self {
             LossExitGrowth::AllAcked => "all-acked",
@@ -189,6 +199,7 @@ pub enum RtoSsthresh {
 }
 
 impl RtoSsthresh {
+    /// Parse the scenario name (`once-per-window`, `always`).
     pub fn from_name(s: &str) -> Result<Self, String> {
         match s {
             "once-per-window" => Ok(RtoSsthresh::OncePerWindow),
@@ -196,6 +207,7 @@ impl RtoSsthresh {
             other => Err(format!("unknown rto_ssthresh '{other}' (known: once-per-window, always)")),
         }
     }
+    /// The scenario name, the inverse of [`RtoSsthresh::from_name`].
     pub fn name(self) -> &'static str {
         match self {
             RtoSsthresh::OncePerWindow => "once-per-window",
@@ -216,6 +228,7 @@ pub enum PartialAckRto {
 }
 
 impl PartialAckRto {
+    /// Parse the scenario name (`every`, `first-only`).
     pub fn from_name(s: &str) -> Result<Self, String> {
         match s {
             "every" => Ok(PartialAckRto::Every),
@@ -223,6 +236,7 @@ impl PartialAckRto {
             other => Err(format!("unknown partial_ack_rto '{other}' (known: every, first-only)")),
         }
     }
+    /// The scenario name, the inverse of [`PartialAckRto::from_name`].
     pub fn name(self) -> &'static str {
         match self {
             PartialAckRto::Every => "every",
@@ -248,6 +262,7 @@ pub enum RtoTimer {
 }
 
 impl RtoTimer {
+    /// Parse the scenario name (`rfc6298`, `linux`).
     pub fn from_name(s: &str) -> Result<Self, String> {
         match s {
             "rfc6298" => Ok(RtoTimer::Rfc6298),
@@ -255,6 +270,7 @@ impl RtoTimer {
             other => Err(format!("unknown rto_timer '{other}' (known: rfc6298, linux)")),
         }
     }
+    /// The scenario name, the inverse of [`RtoTimer::from_name`].
     pub fn name(self) -> &'static str {
         match self {
             RtoTimer::Rfc6298 => "rfc6298",
@@ -269,6 +285,10 @@ pub const TCP_RMEM: [u32; 3] = [4096, 131_072, 6_291_456];
 /// `net.ipv4.tcp_wmem` defaults (Documentation/networking/ip-sysctl.rst).
 pub const TCP_WMEM: [u32; 3] = [4096, 16_384, 4_194_304];
 
+/// Everything an [`crate::Endpoint`] needs to know before it starts: the
+/// constants on which Linux, ns-3 and the RFCs differ, each with its source
+/// and default. [`TcpConfig::default`] is a Linux sender; the profiles in
+/// `crate::profiles` and [`TcpConfig::with_ns3_behaviour`] adjust it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TcpConfig {
     /// The named profile (`crate::profiles`) this configuration starts
@@ -326,7 +346,12 @@ pub struct TcpConfig {
     /// an RTO without sending halves cwnd per RTO idle, down to
     /// min(cwnd, IW). ns-3 3.44's `TcpSocketBase` never restarts cwnd.
     pub slow_start_after_idle: bool,
+    /// Offer and accept SACK (RFC 2018, Linux `net.ipv4.tcp_sack = 1`); used only
+    /// when both SYNs carry SACK-permitted. Default on; Linux and ns-3 agree.
     pub sack: bool,
+    /// Offer and accept the timestamp option (RFC 7323 §3, Linux
+    /// `net.ipv4.tcp_timestamps = 1`), which gives RTT samples on retransmitted
+    /// data and Eifel detection. Default on; Linux and ns-3 agree.
     pub timestamps: bool,
     /// Offer window scaling (RFC 7323); the shift is the smallest that covers `rcv_buf`.
     pub window_scaling: bool,
@@ -372,6 +397,8 @@ pub struct TcpConfig {
     /// after its deadline). `None` (default): no tick, samples and timers at
     /// the simulator's resolution.
     pub rto_tick: Option<Duration>,
+    /// Loss-recovery algorithm after duplicate ACKs or SACK evidence. Default
+    /// [`Recovery::Prr`] (Linux); [`Recovery::Ns3Prr`] in the ns-3 behaviour.
     pub recovery: Recovery,
     /// Duplicate-ACK threshold (RFC 5681: 3).
     pub dupack_threshold: u32,
@@ -458,6 +485,8 @@ pub struct TcpConfig {
     pub persist_min: Duration,
     /// Persist interval upper bound (Linux TCP_RTO_MAX: 120 s).
     pub persist_max: Duration,
+    /// Sender's reaction to a shrunk window (default [`ShrinkPolicy::Linux`];
+    /// seed 000's zero-window ACKs during handoff rely on it).
     pub shrink_policy: ShrinkPolicy,
     /// Retransmissions of one segment before the connection is aborted
     /// (Linux tcp_retries2 = 15; ns-3 DataRetries = 6).

@@ -33,6 +33,8 @@
 //! assert_eq!(client.state(), State::Established);
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod cc;
 pub mod config;
 pub mod endpoint;

@@ -3,11 +3,16 @@
 /// Per-connection counters. All counts are of segments unless named bytes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TcpStats {
+    /// Segments sent of every kind (data, pure ACKs, SYN, FIN, probes).
     pub segs_sent: u64,
+    /// Segments sent that carried payload, retransmissions included.
     pub data_segs_sent: u64,
     /// Data segments sent with a sequence number below the highest already sent.
     pub retransmissions: u64,
+    /// Retransmission-timer expiries (RTOs).
     pub timeouts: u64,
+    /// Fast retransmits: recoveries entered on duplicate ACKs, SACK or RACK
+    /// evidence (not RTOs).
     pub fast_retransmits: u64,
     /// Retransmissions found lost again by RACK (Linux TCPLostRetransmit).
     pub lost_retransmits: u64,
@@ -27,12 +32,19 @@ pub struct TcpStats {
     pub bytes_acked: u64,
     /// Bytes of application data delivered in order to our application.
     pub bytes_delivered: u64,
+    /// Segments received of every kind.
     pub segs_received: u64,
+    /// Duplicate ACKs received: ACKs with no data, no window update, no new
+    /// acknowledgement and no D-SACK (Linux `tcp_ack`'s `num_dupack`).
     pub dup_acks_received: u64,
+    /// Zero-window probes sent by the persist timer.
     pub window_probes: u64,
+    /// RTT samples taken: ACKs that yielded one (by Karn's rule, or by the
+    /// timestamp echo).
     pub rtt_samples: u64,
     /// Sum of RTT samples in microseconds (mean = sum / samples).
     pub rtt_sum_us: u64,
+    /// Smallest RTT sample in microseconds; 0 before the first sample.
     pub rtt_min_us: u64,
     /// RTOs that F-RTO found spurious (Linux `TCPSpuriousRTOs`).
     pub spurious_rtos_detected: u64,

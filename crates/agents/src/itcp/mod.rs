@@ -38,6 +38,8 @@ use crate::agent::{Agent, Hook, HookMask, IfaceId, InjectAt, Injection, Verdict}
 use crate::config::ItcpConfig;
 use split::{Emit, Side, Split, Tally};
 
+/// The I-TCP agent of one node: every TCP connection forwarded through it
+/// is split into two endpoints relaying one byte stream (see the module docs).
 pub struct Itcp {
     /// Boxed: two `TcpConfig`s would make `AnyAgent` three times as large.
     cfg: Box<ItcpConfig>,
@@ -87,6 +89,7 @@ impl Itcp {
         }
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &ItcpConfig {
         &self.cfg
     }

@@ -48,6 +48,8 @@ pub struct HomeAgentConfig {
 }
 
 impl HomeAgentConfig {
+    /// A home agent at `addr` serving `mobiles` on `home_iface`, every other
+    /// field at the default named in its doc.
     pub fn new(addr: [u8; 4], home_iface: IfaceId, mobiles: Vec<[u8; 4]>) -> Self {
         HomeAgentConfig {
             addr,
@@ -104,6 +106,8 @@ pub struct ForeignAgentConfig {
 }
 
 impl ForeignAgentConfig {
+    /// A foreign agent at `addr` on the visited link `wireless`, every other
+    /// field at the default named in its doc.
     pub fn new(addr: [u8; 4], wireless: IfaceId) -> Self {
         ForeignAgentConfig {
             addr,
@@ -124,7 +128,10 @@ impl ForeignAgentConfig {
 /// A mobile node (`mobile_node.rs`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MobileNodeConfig {
+    /// Its permanent address on the home network (RFC 5944 §1.6): the one its
+    /// TCP connections use wherever it is.
     pub home_addr: [u8; 4],
+    /// Address of its home agent, where registration requests go.
     pub home_agent: [u8; 4],
     /// Its wireless interface.
     pub wireless: IfaceId,
@@ -152,6 +159,8 @@ pub struct MobileNodeConfig {
 }
 
 impl MobileNodeConfig {
+    /// A mobile node with home address `home_addr`, registering with
+    /// `home_agent` over `wireless`; every other field at the default named in its doc.
     pub fn new(home_addr: [u8; 4], home_agent: [u8; 4], wireless: IfaceId) -> Self {
         MobileNodeConfig {
             home_addr,
@@ -183,6 +192,7 @@ pub struct CorrespondentConfig {
 }
 
 impl CorrespondentConfig {
+    /// A correspondent at `addr` that refreshes bindings 1 s before they lapse.
     pub fn new(addr: [u8; 4]) -> Self {
         CorrespondentConfig { addr, refresh_before: Some(Duration::from_secs(1)), tunnel_ttl: 64 }
     }

@@ -41,6 +41,8 @@ struct Counters {
     expired: u64,
 }
 
+/// A correspondent node's agent (see the module docs): the binding cache and
+/// the tunnels that bypass the home agent.
 pub struct Correspondent {
     cfg: CorrespondentConfig,
     out: Out,
@@ -50,6 +52,7 @@ pub struct Correspondent {
 }
 
 impl Correspondent {
+    /// A correspondent with an empty binding cache.
     pub fn new(cfg: CorrespondentConfig) -> Correspondent {
         Correspondent { cfg, out: Out::default(), cache: Table::default(), counter: 0, n: Counters::default() }
     }

@@ -55,6 +55,8 @@ struct Counters {
     max_bindings: u64,
 }
 
+/// A home agent (see the module docs): registrations, bindings, proxy
+/// reception and tunnelling to care-of addresses.
 pub struct HomeAgent {
     cfg: HomeAgentConfig,
     out: Out,
@@ -73,6 +75,8 @@ pub struct HomeAgent {
 }
 
 impl HomeAgent {
+    /// A home agent with no binding; its first advertisement (if
+    /// `advert_interval` is set) goes out at time 0.
     pub fn new(cfg: HomeAgentConfig) -> HomeAgent {
         HomeAgent {
             next_advert: cfg.advert_interval.map(|_| Instant::ZERO),
@@ -88,6 +92,7 @@ impl HomeAgent {
         }
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &HomeAgentConfig {
         &self.cfg
     }
@@ -98,6 +103,7 @@ impl HomeAgent {
         Some((b, self.bindings.expiry(&home)?))
     }
 
+    /// The Wi-TCP state of its mobiles' connections while they are at home.
     pub fn witcp(&self) -> &WitcpServer {
         &self.witcp
     }

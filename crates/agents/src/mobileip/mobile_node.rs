@@ -69,9 +69,18 @@ pub enum MobileState {
     /// No registration known yet (before the first advertisement).
     Unknown,
     /// A request is outstanding through (or to) `agent`.
-    Registering { agent: [u8; 4] },
+    Registering {
+        /// The foreign agent relaying the request, or the home agent when
+        /// registering directly.
+        agent: [u8; 4],
+    },
     /// Registered with care-of address `coa` until `until`.
-    Registered { coa: [u8; 4], until: Instant },
+    Registered {
+        /// The care-of address the home agent tunnels to.
+        coa: [u8; 4],
+        /// When the granted lifetime runs out.
+        until: Instant,
+    },
     /// At home, deregistered.
     AtHome,
 }
@@ -89,6 +98,8 @@ struct Counters {
     binding_updates: u64,
 }
 
+/// A mobile node's Mobile IP client (see the module docs): movement
+/// detection from advertisements, registration with retries, renewal.
 pub struct MobileNode {
     cfg: MobileNodeConfig,
     out: Out,
@@ -108,6 +119,7 @@ pub struct MobileNode {
 }
 
 impl MobileNode {
+    /// A mobile node that has heard no agent yet ([`MobileState::Unknown`]).
     pub fn new(cfg: MobileNodeConfig) -> MobileNode {
         let clock_offset_s = cfg.clock_offset_s;
         MobileNode {
@@ -125,10 +137,12 @@ impl MobileNode {
         }
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &MobileNodeConfig {
         &self.cfg
     }
 
+    /// Where the registration stands now.
     pub fn state(&self) -> MobileState {
         match (self.pending, self.registered) {
             (Some(p), _) => MobileState::Registering { agent: p.dst },

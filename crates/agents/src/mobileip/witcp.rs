@@ -58,6 +58,7 @@ fn after(a: SeqNum, b: SeqNum) -> bool {
 }
 
 impl WitcpServer {
+    /// A server that knows no connection and has frozen no host.
     pub fn new() -> Self {
         Self::default()
     }
@@ -115,6 +116,8 @@ impl WitcpServer {
         self.conns.keys().filter(|k| k.src == host).count()
     }
 
+    /// Whether `host` is frozen: an EHO-ACK went out for its connections and no
+    /// EHC-ACK yet.
     pub fn is_frozen(&self, host: [u8; 4]) -> bool {
         self.frozen.contains(&host)
     }

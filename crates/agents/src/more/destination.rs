@@ -15,10 +15,13 @@ use super::{Found, MoreConfig, MoreError, Slots};
 /// A batch whose natives are available.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodedBatch {
+    /// Batch number, counted from 0 per flow.
     pub batch: u32,
+    /// Natives in it (β, or fewer for a batch closed by the source's timer).
     pub natives: usize,
 }
 
+/// MORE's destination role for one flow (see the module docs).
 pub struct MoreDestination {
     flow: u16,
     slots: Slots,
@@ -41,6 +44,8 @@ struct Counters {
 }
 
 impl MoreDestination {
+    /// The destination of `flow`; the error says if `cfg`'s batch geometry is
+    /// not one the codec accepts.
     pub fn new(flow: u16, cfg: MoreConfig) -> Result<MoreDestination, MoreError> {
         Ok(MoreDestination {
             flow,

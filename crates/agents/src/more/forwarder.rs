@@ -31,6 +31,7 @@ use airtcp_core::{Coded, CodedKind, RngStream};
 
 use super::{Found, ForwarderPlan, MoreConfig, MoreError, Rx, Slots};
 
+/// MORE's forwarder role for one flow at one node (see the module docs).
 pub struct MoreForwarder {
     flow: u16,
     cfg: MoreConfig,
@@ -78,6 +79,7 @@ impl MoreForwarder {
         })
     }
 
+    /// TX_credit of this node: broadcasts earned per packet heard from upstream.
     pub fn tx_credit(&self) -> f64 {
         self.tx_credit
     }

@@ -62,7 +62,12 @@ pub enum MoreError {
     /// The code vector or payload does not fit the batch.
     Codec(CodecError),
     /// A packet of another flow.
-    WrongFlow { expected: u16, found: u16 },
+    WrongFlow {
+        /// The flow this role belongs to.
+        expected: u16,
+        /// The flow the packet carried.
+        found: u16,
+    },
     /// A data packet where an ACK was expected, or the reverse.
     WrongKind,
     /// The source already holds `max_batches` batches: wait for an ACK.
@@ -91,7 +96,9 @@ impl std::error::Error for MoreError {}
 /// What a received data packet did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rx {
+    /// The packet raised the node's rank: kept, and (at a forwarder) worth credit.
     Innovative,
+    /// A combination of packets already held: dropped (linearly dependent).
     Redundant,
     /// Of a batch already acknowledged or flushed: ignored.
     Stale,

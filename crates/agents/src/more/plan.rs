@@ -38,10 +38,12 @@ impl LinkProbs {
         LinkProbs { n, p: vec![0.0; n * n] }
     }
 
+    /// Number of nodes.
     pub fn len(&self) -> usize {
         self.n
     }
 
+    /// Whether the network has no node.
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
@@ -64,6 +66,7 @@ impl LinkProbs {
         self.set(b, a, p)
     }
 
+    /// Probability that a frame `from` sends is received by `to` (0 = no link).
     #[inline]
     pub fn get(&self, from: usize, to: usize) -> f64 {
         self.p[from * self.n + to]
@@ -130,14 +133,17 @@ pub enum PruneBasis {
     /// Σ z over source and forwarders: "less than 10% of all the
     /// transmissions" (our reading of MORE's pruning rule).
     AllTransmissions,
-    /// z of the source (issue 11's wording).
+    /// z of the source alone: prune forwarders expected to transmit less
+    /// than the fraction of what the source transmits.
     Source,
 }
 
+/// How a [`ForwarderPlan`] prunes forwarders that would do little.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlanConfig {
     /// Prune forwarders with z below this fraction of the basis (MORE: 10 %).
     pub prune_fraction: f64,
+    /// What `prune_fraction` is a fraction of.
     pub prune_basis: PruneBasis,
 }
 
@@ -147,13 +153,38 @@ impl Default for PlanConfig {
     }
 }
 
+/// Why a plan or a link table could not be built; the message names the
+/// nodes involved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlanError {
-    NoSuchNode { node: usize, nodes: usize },
-    BadProbability { from: usize, to: usize, p: f64 },
+    /// A node index outside the network.
+    NoSuchNode {
+        /// The index given.
+        node: usize,
+        /// How many nodes the network has (valid indices are `0..nodes`).
+        nodes: usize,
+    },
+    /// A delivery probability outside [0, 1].
+    BadProbability {
+        /// Sending node of the link.
+        from: usize,
+        /// Receiving node of the link.
+        to: usize,
+        /// The probability given.
+        p: f64,
+    },
     /// The destination cannot be reached from the source at all.
-    Unreachable { src: usize, dst: usize },
-    SameNode { node: usize },
+    Unreachable {
+        /// The flow's source node.
+        src: usize,
+        /// The flow's destination node.
+        dst: usize,
+    },
+    /// Source and destination are the same node: there is nothing to route.
+    SameNode {
+        /// The node given as both.
+        node: usize,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -188,6 +219,8 @@ pub struct ForwarderPlan {
 }
 
 impl ForwarderPlan {
+    /// The plan of the flow `src` → `dst` over `links`: ETX order, pruning,
+    /// then z and TX_credit of every remaining node (see the module docs).
     pub fn compute(links: &LinkProbs, src: usize, dst: usize, cfg: &PlanConfig) -> Result<ForwarderPlan, PlanError> {
         let n = links.len();
         for node in [src, dst] {
@@ -226,10 +259,12 @@ impl ForwarderPlan {
         }
     }
 
+    /// The flow's source node.
     pub fn src(&self) -> usize {
         self.src
     }
 
+    /// The flow's destination node.
     pub fn dst(&self) -> usize {
         self.dst
     }
@@ -254,6 +289,8 @@ impl ForwarderPlan {
         &self.pruned
     }
 
+    /// Whether `node` is a forwarder proper of this flow (in the pruned list,
+    /// neither source nor destination).
     pub fn is_forwarder(&self, node: usize) -> bool {
         node != self.src && node != self.dst && self.member.get(node).copied().unwrap_or(false)
     }

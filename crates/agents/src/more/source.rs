@@ -30,6 +30,7 @@ struct Pending {
     opened: Instant,
 }
 
+/// MORE's source role for one flow (see the module docs).
 pub struct MoreSource {
     flow: u16,
     cfg: MoreConfig,
@@ -45,6 +46,8 @@ pub struct MoreSource {
 }
 
 impl MoreSource {
+    /// The source of `flow` with no native yet; the error says if `cfg`'s batch
+    /// geometry is not one the codec accepts. `rng` draws the code coefficients.
     pub fn new(flow: u16, cfg: MoreConfig, rng: RngStream) -> Result<MoreSource, MoreError> {
         let spare = (0..cfg.max_batches.max(1))
             .map(|_| BatchEncoder::new(cfg.beta, cfg.symbol_len))

@@ -45,6 +45,7 @@ const MOVE_NOTICE_LEN: u32 = 12;
 /// TTL of what the agent sends (Linux ip_default_ttl).
 const TTL: u8 = 64;
 
+/// Where an M-TCP supervisor sits and whom it tells about moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MtcpConfig {
     /// The interface toward the mobiles (the AP's radio).
@@ -56,6 +57,7 @@ pub struct MtcpConfig {
     pub peers: Vec<[u8; 4]>,
 }
 
+/// What an M-TCP supervisor did during a run, for the summary.
 #[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MtcpCounters {
     /// Mobile ACKs forwarded with their last byte withheld.
@@ -64,10 +66,14 @@ pub struct MtcpCounters {
     pub zwa_sent: u64,
     /// Window-reopening ACKs sent on reconnection.
     pub reopen_sent: u64,
+    /// Move notices sent: one per peer each time a station associates here.
     pub notices_sent: u64,
+    /// Move notices received from peers (one of our stations moved away and
+    /// arrived at a peer), each reopening that station's connections here.
     pub notices_received: u64,
 }
 
+/// M-TCP's supervisor host at one AP (see the module docs).
 pub struct Mtcp {
     cfg: MtcpConfig,
     /// Associated stations.
@@ -77,10 +83,12 @@ pub struct Mtcp {
     out: VecDeque<Injection>,
     log: VecDeque<AgentLog>,
     ip_id: u16,
+    /// Run counters, read by the summary and by tests.
     pub counters: MtcpCounters,
 }
 
 impl Mtcp {
+    /// A supervisor with no station and no connection yet.
     pub fn new(cfg: MtcpConfig) -> Self {
         Mtcp { cfg, stations: BTreeSet::new(), conns: BTreeMap::new(), out: VecDeque::new(), log: VecDeque::new(), ip_id: 0, counters: MtcpCounters::default() }
     }

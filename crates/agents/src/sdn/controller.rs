@@ -17,16 +17,21 @@ use super::msg::{Addressed, OfMessage, PacketIn};
 use super::topology::Topology;
 use super::types::Dpid;
 
+/// An SDN controller (Floodlight-shaped, see the module docs).
 pub struct Controller {
+    /// The switch graph: switches, inter-switch links and their ports.
     pub topo: Topology,
+    /// Hosts learned from packet-ins and AP notices, with their attachment points.
     pub devices: DeviceManager,
     apps: Vec<Box<dyn App>>,
     out: VecDeque<Addressed>,
     xid: u32,
+    /// Error messages received from datapaths (a sign of a faulty app).
     pub errors_seen: u64,
 }
 
 impl Controller {
+    /// A controller with `topo` and no application yet (see [`Controller::add_app`]).
     pub fn new(topo: Topology) -> Controller {
         Controller { topo, devices: DeviceManager::default(), apps: Vec::new(), out: VecDeque::new(), xid: 0, errors_seen: 0 }
     }
@@ -105,14 +110,17 @@ impl Controller {
         }
     }
 
+    /// Next message for a datapath; drain after every input.
     pub fn poll_message(&mut self) -> Option<Addressed> {
         self.out.pop_front()
     }
 
+    /// Earliest timer among the applications.
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.apps.iter().filter_map(|a| a.poll_timeout()).min()
     }
 
+    /// Call the timer hook of every application whose deadline has come.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.each(now, |a, c| {
             if a.poll_timeout().is_some_and(|t| t <= now) {

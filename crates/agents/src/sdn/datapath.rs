@@ -14,8 +14,10 @@ use super::ofmatch::{Match, PacketFields};
 use super::table::FlowTable;
 use super::types::{Action, Actions, Dpid, PortNo, OFPP_IN_PORT};
 
+/// How a datapath is set up.
 #[derive(Clone, Debug)]
 pub struct DatapathConfig {
+    /// Its datapath id, the controller's name for it.
     pub dpid: Dpid,
     /// Flow-table capacity in entries (a full table answers TABLE_FULL).
     pub table_capacity: usize,
@@ -28,6 +30,8 @@ pub struct DatapathConfig {
 }
 
 impl DatapathConfig {
+    /// Datapath `dpid` with 4096 table entries, no packet buffers (whole packets
+    /// go to the controller) and table misses sent to the controller.
     pub fn new(dpid: Dpid) -> Self {
         DatapathConfig { dpid, table_capacity: 4096, buffers: 0, miss_to_controller: true }
     }
@@ -40,13 +44,16 @@ impl DatapathConfig {
 pub struct Decision {
     ports: [PortNo; super::types::MAX_ACTIONS],
     n: u8,
+    /// Whether a packet-in was queued for the controller (table miss or action).
     pub to_controller: bool,
 }
 
 impl Decision {
+    /// Output ports in action order.
     pub fn ports(&self) -> &[PortNo] {
         &self.ports[..self.n as usize]
     }
+    /// Whether the packet goes nowhere: no output and no packet-in.
     pub fn is_drop(&self) -> bool {
         self.n == 0 && !self.to_controller
     }
@@ -58,16 +65,24 @@ impl Decision {
     }
 }
 
+/// What a datapath did during a run, for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DatapathCounters {
+    /// Packets run through the table.
     pub lookups: u64,
+    /// Of them, packets that hit an entry.
     pub matched: u64,
+    /// Packet-ins sent (table misses and controller actions).
     pub packet_ins: u64,
+    /// Packet-outs executed (and buffered packets released by a flow-mod).
     pub packet_outs: u64,
+    /// Packet-ins sent whole because every buffer was in use.
     pub buffer_overflows: u64,
+    /// Error messages sent to the controller.
     pub errors: u64,
 }
 
+/// An OpenFlow 1.3-style switch or AP bridge (see the module docs).
 pub struct Datapath {
     cfg: DatapathConfig,
     table: FlowTable,
@@ -81,6 +96,7 @@ pub struct Datapath {
 }
 
 impl Datapath {
+    /// A datapath with an empty table and free buffers.
     pub fn new(cfg: DatapathConfig) -> Datapath {
         let table = FlowTable::new(cfg.table_capacity);
         let buffers = vec![None; cfg.buffers];
@@ -96,12 +112,15 @@ impl Datapath {
         }
     }
 
+    /// Its datapath id.
     pub fn dpid(&self) -> Dpid {
         self.cfg.dpid
     }
+    /// The flow table, for drivers and tests that inspect entries.
     pub fn table(&self) -> &FlowTable {
         &self.table
     }
+    /// Counters so far.
     pub fn counters(&self) -> DatapathCounters {
         self.counters
     }
@@ -254,10 +273,12 @@ impl Datapath {
         self.outputs.pop_front()
     }
 
+    /// When the next entry expires by idle or hard timeout.
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.table.poll_timeout()
     }
 
+    /// Remove the entries expired at `now` and queue their flow-removed messages.
     pub fn handle_timeout(&mut self, now: Instant) {
         let mut removed = std::mem::take(&mut self.removed);
         self.table.expire(now, &mut removed);

@@ -31,18 +31,25 @@ pub struct Handoff {
     pub from: (Dpid, PortNo),
     /// The AP's counters towards the station at T0.
     pub t0_counters: Option<FlowCounters>,
+    /// Whether ZWA may answer for this handoff (set by the statistics module).
     pub gate: ZwaGate,
 }
 
+/// One host the controller knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Device {
+    /// Its MAC address (all zeros for a wired host learned from a packet-in).
     pub mac: MacAddr,
     /// Current attachment; `None` while a station is disassociated.
     pub at: Option<(Dpid, PortNo)>,
+    /// Whether it is a wireless station, moved only by AP notices.
     pub wireless: bool,
+    /// The handoff in progress, from disassociation (T0) until the replay ends.
     pub handoff: Option<Handoff>,
 }
 
+/// Every host the controller knows, keyed by IPv4 address, with the peers
+/// that send to it and the datapaths holding entries towards it.
 #[derive(Clone, Debug, Default)]
 pub struct DeviceManager {
     devices: BTreeMap<[u8; 4], Device>,
@@ -53,9 +60,11 @@ pub struct DeviceManager {
 }
 
 impl DeviceManager {
+    /// The host with address `ip`, if known.
     pub fn get(&self, ip: [u8; 4]) -> Option<&Device> {
         self.devices.get(&ip)
     }
+    /// The host with address `ip`, if known, for changes.
     pub fn get_mut(&mut self, ip: [u8; 4]) -> Option<&mut Device> {
         self.devices.get_mut(&ip)
     }
@@ -88,11 +97,14 @@ impl DeviceManager {
         self.devices.get_mut(&ip).and_then(|d| d.at.take())
     }
 
+    /// Record that entries towards `dst` were installed on `dpids` for traffic
+    /// from `src` (Algorithm 1 line 8 reinstalls from these peers after a move).
     pub fn add_route(&mut self, src: [u8; 4], dst: [u8; 4], dpids: impl IntoIterator<Item = Dpid>) {
         self.peers.entry(dst).or_default().insert(src);
         self.holders.entry(dst).or_default().extend(dpids);
     }
 
+    /// Hosts that sent to `dst` through forwarding entries, in address order.
     pub fn peers_of(&self, dst: [u8; 4]) -> Vec<[u8; 4]> {
         self.peers.get(&dst).map(|s| s.iter().copied().collect()).unwrap_or_default()
     }
@@ -102,10 +114,12 @@ impl DeviceManager {
         self.holders.remove(&dst).map(|s| s.into_iter().collect()).unwrap_or_default()
     }
 
+    /// The handoff in progress of station `ip`, if any.
     pub fn handoff(&self, ip: [u8; 4]) -> Option<Handoff> {
         self.devices.get(&ip).and_then(|d| d.handoff)
     }
 
+    /// Open or close the ZWA gate of station `ip`'s handoff (no-op without one).
     pub fn set_gate(&mut self, ip: [u8; 4], gate: ZwaGate) {
         if let Some(h) = self.devices.get_mut(&ip).and_then(|d| d.handoff.as_mut()) {
             h.gate = gate;

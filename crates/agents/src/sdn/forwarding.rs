@@ -44,11 +44,14 @@ pub fn install_route(ctx: &mut Ctx, src_ip: [u8; 4], from: (Dpid, PortNo), dst: 
     Some(route)
 }
 
+/// Reactive forwarding, the last application in seed 000's chain.
 #[derive(Default)]
 pub struct Forwarding {
     /// Idle timeout of installed entries (`None`: permanent).
     pub idle_timeout: Option<airtcp_core::Duration>,
+    /// Packet-ins answered with a route (entries installed and packet sent on).
     pub installed: u64,
+    /// Packet-ins whose destination was unknown or unreachable: dropped.
     pub unroutable: u64,
 }
 

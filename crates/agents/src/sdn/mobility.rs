@@ -18,11 +18,16 @@ use super::msg::{FlowMod, OfMessage, StationEvent, StationNotice};
 use super::ofmatch::Match;
 use super::types::Dpid;
 
+/// Seed 000's IPMobilityManager (see the module docs).
 #[derive(Default)]
 pub struct MobilityManager {
+    /// Disassociation notices handled (handoffs started).
     pub disassociations: u64,
+    /// Association notices handled.
     pub associations: u64,
+    /// Flow-mod deletes sent at disassociations (one per datapath holding entries).
     pub deletes_sent: u64,
+    /// Routes installed at associations, both directions per peer.
     pub routes_installed: u64,
 }
 

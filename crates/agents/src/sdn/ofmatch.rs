@@ -11,7 +11,9 @@ use super::types::PortNo;
 /// An IPv4 address with a mask (OXM_OF_IPV4_SRC_W / _DST_W).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub struct Ipv4Masked {
+    /// The address; bits outside `mask` must be 0 ([`Ipv4Masked::well_formed`]).
     pub addr: [u8; 4],
+    /// The mask, network order; 1 bits must match.
     pub mask: [u8; 4],
 }
 
@@ -34,6 +36,7 @@ impl Ipv4Masked {
         u32::from_be_bytes(self.mask)
     }
 
+    /// Whether `ip` is inside the masked range.
     pub fn matches(self, ip: [u8; 4]) -> bool {
         u32::from_be_bytes(ip) & self.m() == self.a() & self.m()
     }
@@ -58,15 +61,22 @@ impl Ipv4Masked {
 /// The header fields of one packet as the datapath sees them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct PacketFields {
+    /// The datapath port the packet arrived on.
     pub in_port: PortNo,
+    /// Ethernet source, if the packet came as a frame.
     pub eth_src: Option<MacAddr>,
+    /// Ethernet destination, if the packet came as a frame.
     pub eth_dst: Option<MacAddr>,
+    /// IPv4 source (the outer header for a tunnelled packet).
     pub ipv4_src: [u8; 4],
+    /// IPv4 destination (the outer header for a tunnelled packet).
     pub ipv4_dst: [u8; 4],
+    /// IP protocol number (4, IP-in-IP, for a tunnelled packet).
     pub ip_proto: u8,
     /// TCP/UDP ports; `None` for other protocols and for IP-in-IP packets
     /// (the switch sees the outer header only).
     pub tp_src: Option<u16>,
+    /// Destination port; `None` as for `tp_src`.
     pub tp_dst: Option<u16>,
 }
 
@@ -102,13 +112,21 @@ impl PacketFields {
 /// A flow match; every `None` field is wildcarded.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Match {
+    /// Ingress port; `None`: any.
     pub in_port: Option<PortNo>,
+    /// Ethernet source; `None`: any.
     pub eth_src: Option<MacAddr>,
+    /// Ethernet destination; `None`: any.
     pub eth_dst: Option<MacAddr>,
+    /// IPv4 source range; `None`: any.
     pub ipv4_src: Option<Ipv4Masked>,
+    /// IPv4 destination range; `None`: any.
     pub ipv4_dst: Option<Ipv4Masked>,
+    /// IP protocol number (6 TCP, 17 UDP); `None`: any. Required by a port field.
     pub ip_proto: Option<u8>,
+    /// TCP/UDP source port; `None`: any.
     pub tp_src: Option<u16>,
+    /// TCP/UDP destination port; `None`: any.
     pub tp_dst: Option<u16>,
 }
 

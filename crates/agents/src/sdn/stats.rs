@@ -14,6 +14,8 @@ use super::devices::ZwaGate;
 use super::msg::{FlowRemoved, RemovedReason, StationEvent, StationNotice};
 use super::types::Dpid;
 
+/// Seed 000's statistics module (see the module docs): compares T0 and T2
+/// counters and sets the ZWA gate.
 #[derive(Default)]
 pub struct StatsModule {
     /// Handoffs where the counters matched: ZWA enabled.

@@ -14,17 +14,29 @@ use super::msg::{OFPFF_CHECK_OVERLAP, OFPFF_RESET_COUNTS, OFPFF_SEND_FLOW_REM};
 use super::ofmatch::{Match, PacketFields};
 use super::types::{Action, Actions, FlowCounters, PortNo, OFPP_IN_PORT};
 
+/// One flow-table entry: what an add installed plus its counters and clocks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct FlowEntry {
+    /// Priority: among matching entries the highest wins.
     pub priority: u16,
+    /// Which packets the entry applies to.
     pub r#match: Match,
+    /// What to do with them.
     pub actions: Actions,
+    /// The controller's opaque tag.
     pub cookie: u64,
+    /// OFPFF_* flags given at installation.
     pub flags: u16,
+    /// Removal after this long without a hit; `None`: never.
     pub idle_timeout: Option<Duration>,
+    /// Removal this long after installation; `None`: never.
     pub hard_timeout: Option<Duration>,
+    /// When the entry was installed (a modify keeps it; an add that replaces
+    /// it starts it again).
     pub installed: Instant,
+    /// When a packet last hit the entry (the idle timeout's clock).
     pub last_used: Instant,
+    /// Packets and bytes that hit the entry.
     pub counters: FlowCounters,
     /// Install order, the tie-break among equal priorities.
     pub seq: u64,
@@ -55,6 +67,7 @@ impl FlowEntry {
         }
     }
 
+    /// The entry as a flow-stats row at `now` (its duration measured to `now`).
     pub fn stats(&self, now: Instant) -> FlowStats {
         FlowStats {
             priority: self.priority,
@@ -70,6 +83,8 @@ impl FlowEntry {
     }
 }
 
+/// One OpenFlow flow table, kept in lookup order (see the module docs);
+/// bounded by a capacity beyond which an add fails with TABLE_FULL.
 pub struct FlowTable {
     entries: Vec<FlowEntry>,
     capacity: usize,
@@ -88,14 +103,17 @@ fn valid_outputs(actions: &Actions) -> bool {
 }
 
 impl FlowTable {
+    /// An empty table holding at most `capacity` entries.
     pub fn new(capacity: usize) -> FlowTable {
         FlowTable { entries: Vec::with_capacity(capacity.min(4096)), capacity, next_seq: 0 }
     }
 
+    /// Number of entries installed.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether no entry is installed.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -14,12 +14,15 @@ use super::types::{Dpid, PortNo};
 /// One step of a path: leave `dpid` on `out_port`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Hop {
+    /// The datapath of this step.
     pub dpid: Dpid,
     /// The port the packet enters `dpid` on (`None` at the first datapath).
     pub in_port: Option<PortNo>,
+    /// The port it leaves on.
     pub out_port: PortNo,
 }
 
+/// Datapaths and the links between them, as the scenario declares them.
 #[derive(Clone, Debug, Default)]
 pub struct Topology {
     /// dpid -> port -> (peer dpid, peer port), for inter-switch links.
@@ -27,10 +30,12 @@ pub struct Topology {
 }
 
 impl Topology {
+    /// An empty topology.
     pub fn new() -> Topology {
         Topology::default()
     }
 
+    /// Declare a datapath (one with no inter-switch link still needs declaring).
     pub fn add_switch(&mut self, dpid: Dpid) {
         self.adj.entry(dpid).or_default();
     }
@@ -46,6 +51,7 @@ impl Topology {
         Ok(())
     }
 
+    /// Every declared datapath, in dpid order.
     pub fn switches(&self) -> impl Iterator<Item = Dpid> + '_ {
         self.adj.keys().copied()
     }

@@ -17,6 +17,7 @@ pub const OFPP_ANY: PortNo = 0xffff_ffff;
 /// Per-flow counters (OF 1.3 `ofp_flow_stats` packet/byte counts).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct FlowCounters {
+    /// Packets that hit the entry.
     pub packets: u64,
     /// Bytes of IP datagram (the model carries no Ethernet framing; OF
     /// counts frame bytes).
@@ -33,6 +34,7 @@ pub enum Action {
     Controller,
 }
 
+/// Actions one entry may hold (enough for the seed's apps; keeps [`Actions`] `Copy`).
 pub const MAX_ACTIONS: usize = 4;
 
 /// An action list; empty means drop (OF 1.3 §5.10: no output action, no forwarding).
@@ -42,6 +44,7 @@ pub struct Actions {
 }
 
 impl Actions {
+    /// The empty list: drop the packet.
     pub const DROP: Actions = Actions { list: [None; MAX_ACTIONS] };
 
     /// At most [`MAX_ACTIONS`] actions; `None` if more are given.
@@ -56,18 +59,22 @@ impl Actions {
         Some(a)
     }
 
+    /// A single output to `port`.
     pub fn output(port: PortNo) -> Actions {
         Actions::new(&[Action::Output(port)]).unwrap_or_default()
     }
 
+    /// A single output to the controller (packet-in with reason ACTION).
     pub fn controller() -> Actions {
         Actions::new(&[Action::Controller]).unwrap_or_default()
     }
 
+    /// The actions in order.
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         self.list.iter().map_while(|a| *a)
     }
 
+    /// Whether the list is empty, i.e. the packet is dropped.
     pub fn is_drop(&self) -> bool {
         self.list[0].is_none()
     }

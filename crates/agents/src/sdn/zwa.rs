@@ -29,7 +29,9 @@ use super::zwa_core::{ZwaConfig, ZwaCore};
 /// Priority of the ACK-copy entries (above forwarding's).
 pub const ZWA_PRIORITY: u16 = 200;
 
+/// Seed 000's ZWA module as a controller application (see the module docs).
 pub struct ZwaApp {
+    /// The OpenFlow-free state machine that stores, acknowledges and replays.
     pub core: ZwaCore,
     /// Where to send the ACK for a connection: the datapath and port its
     /// segments came in on.
@@ -40,12 +42,14 @@ pub struct ZwaApp {
     replay_via: BTreeMap<[u8; 4], (Dpid, PortNo)>,
     /// ACK-copy entries per connection: datapath and match.
     copies: BTreeMap<ConnKey, (Dpid, Match)>,
-    /// Handoffs the ZWA acted on / left to bare TCP.
+    /// Handoffs the ZWA acted on.
     pub handoffs_zwa: u64,
+    /// Handoffs left to bare TCP (the statistics module found counters differ).
     pub handoffs_bare: u64,
 }
 
 impl ZwaApp {
+    /// A ZWA application with nothing stored.
     pub fn new(cfg: ZwaConfig) -> ZwaApp {
         ZwaApp {
             core: ZwaCore::new(cfg),

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use airtcp_core::{ConnKey, Duration, Instant, Packet, SeqNum, TcpFlags};
 
+/// Limits of the ZWA module's store and replay; defaults in [`ZwaConfig::default`].
 #[derive(Clone, Debug)]
 pub struct ZwaConfig {
     /// First retransmission timeout of the replay (Linux TCP_RTO_MIN, 200 ms).
@@ -79,20 +80,31 @@ pub fn zero_window_ack(data: &Packet, ack: SeqNum, ip_id: u16) -> Option<Packet>
     Some(Packet::tcp(data.ip.dst, data.ip.src, 64, ip_id, seg))
 }
 
+/// What the ZWA module did during a run, for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ZwaCounters {
+    /// Segments stored for away stations.
     pub stored: u64,
+    /// Segments already stored that came again (sender retransmissions).
     pub duplicates: u64,
+    /// Zero-window ACKs sent in the station's name.
     pub zw_acks: u64,
+    /// Segments refused because the connection's store was full (`max_stored_bytes`).
     pub over_limit: u64,
+    /// Stored segments sent to the station during replays (first transmissions).
     pub replayed: u64,
+    /// Replayed segments sent again (three duplicate ACKs or a replay timeout).
     pub replay_retransmits: u64,
+    /// Replay retransmission timeouts.
     pub replay_timeouts: u64,
+    /// Replays the station fully acknowledged.
     pub replays_done: u64,
+    /// Replays given up after `replay_max_retries` timeouts of one segment.
     pub replays_abandoned: u64,
     /// Station ACKs below the first stored byte: it misses data the
     /// controller never saw (the seed's Fig. 6(b) hole).
     pub station_behind: u64,
+    /// Stored segments thrown away because ZWA was disabled for the handoff.
     pub discarded: u64,
 }
 
@@ -157,16 +169,20 @@ fn len(p: &Packet) -> i64 {
     p.segment().map_or(0, |s| s.seq_len() as i64)
 }
 
+/// Seed 000's ZWA state machine (Algorithm 2), independent of OpenFlow
+/// (see the module docs).
 pub struct ZwaCore {
     cfg: ZwaConfig,
     flows: BTreeMap<ConnKey, Flow>,
     out: VecDeque<Packet>,
     done: VecDeque<ConnKey>,
     ip_id: u16,
+    /// Run counters, read by the summary and by tests.
     pub counters: ZwaCounters,
 }
 
 impl ZwaCore {
+    /// A core with nothing stored.
     pub fn new(cfg: ZwaConfig) -> ZwaCore {
         ZwaCore { cfg, flows: BTreeMap::new(), out: VecDeque::new(), done: VecDeque::new(), ip_id: 0, counters: ZwaCounters::default() }
     }
@@ -380,10 +396,12 @@ impl ZwaCore {
         self.done.pop_front()
     }
 
+    /// Whether connection `key` (sender → station) is being replayed now.
     pub fn replaying(&self, key: ConnKey) -> bool {
         self.flows.get(&key).is_some_and(|f| f.replay.is_some())
     }
 
+    /// Earliest replay retransmission timeout among the connections.
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.flows.values().filter_map(|f| f.replay.as_ref().and_then(|r| r.rto_at)).min()
     }

@@ -67,6 +67,8 @@ impl Out {
     }
 }
 
+/// The Snoop agent of one node: per-connection caches of segments sent over
+/// the wireless hop, local retransmission on duplicate ACKs or its timer.
 pub struct Snoop {
     cfg: SnoopConfig,
     conns: BTreeMap<ConnKey, Conn>,
@@ -82,6 +84,7 @@ pub struct Snoop {
 }
 
 impl Snoop {
+    /// A Snoop with no connection yet; it learns connections from their segments.
     pub fn new(cfg: SnoopConfig) -> Snoop {
         Snoop {
             cfg,
@@ -94,6 +97,7 @@ impl Snoop {
         }
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &SnoopConfig {
         &self.cfg
     }

@@ -90,19 +90,39 @@ impl Default for FenderConfig {
     }
 }
 
+/// Why a TCPFender module refused a packet or a segment; the message says
+/// which packet or limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenderError {
+    /// The code vector or payload does not fit the batch.
     Codec(CodecError),
+    /// A decoded native is not a well-formed IP packet (real-bytes runs).
     Wire(WireError),
-    WrongFlow { expected: u16, found: u16 },
+    /// A packet of another flow.
+    WrongFlow {
+        /// The flow this module belongs to.
+        expected: u16,
+        /// The flow the packet carried.
+        found: u16,
+    },
+    /// A data packet where an ACK was expected, or the reverse.
     WrongKind,
     /// The sender holds `max_batches` unacknowledged batches; the segment
     /// was not taken (TCP will retransmit it).
     Backlogged,
     /// A datagram longer than the symbol length.
-    TooLong { len: usize, symbol_len: usize },
-    /// A segment that is neither new data nor a retransmission of a batch held.
-    UnknownSegment { seq: u32 },
+    TooLong {
+        /// Length of the datagram in bytes.
+        len: usize,
+        /// The configured symbol length in bytes.
+        symbol_len: usize,
+    },
+    /// A segment that is neither new data nor a retransmission of a batch
+    /// held, or a receiver ACK counting more packets than were numbered.
+    UnknownSegment {
+        /// The segment's TCP sequence number; for an ACK, its packet count.
+        seq: u32,
+    },
 }
 
 impl From<CodecError> for FenderError {

@@ -23,7 +23,9 @@ use crate::more::{Found, Slots};
 /// One decoded native, handed up in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delivery {
+    /// Batch the native belongs to.
     pub batch: u32,
+    /// Its position in the batch (0..β).
     pub index: usize,
     /// The decoded TCP packet when real bytes travel; `None` in a
     /// coefficient-only run (the driver takes the original from the
@@ -31,6 +33,7 @@ pub struct Delivery {
     pub packet: Option<Packet>,
 }
 
+/// TCPFender's receiver module for one flow (see the module docs).
 pub struct FenderReceiver {
     flow: u16,
     cfg: FenderConfig,
@@ -62,6 +65,8 @@ struct Counters {
 }
 
 impl FenderReceiver {
+    /// The receiver module of `flow`; the error says if `cfg`'s batch geometry
+    /// is not one the codec accepts.
     pub fn new(flow: u16, cfg: FenderConfig) -> Result<FenderReceiver, FenderError> {
         // Room for the window of batches being filled plus as many decoded
         // ones waiting to be handed up.

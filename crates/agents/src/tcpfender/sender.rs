@@ -38,7 +38,14 @@ pub enum FenderSource {
 pub enum Release {
     /// Taken as native `index` of `batch`; coded packets follow from
     /// [`FenderSender::poll_transmit`]. `retransmission`: TCP sent it before.
-    Coded { batch: u32, index: usize, retransmission: bool },
+    Coded {
+        /// The batch the segment joined.
+        batch: u32,
+        /// Its position in the batch (0..β).
+        index: usize,
+        /// Whether TCP had sent this segment before (it rejoins its batch).
+        retransmission: bool,
+    },
     /// Not data (SYN, FIN, RST, pure ACK, not TCP): send it as it is.
     PassThrough,
 }
@@ -63,6 +70,7 @@ struct SendBatch {
     closed: bool,
 }
 
+/// TCPFender's sender module for one flow (see the module docs).
 pub struct FenderSender {
     flow: u16,
     cfg: FenderConfig,
@@ -100,6 +108,8 @@ struct Counters {
 }
 
 impl FenderSender {
+    /// The sender module of `flow`; the error says if `cfg`'s batch geometry
+    /// is not one the codec accepts. `rng` draws the code coefficients.
     pub fn new(flow: u16, cfg: FenderConfig, rng: RngStream) -> Result<FenderSender, FenderError> {
         let spare = (0..cfg.max_batches.max(1))
             .map(|_| {

@@ -9,89 +9,179 @@ use std::fmt;
 
 use crate::segment::MAX_TCP_OPTIONS_LEN;
 
+/// Why bytes could not be decoded into a packet, or a packet encoded into
+/// bytes. Decoding errors carry the byte offset of the field at fault (see
+/// the module docs); `Display` puts it first ("byte 20: ...").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WireError {
     /// Input ends at `have` bytes but a field at `offset` needs `needed` bytes in all.
     Truncated {
+        /// Where the field that does not fit starts.
         offset: usize,
+        /// Bytes the input would need, counted from its first byte.
         needed: usize,
+        /// Bytes the input has.
         have: usize,
     },
     /// IP version nibble is not 4; `offset` is the header's first byte.
-    BadVersion { offset: usize, version: u8 },
+    BadVersion {
+        /// The header's first byte.
+        offset: usize,
+        /// The version found.
+        version: u8,
+    },
     /// IHL below 5 words; `offset` is the header's first byte.
-    BadIhl { offset: usize, ihl: u8 },
+    BadIhl {
+        /// The header's first byte.
+        offset: usize,
+        /// The header length found, in 32-bit words.
+        ihl: u8,
+    },
     /// Total length shorter than the headers it must contain.
     BadTotalLength {
+        /// The total-length field.
         offset: usize,
+        /// The total length found, bytes.
         total_len: u16,
+        /// The least the headers need, bytes.
         min: usize,
     },
     /// A fragment (MF set or nonzero offset): cannot hold a whole payload.
-    Fragmented { offset: usize, flags_frag: u16 },
-    BadIpChecksum {
+    Fragmented {
+        /// The flags/fragment-offset field.
         offset: usize,
+        /// That 16-bit field as found.
+        flags_frag: u16,
+    },
+    /// The IPv4 header checksum does not verify (RFC 791).
+    BadIpChecksum {
+        /// The checksum field.
+        offset: usize,
+        /// The checksum in the header.
         found: u16,
+        /// The checksum the header's bytes give.
         expected: u16,
     },
     /// An IP protocol the simulator has no payload type for.
-    UnsupportedProtocol { offset: usize, protocol: u8 },
+    UnsupportedProtocol {
+        /// The protocol field.
+        offset: usize,
+        /// The protocol number found.
+        protocol: u8,
+    },
     /// IP-in-IP inside IP-in-IP: [`crate::packet::Packet`] holds one tunnel level.
-    NestedTunnel { offset: usize },
+    NestedTunnel {
+        /// The inner header's protocol field (4, IP-in-IP).
+        offset: usize,
+    },
     /// The inner datagram's total length is not the outer payload length
     /// (RFC 2003 §3.1: the outer total length covers exactly the inner datagram).
     TunnelLengthMismatch {
+        /// The inner header's total-length field.
         offset: usize,
+        /// The inner total length found, bytes.
         inner_len: u16,
+        /// The outer datagram's payload length, bytes.
         outer_payload: usize,
     },
     /// TCP data offset below 5 words or beyond the datagram.
-    BadDataOffset { offset: usize, data_offset: u8 },
+    BadDataOffset {
+        /// The data-offset byte of the TCP header.
+        offset: usize,
+        /// The data offset found, in 32-bit words.
+        data_offset: u8,
+    },
     /// A TCP option's length byte is missing, too short, runs past the
     /// options, or is wrong for its kind.
-    BadOptionLength { offset: usize, kind: u8, len: u8 },
+    BadOptionLength {
+        /// The option's kind byte.
+        offset: usize,
+        /// The option kind.
+        kind: u8,
+        /// The length byte found (0 when missing).
+        len: u8,
+    },
     /// Checksum over pseudo-header, header and payload does not verify.
     BadTcpChecksum {
+        /// The TCP checksum field.
         offset: usize,
+        /// The checksum in the header.
         found: u16,
+        /// The checksum the segment's bytes give.
         expected: u16,
     },
     /// The UDP length field disagrees with the IP payload length (RFC 768).
     BadUdpLength {
+        /// The UDP length field.
         offset: usize,
+        /// The UDP length found, bytes.
         udp_len: u16,
+        /// The IP payload length, bytes.
         ip_payload: usize,
     },
+    /// A nonzero UDP checksum that does not verify (RFC 768; zero means
+    /// "none computed" and is accepted).
     BadUdpChecksum {
+        /// The UDP checksum field.
         offset: usize,
+        /// The checksum in the header.
         found: u16,
+        /// The checksum the datagram's bytes give.
         expected: u16,
     },
     /// An ICMP message other than echo request/reply with code 0 and the
     /// router advertisement (type 9, code 0 or 16).
     UnsupportedIcmp {
+        /// The ICMP message's first byte.
         offset: usize,
+        /// The ICMP type found.
         icmp_type: u8,
+        /// The ICMP code found.
         code: u8,
     },
+    /// The ICMP checksum does not verify (RFC 792).
     BadIcmpChecksum {
+        /// The ICMP checksum field.
         offset: usize,
+        /// The checksum in the header.
         found: u16,
+        /// The checksum the message's bytes give.
         expected: u16,
     },
     /// A Mobile IP message or agent advertisement whose field at `offset`
     /// breaks its format (RFC 5944, RFC 1256, draft-ietf-mobileip-optim);
     /// `what` says which rule.
-    Malformed { offset: usize, what: &'static str },
+    Malformed {
+        /// The field at fault.
+        offset: usize,
+        /// The rule it breaks, for the message.
+        what: &'static str,
+    },
     /// An Ethernet frame that does not carry IPv4.
-    UnsupportedEtherType { offset: usize, ethertype: u16 },
+    UnsupportedEtherType {
+        /// The EtherType field.
+        offset: usize,
+        /// The EtherType found.
+        ethertype: u16,
+    },
     /// Encoding: the options need more than 40 bytes.
-    OptionsTooLong { len: usize },
+    OptionsTooLong {
+        /// Bytes the options would need.
+        len: usize,
+    },
     /// Encoding: the datagram (outer header included) would exceed 65535 bytes.
-    DatagramTooLong { len: u64 },
+    DatagramTooLong {
+        /// Bytes the datagram would have.
+        len: u64,
+    },
     /// Encoding with real payload bytes: `have` bytes given for a packet
     /// that carries `expected`.
-    PayloadLength { expected: usize, have: usize },
+    PayloadLength {
+        /// The payload length the packet declares, bytes.
+        expected: usize,
+        /// The payload bytes given.
+        have: usize,
+    },
 }
 
 impl WireError {

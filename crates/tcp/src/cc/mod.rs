@@ -29,7 +29,9 @@ pub use westwood::Westwood;
 
 /// `in_ack_event` flags (Linux `enum tcp_ca_ack_event_flags`).
 pub const CA_ACK_SLOWPATH: u32 = 1 << 0;
+/// Set when the ACK updated the peer's receive window.
 pub const CA_ACK_WIN_UPDATE: u32 = 1 << 1;
+/// Set when the ACK carried ECN-Echo (RFC 3168 §6.1.2).
 pub const CA_ACK_ECE: u32 = 1 << 2;
 
 /// The `tcp_congestion_ops` hooks. Every method has the kernel's meaning and is
@@ -66,13 +68,21 @@ pub trait CongestionOps {
 /// Built-in algorithms dispatched without a vtable, plus a boxed escape hatch
 /// for algorithms written outside this crate.
 pub enum CongestionControl {
+    /// Linux `reno` (net/ipv4/tcp_cong.c).
     Reno(Reno),
+    /// RFC 5681 NewReno as ns-3's `TcpNewReno` implements it.
     NewReno(NewReno),
+    /// CUBIC with HyStart (net/ipv4/tcp_cubic.c, RFC 9438).
     Cubic(Cubic),
+    /// Veno (net/ipv4/tcp_veno.c), the random-loss-aware Reno of seed 003.
     Veno(Veno),
+    /// Westwood+ (net/ipv4/tcp_westwood.c), bandwidth-estimate ssthresh of seed 003.
     Westwood(Westwood),
+    /// Vegas (net/ipv4/tcp_vegas.c), delay-based.
     Vegas(Vegas),
+    /// BBR v1 (net/ipv4/tcp_bbr.c), model-based with pacing.
     Bbr(Bbr),
+    /// An algorithm written outside this crate, called through a vtable.
     Custom(Box<dyn CongestionOps + Send>),
 }
 

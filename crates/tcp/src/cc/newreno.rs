@@ -35,6 +35,9 @@
 
 use super::{CaState, CongestionOps, TcpSock};
 
+/// RFC 5681 NewReno in the byte-counting shape of ns-3's `TcpNewReno` (see the
+/// module docs for how it differs from Linux `reno`); it keeps the sub-segment
+/// remainders that ns-3's byte-based cwnd and ssthresh would carry.
 #[derive(Default, Clone, Debug)]
 pub struct NewReno {
     /// Bytes of avoidance growth not yet worth a whole segment.

@@ -4,6 +4,8 @@
 use super::kernel::{tcp_reno_cong_avoid, tcp_reno_ssthresh, tcp_reno_undo_cwnd};
 use super::{CongestionOps, TcpSock};
 
+/// Linux's `reno` module: +1 segment per segment acked in slow start, +1 per
+/// window in avoidance, ssthresh = max(cwnd/2, 2). Stateless.
 #[derive(Default, Clone, Debug)]
 pub struct Reno;
 

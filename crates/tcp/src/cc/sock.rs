@@ -10,15 +10,22 @@ pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash, Default)]
 #[repr(u8)]
 pub enum CaState {
+    /// Normal state: no duplicate ACKs, SACKs or suspected loss (`TCP_CA_Open`).
     #[default]
     Open = 0,
+    /// Duplicate ACKs or SACKs seen, not yet enough to call a loss (`TCP_CA_Disorder`).
     Disorder = 1,
+    /// cwnd being reduced after ECN-Echo or local congestion (`TCP_CA_CWR`).
     Cwr = 2,
+    /// Fast recovery after a loss detected by duplicate ACKs/SACK (`TCP_CA_Recovery`).
     Recovery = 3,
+    /// After a retransmission timeout: everything outstanding deemed lost (`TCP_CA_Loss`).
     Loss = 4,
 }
 
 impl CaState {
+    /// Short name for the run's event log (`Open`, `Disorder`, `CWR`,
+    /// `Recovery`, `Loss`).
     pub fn name(self) -> &'static str {
         match self {
             CaState::Open => "Open",
@@ -41,7 +48,11 @@ pub enum CaEvent {
     CompleteCwr,
     /// Loss timeout.
     Loss,
+    /// ECN: an ACK without CE after CE ones (`CA_EVENT_ECN_NO_CE`, DCTCP's); the
+    /// endpoint never raises it, it is here to keep the kernel's enum.
     EcnNoCe,
+    /// ECN: a CE-marked packet after unmarked ones (`CA_EVENT_ECN_IS_CE`, DCTCP's);
+    /// the endpoint never raises it, it is here to keep the kernel's enum.
     EcnIsCe,
 }
 
@@ -59,41 +70,71 @@ pub struct AckSample {
 /// `struct rate_sample` (include/net/tcp.h), for delivery-rate based modules.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RateSample {
+    /// `tp.delivered_mstamp` (us) when the sample's reference segment was sent:
+    /// the start of the ACK-side interval.
     pub prior_mstamp: u64,
+    /// `tp.delivered` (packets) when the reference segment was sent.
     pub prior_delivered: u32,
     /// Packets delivered over `interval_us` (negative: invalid sample).
     pub delivered: i32,
+    /// Sample interval in microseconds: max of the send and ACK intervals;
+    /// -1 when invalid (no reference, or shorter than min_rtt).
     pub interval_us: i64,
+    /// Send-side interval (us): first to last transmission of the delivered data.
     pub snd_interval_us: u32,
+    /// ACK-side interval (us): from `prior_mstamp` to this ACK.
     pub rcv_interval_us: u32,
+    /// RTT of this ACK in microseconds (the `ca_rtt`), -1 when Karn's rule gives none.
     pub rtt_us: i64,
+    /// Packets newly marked lost by this ACK.
     pub losses: i32,
+    /// Packets newly delivered (cumulatively acked or SACKed) by this ACK.
     pub acked_sacked: u32,
+    /// Packets in flight before this ACK was processed.
     pub prior_in_flight: u32,
+    /// Whether the reference segment was sent while the sender was
+    /// application-limited, so a low rate says nothing about the path.
     pub is_app_limited: bool,
+    /// Whether the reference segment was ever retransmitted.
     pub is_retrans: bool,
+    /// Whether the ACK was delayed by the receiver; the endpoint does not detect
+    /// delayed ACKs, so this stays false (kept for the kernel's shape).
     pub is_ack_delayed: bool,
 }
 
 /// Congestion state shared between the endpoint and its algorithm.
 #[derive(Clone, Debug)]
 pub struct TcpSock {
+    /// Congestion window in packets (segments of `mss_cache` bytes).
     pub snd_cwnd: u32,
+    /// Acks counted towards the next +1 of cwnd in avoidance (`tcp_cong_avoid_ai`).
     pub snd_cwnd_cnt: u32,
+    /// Upper bound on cwnd in packets (`u32::MAX`: none).
     pub snd_cwnd_clamp: u32,
+    /// Slow-start threshold in packets; [`TCP_INFINITE_SSTHRESH`] until the first loss.
     pub snd_ssthresh: u32,
     /// cwnd before entering recovery (Linux `prior_cwnd`, used by PRR and undo).
     pub prior_cwnd: u32,
+    /// ssthresh to restore on undo (`tcp_undo_cwnd_reduction`); 0 = the
+    /// reduction may not be undone (after ECN-Echo).
     pub prior_ssthresh: u32,
+    /// Packets sent and not cumulatively acknowledged.
     pub packets_out: u32,
+    /// Packets SACKed (or, without SACK, counted by duplicate ACKs).
     pub sacked_out: u32,
+    /// Packets marked lost and not yet retransmitted or acknowledged.
     pub lost_out: u32,
+    /// Retransmitted packets still in flight.
     pub retrans_out: u32,
+    /// Congestion state the endpoint's recovery machine is in.
     pub ca_state: CaState,
     /// Smoothed RTT in microseconds << 3, as the kernel stores it.
     pub srtt_us: u32,
+    /// Sender MSS in bytes (`mss_cache`): the packet of every packet count here.
     pub mss_cache: u32,
+    /// First unacknowledged sequence number, low 32 bits (for `after`/`before`).
     pub snd_una: u32,
+    /// Next sequence number to send, low 32 bits (HyStart and Vegas rounds end at it).
     pub snd_nxt: u32,
     /// Microsecond clock (`tcp_mstamp`), set by the endpoint before each hook.
     pub tcp_mstamp: u64,
@@ -105,11 +146,14 @@ pub struct TcpSock {
     pub lsndtime: u32,
     /// Packets delivered so far (`tp->delivered`).
     pub delivered: u32,
+    /// Microsecond clock value when `delivered` last grew (`tp->delivered_mstamp`).
     pub delivered_mstamp: u64,
     /// Nonzero while the sender is application-limited (`tp->app_limited`).
     pub app_limited: u32,
     /// Whether the flow used its whole cwnd recently (`tp->is_cwnd_limited`).
     pub is_cwnd_limited: bool,
+    /// Most packets in flight during the current window (`tp->max_packets_out`),
+    /// for `tcp_is_cwnd_limited`.
     pub max_packets_out: u32,
     /// Pacing rate in bytes per second (`sk->sk_pacing_rate`); 0 = no pacing.
     pub pacing_rate: u64,

@@ -35,6 +35,8 @@ impl Default for Vegas {
 }
 
 impl Vegas {
+    /// Vegas with the module parameters `alpha`, `beta`, `gamma` from `p` (kernel
+    /// defaults 2, 4, 1 packets when unset).
     pub fn new(p: &CcParams) -> Self {
         Vegas {
             alpha: p.vegas_alpha.unwrap_or(2),
@@ -48,6 +50,9 @@ impl Vegas {
         }
     }
 
+    /// Minimum RTT since init or restart, in microseconds + 1 (the kernel adds 1
+    /// so that a 0 us sample still counts); 0x7fffffff from `init` until the
+    /// first sample.
     pub fn base_rtt_us(&self) -> u32 {
         self.base_rtt
     }

@@ -53,6 +53,7 @@ impl Veno {
     pub fn diff(&self) -> u32 {
         self.diff
     }
+    /// Minimum RTT since init or restart, in microseconds + 1 (kernel encoding).
     pub fn basertt_us(&self) -> u32 {
         self.basertt
     }

@@ -64,16 +64,27 @@ use timers::Timers;
 /// RFC 9293 connection states.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum State {
+    /// No connection: before `connect`/`listen`, or after close or abort.
     Closed,
+    /// Passive open: waiting for a SYN.
     Listen,
+    /// Active open: SYN sent, waiting for the SYN-ACK.
     SynSent,
+    /// SYN received and SYN-ACK sent, waiting for its ACK.
     SynReceived,
+    /// Handshake done; data flows both ways.
     Established,
+    /// We closed (FIN queued or sent), our FIN not yet acknowledged.
     FinWait1,
+    /// Our FIN acknowledged; waiting for the peer's FIN.
     FinWait2,
+    /// The peer closed; we may still send until our application closes.
     CloseWait,
+    /// Both sides sent FIN at once; waiting for the ACK of ours.
     Closing,
+    /// The peer closed first, we closed after; waiting for the ACK of our FIN.
     LastAck,
+    /// Both FINs acknowledged; lingering 2·MSL ([`TcpConfig::msl`]) for stray segments.
     TimeWait,
 }
 
@@ -84,14 +95,19 @@ pub struct Probe {
     pub cwnd: u32,
     /// Slow-start threshold in segments (TCP_INFINITE_SSTHRESH when unset).
     pub ssthresh: u32,
+    /// Smoothed RTT (RFC 6298 SRTT); zero before the first sample.
     pub srtt: Duration,
+    /// Current retransmission timeout, backoff included.
     pub rto: Duration,
+    /// Oldest unacknowledged sequence number (SND.UNA).
     pub snd_una: SeqNum,
+    /// Next sequence number to send (SND.NXT); retransmissions do not move it.
     pub snd_nxt: SeqNum,
     /// Peer's advertised window in bytes (after scaling).
     pub snd_wnd: u32,
     /// Packets in flight (Linux accounting).
     pub in_flight: u32,
+    /// Linux congestion state (Open, Disorder, CWR, Recovery, Loss).
     pub ca_state: CaState,
     /// Application bytes acknowledged by the peer (a 64-bit stream offset).
     pub bytes_acked: u64,
@@ -106,6 +122,12 @@ const RTO_AFTER_SYN_LOSS: Duration = Duration::from_secs(3);
 /// RFC 7323 §2.3: the largest window shift.
 const MAX_WSCALE: u8 = 14;
 
+/// A TCP connection as a sans-IO state machine (see the crate docs): the
+/// driver feeds it segments ([`Endpoint::handle_segment`]), the time
+/// ([`Endpoint::handle_timeout`] at [`Endpoint::poll_timeout`]) and
+/// application calls, and drains [`Endpoint::poll_transmit`] and
+/// [`Endpoint::poll_event`]. It keeps sequence space as 64-bit stream offsets
+/// internally and converts at the wire.
 pub struct Endpoint {
     cfg: TcpConfig,
     cc: CongestionControl,
@@ -415,6 +437,8 @@ impl Endpoint {
         self.timers.next()
     }
 
+    /// Next event (state change, timeout, fast retransmit, ...) in the order
+    /// they happened; drivers drain it after every call.
     pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
     }
@@ -485,15 +509,20 @@ impl Endpoint {
         Some((off, n))
     }
 
+    /// In-order bytes received and not yet read by the application.
     pub fn recv_available(&self) -> u64 {
         self.rcv.unread()
     }
+    /// Current RFC 9293 connection state.
     pub fn state(&self) -> State {
         self.state
     }
+    /// Counters since creation (segments, retransmissions, RTT samples).
     pub fn stats(&self) -> &TcpStats {
         &self.stats
     }
+    /// Congestion state in Linux's `struct tcp_sock` shape (cwnd, ssthresh,
+    /// in-flight counts in packets), as the congestion module sees it.
     pub fn sock(&self) -> &TcpSock {
         &self.tp
     }
@@ -508,6 +537,7 @@ impl Endpoint {
         &mut self.tp
     }
 
+    /// A snapshot of the congestion and sequence state, for time series.
     pub fn probe(&self) -> Probe {
         Probe {
             cwnd: self.tp.snd_cwnd,
@@ -542,10 +572,11 @@ impl Endpoint {
     pub fn window_scales(&self) -> (u8, u8) {
         (self.snd_wscale, self.rcv_wscale)
     }
-    /// Whether SACK and timestamps were negotiated.
+    /// Whether SACK was negotiated (both SYNs carried SACK-permitted).
     pub fn sack_enabled(&self) -> bool {
         self.sack_ok
     }
+    /// Whether timestamps (RFC 7323) were negotiated (both SYNs carried TSopt).
     pub fn timestamps_enabled(&self) -> bool {
         self.ts_ok
     }
@@ -557,6 +588,7 @@ impl Endpoint {
     pub fn rcv_window(&self) -> u32 {
         self.window_to_advertise().min(u32::MAX as u64) as u32
     }
+    /// The configuration the endpoint was built with.
     pub fn config(&self) -> &TcpConfig {
         &self.cfg
     }

@@ -26,6 +26,9 @@ struct LinuxRtt {
     rtt_seq: u64,
 }
 
+/// RTT estimator and retransmission timeout of one connection: RFC 6298 in
+/// nanoseconds, or Linux's `tcp_rtt_estimator`/`tcp_set_rto` when built with
+/// [`RtoTimer::Linux`]; optional coarse tick (BSD/OPNET) via `with_tick`.
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
     /// SRTT << 3 in ns; 0 until the first sample.
@@ -47,6 +50,9 @@ pub struct RttEstimator {
 }
 
 impl RttEstimator {
+    /// An estimator with no sample yet: RTO = `initial_rto` (RFC 6298 §2.1: 1 s)
+    /// capped at `max_rto`; with samples it stays between `min_rto` and `max_rto`.
+    /// `granularity` is RFC 6298's G (clock granularity).
     pub fn new(initial_rto: Duration, min_rto: Duration, max_rto: Duration, granularity: Duration, timer: RtoTimer) -> Self {
         RttEstimator {
             srtt8: 0,
@@ -155,12 +161,15 @@ impl RttEstimator {
         self.rto = Duration(rto.0.min(self.max_rto.0));
     }
 
+    /// Smoothed RTT (RFC 6298 SRTT); zero until the first sample.
     pub fn srtt(&self) -> Duration {
         Duration(self.srtt8 >> 3)
     }
+    /// RTT variation (RFC 6298 RTTVAR); zero until the first sample.
     pub fn rttvar(&self) -> Duration {
         Duration(self.rttvar4 >> 2)
     }
+    /// Whether any RTT sample has been taken (before it, the RTO is the initial one).
     pub fn has_sample(&self) -> bool {
         self.has_sample
     }

@@ -19,6 +19,9 @@ use crate::event::Event;
 const MAX_BACKOFF: u32 = 31;
 
 impl Endpoint {
+    /// Act on every timer due at `now` (TIME_WAIT end, RACK reordering, tail
+    /// loss probe, delayed ACK, persist, retransmission). Call it at
+    /// [`Endpoint::poll_timeout`]; calling it early is harmless.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.set_clock(now);
         if self.timers.expired(TimerKind::TimeWait, now) {

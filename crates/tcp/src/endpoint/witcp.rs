@@ -32,9 +32,12 @@ use crate::event::Event;
 /// The congestion state stored by an EHO-ACK.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Frozen {
+    /// When the EHO-ACK froze the sender (for `witcp_max_freeze` and the
+    /// freeze duration reported at resume).
     pub since: Instant,
     /// cwnd and ssthresh (packets) when the EHO-ACK arrived.
     pub cwnd: u32,
+    /// Slow-start threshold in packets when the EHO-ACK arrived.
     pub ssthresh: u32,
 }
 

@@ -15,6 +15,7 @@ pub enum Ns2Variant {
 }
 
 impl Ns2Variant {
+    /// The scenario name of the variant (`ns2-tahoe`, `ns2-reno`, `ns2-newreno`).
     pub fn name(self) -> &'static str {
         match self {
             Ns2Variant::Tahoe => "ns2-tahoe",
@@ -34,6 +35,7 @@ pub enum Ns2SinkKind {
 }
 
 impl Ns2SinkKind {
+    /// The scenario name of the sink (`ns2-tcpsink`, `ns2-delack`).
     pub fn name(self) -> &'static str {
         match self {
             Ns2SinkKind::TcpSink => "ns2-tcpsink",
@@ -46,7 +48,9 @@ impl Ns2SinkKind {
 /// `packet_size` bytes; sizes on the wire add `header_size`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ns2Config {
+    /// Which sender class (Tahoe, Reno, NewReno).
     pub variant: Ns2Variant,
+    /// Which sink class answers the sender.
     pub sink: Ns2SinkKind,
     /// `packetSize_ 1000` (ns-default.tcl: `Agent/TCP set packetSize_ 1000`).
     pub packet_size: u32,
@@ -100,6 +104,8 @@ pub struct Ns2Config {
 }
 
 impl Ns2Config {
+    /// The ns-2 2.35 defaults of `ns-default.tcl` for this sender and sink,
+    /// except the `Not ns-2` switches, which are off.
     pub fn new(variant: Ns2Variant, sink: Ns2SinkKind) -> Self {
         Ns2Config {
             variant,

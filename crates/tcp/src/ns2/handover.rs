@@ -43,12 +43,29 @@ use super::{CwndAction, Ns2Event, Ns2Sender};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandoverEvent {
     /// An EHO-ACK froze the sender with this window (packets, `int(cwnd_)`).
-    Freeze { cwnd: u32, ssthresh: i64 },
+    Freeze {
+        /// `int(cwnd_)` stored at the freeze, packets.
+        cwnd: u32,
+        /// `ssthresh_` stored at the freeze, packets.
+        ssthresh: i64,
+    },
     /// An EHC-ACK restored this window after `frozen`; `resent` packets
     /// were outstanding and are sent again.
-    Resume { cwnd: u32, ssthresh: i64, frozen: Duration, resent: i64 },
+    Resume {
+        /// Window restored, packets.
+        cwnd: u32,
+        /// `ssthresh_` restored, packets.
+        ssthresh: i64,
+        /// How long the sender stayed frozen.
+        frozen: Duration,
+        /// Packets outstanding at the resume, sent again.
+        resent: i64,
+    },
     /// A handover notification sent `resent` outstanding packets again.
-    Notified { resent: i64 },
+    Notified {
+        /// Outstanding packets sent again.
+        resent: i64,
+    },
 }
 
 /// The sender's handover state: what an EHO-ACK stored, and whether

@@ -14,6 +14,8 @@ const RTTVAR_BITS: u32 = 2;
 /// `rttvar_exp_ 2`: RTO = srtt + 2^2 rttvar.
 const RTTVAR_EXP: u32 = 2;
 
+/// ns-2's RTT estimator and RTO, in its units (ticks of `tcpTick_`,
+/// BSD fixed point) so that timer values match ns-2 to the tick.
 #[derive(Clone, Debug)]
 pub struct Ns2Rtt {
     tick: f64,
@@ -33,6 +35,9 @@ pub struct Ns2Rtt {
 }
 
 impl Ns2Rtt {
+    /// Fresh estimator (`rtt_init`): RTO = `rtxcur_init` until the first sample,
+    /// rttvar from `rttvar_init`; `boot` is the clock's phase within a tick
+    /// (`boot_time_`), `tick` the RTT granularity (`tcpTick_`).
     pub fn new(tick: Duration, boot: Duration, min_rto: Duration, max_rto: Duration, rtxcur_init: Duration, rttvar_init: Duration) -> Self {
         let tick = tick.as_nanos() as f64 / 1e9;
         // rtt_init: srtt_init_ is 0 in ns-default.tcl, so t_srtt_ starts at 0.

@@ -34,6 +34,7 @@ enum CwndAction {
 /// One packet to put on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ns2Out {
+    /// Packet number (ns-2 counts packets, not bytes); 0 is the SYN when `syn_` is set.
     pub seqno: i64,
     /// Bytes on the wire (packet + header, or the header alone for the SYN).
     pub bytes: u32,
@@ -45,15 +46,25 @@ pub struct Ns2Out {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ns2Event {
     /// The retransmission timer fired after `rto`; `backoff` is the new multiplier.
-    Timeout { rto: Duration, backoff: u32 },
+    Timeout {
+        /// The backed-off timeout that expired.
+        rto: Duration,
+        /// ns-2's back-off multiplier after this timeout (`t_backoff_`).
+        backoff: u32,
+    },
     /// A fast retransmit of packet `seqno`.
-    FastRetransmit { seqno: i64 },
+    FastRetransmit {
+        /// Packet number retransmitted.
+        seqno: i64,
+    },
     /// The first ACK arrived (the SYN, or packet 0, was acknowledged).
     Connected,
     /// A Wi-TCP or handover-notification signal acted (`handover.rs`).
     Handover(HandoverEvent),
 }
 
+/// One ns-2 `Agent/TCP` (Tahoe), `/Reno` or `/Newreno` sender, with ns-2's
+/// state variables under their ns-2 names (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Ns2Sender {
     cfg: Ns2Config,
@@ -86,6 +97,8 @@ pub struct Ns2Sender {
 }
 
 impl Ns2Sender {
+    /// A sender with nothing to send yet; the error says which
+    /// [`Ns2Config`] value is out of range.
     pub fn new(cfg: Ns2Config) -> Result<Self, String> {
         cfg.validate()?;
         let rtt = Ns2Rtt::new(cfg.tcp_tick, cfg.boot_time, cfg.min_rto, cfg.max_rto, cfg.rtxcur_init, cfg.rttvar_init);
@@ -122,10 +135,12 @@ impl Ns2Sender {
         })
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &Ns2Config {
         &self.cfg
     }
 
+    /// Counters since creation (packets sent, retransmissions, timeouts).
     pub fn stats(&self) -> &TcpStats {
         &self.stats
     }
@@ -142,18 +157,23 @@ impl Ns2Sender {
         TCP_MAXSEQ - self.curseq
     }
 
+    /// Next packet to put on the wire; drain after every call.
     pub fn poll_transmit(&mut self) -> Option<Ns2Out> {
         self.out.pop_front()
     }
 
+    /// Next event for the run's log; drain after every call.
     pub fn poll_event(&mut self) -> Option<Ns2Event> {
         self.events.pop_front()
     }
 
+    /// Whether [`Ns2Sender::poll_event`] has something.
     pub fn has_events(&self) -> bool {
         !self.events.is_empty()
     }
 
+    /// Deadline of the retransmission timer; `None` when it is idle or the
+    /// sender is frozen by Wi-TCP.
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.handover.frozen() {
             return None;
@@ -171,14 +191,17 @@ impl Ns2Sender {
         (self.t_seqno, self.maxseq)
     }
 
+    /// Congestion window in packets (`cwnd_`, fractional as ns-2 keeps it).
     pub fn cwnd(&self) -> f64 {
         self.cwnd
     }
 
+    /// Slow-start threshold in packets (`ssthresh_`).
     pub fn ssthresh(&self) -> i64 {
         self.ssthresh
     }
 
+    /// The RTT estimator, for traces of ns-2's timer variables.
     pub fn rtt(&self) -> &Ns2Rtt {
         &self.rtt
     }

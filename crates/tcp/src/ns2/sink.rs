@@ -11,6 +11,7 @@ use airtcp_core::{Duration, Instant};
 use super::config::{Ns2Config, Ns2SinkKind};
 use crate::stats::TcpStats;
 
+/// One ns-2 `Agent/TCPSink` or `Agent/TCPSink/DelAck` receiver over packet numbers.
 #[derive(Clone, Debug)]
 pub struct Ns2Sink {
     kind: Ns2SinkKind,
@@ -32,6 +33,7 @@ pub struct Ns2Sink {
 }
 
 impl Ns2Sink {
+    /// A sink expecting packet 0, with the sink kind and DelAck interval of `cfg`.
     pub fn new(cfg: &Ns2Config) -> Self {
         Ns2Sink {
             kind: cfg.sink,
@@ -48,6 +50,7 @@ impl Ns2Sink {
         }
     }
 
+    /// Counters since creation (ACKs sent, packets received).
     pub fn stats(&self) -> &TcpStats {
         &self.stats
     }
@@ -57,12 +60,14 @@ impl Ns2Sink {
         self.next - 1
     }
 
+    /// Next ACK to send: the highest packet received in order; drain after every call.
     pub fn poll_ack(&mut self) -> Option<i64> {
         let a = self.acks.pop_front()?;
         self.stats.segs_sent += 1;
         Some(a)
     }
 
+    /// Deadline of the delayed-ACK timer, if armed.
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.delack
     }

@@ -23,6 +23,7 @@ pub const DEFAULT_PROFILE: &str = "linux";
 
 /// A named stack: its configuration and what the docs say about it.
 pub struct Profile {
+    /// The name a scenario selects it by (e.g. `linux`, `linux-3.16`).
     pub name: &'static str,
     /// One line: which stack this is.
     pub title: &'static str,

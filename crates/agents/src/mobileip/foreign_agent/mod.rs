@@ -83,6 +83,8 @@ struct Counters {
     max_visitors: u64,
 }
 
+/// A foreign agent (see the module docs): advertisements, relayed
+/// registrations, visitors, and with route optimisation forwarding pointers.
 pub struct ForeignAgent {
     cfg: ForeignAgentConfig,
     out: Out,
@@ -115,18 +117,22 @@ impl ForeignAgent {
         }
     }
 
+    /// The configuration it was built with.
     pub fn config(&self) -> &ForeignAgentConfig {
         &self.cfg
     }
 
+    /// The visitor entry of home address `home` if its registration is live at `now`.
     pub fn visitor(&self, home: [u8; 4], now: Instant) -> Option<Visitor> {
         self.visitors.get(&home, now).copied()
     }
 
+    /// The forwarding pointer for `home` (smooth handoff) if live at `now`.
     pub fn forwarding(&self, home: [u8; 4], now: Instant) -> Option<Forward> {
         self.forwards.get(&home, now).copied()
     }
 
+    /// The Wi-TCP state of its visitors' connections (which hosts are frozen).
     pub fn witcp(&self) -> &WitcpServer {
         &self.witcp
     }

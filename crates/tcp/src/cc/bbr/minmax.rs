@@ -1,15 +1,20 @@
 //! Kathleen Nichols' windowed min/max tracker (lib/win_minmax.c): best, 2nd
 //! and 3rd best samples, widely spaced in the window, in constant space.
 
+/// `struct minmax_sample`: one measurement and when it was taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MinmaxSample {
     /// Time (here: BBR round count).
     pub t: u32,
+    /// The measured value (BBR: delivery rate in packets/us << 24).
     pub v: u32,
 }
 
+/// `struct minmax`: the best three samples of a sliding window, best first,
+/// so the extreme survives after the best sample ages out (BBR's max-bw filter).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Minmax {
+    /// Best, 2nd best and 3rd best samples; `s[0].v` is the windowed extreme.
     pub s: [MinmaxSample; 3],
 }
 

@@ -17,6 +17,8 @@ const BW_SCALE: u32 = 24;
 const BW_UNIT: u64 = 1 << BW_SCALE;
 /// `BBR_SCALE`: gains and fractions are scaled by 256.
 const BBR_SCALE: u32 = 8;
+/// `BBR_UNIT`: 1.0 in BBR's fixed point; gains such as [`Bbr::pacing_gain`] are
+/// multiples of it (2.885 in STARTUP is 739/256).
 pub const BBR_UNIT: u32 = 1 << BBR_SCALE;
 
 /// `CYCLE_LEN`: phases of the PROBE_BW gain cycle.
@@ -89,6 +91,8 @@ pub enum BbrMode {
 }
 
 impl BbrMode {
+    /// The kernel's `enum bbr_mode` name without its `BBR_` prefix
+    /// (`STARTUP`, `DRAIN`, `PROBE_BW`, `PROBE_RTT`), for traces.
     pub fn name(self) -> &'static str {
         match self {
             BbrMode::Startup => "STARTUP",
@@ -203,27 +207,37 @@ impl Bbr {
         }
     }
 
+    /// The state machine's current mode.
     pub fn mode(&self) -> BbrMode {
         self.mode
     }
+    /// Pacing gain in 1/256 units ([`BBR_UNIT`] = 1.0).
     pub fn pacing_gain(&self) -> u32 {
         self.pacing_gain
     }
+    /// cwnd gain in 1/256 units ([`BBR_UNIT`] = 1.0).
     pub fn cwnd_gain(&self) -> u32 {
         self.cwnd_gain
     }
+    /// Phase of the 8-phase PROBE_BW gain cycle (0..8).
     pub fn cycle_idx(&self) -> u32 {
         self.cycle_idx
     }
+    /// Windowed minimum RTT in microseconds (10 s window, `bbr_min_rtt_win_sec`);
+    /// `u32::MAX` until the first sample.
     pub fn min_rtt_us(&self) -> u32 {
         self.min_rtt_us
     }
+    /// Whether STARTUP saw the bandwidth stop growing (3 rounds under +25 %),
+    /// which ends STARTUP for good.
     pub fn full_bw_reached(&self) -> bool {
         self.full_bw_reached
     }
+    /// Packet-timed rounds elapsed (`rtt_cnt`), the clock of the max-bw filter.
     pub fn rtt_cnt(&self) -> u32 {
         self.rtt_cnt
     }
+    /// Whether the long-term (policer) bandwidth estimate is in use (`lt_use_bw`).
     pub fn lt_use_bw(&self) -> bool {
         self.lt_use_bw
     }
