@@ -288,7 +288,7 @@ def keep_run(task, result, _dir) -> dict:
         "series": result.timeseries(0),
         "segments": result.segments(0),
         "cache": agent_series(result, snoop) if snoop is not None else None,
-        "mss": task.scenario["flows"][0]["tcp"]["mss"],
+        "mss": result.summary["scenario"]["flows"][0]["tcp"]["mss"],  # as the profile resolves it
         "response_time_s": result.flows[0].get("response_time_s"),
     }
 

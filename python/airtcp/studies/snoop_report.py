@@ -19,8 +19,11 @@ from .snoop_setup import (
     SEED_S1_RATE,
     SEED_S1_RATIO,
     SETUPS,
+    INITIAL_CWND,
+    PROFILE_VS_TABLE,
+    SEED_MSS,
+    SEED_RCV_BUF,
     STACK_PAIRS,
-    TCP,
     TCP_TABLE,
     WIFI,
     WLAN,
@@ -37,7 +40,7 @@ from .snoop_table import MAC_NAMES, Table, _cell, _verdict, _x, of_mac
 
 def _setup_section(nbytes: int, duration_s: float) -> list[str]:
     d, w = DEFAULTS, WLAN
-    seg_ip = TCP["mss"] + HEADERS
+    seg_ip = SEED_MSS + HEADERS
     ov = d["wireless_overhead_bytes"]
     L = ["## Setup\n"]
     L.append(
@@ -87,14 +90,14 @@ def _setup_section(nbytes: int, duration_s: float) -> list[str]:
     )
     L.append(
         f"\n`overhead_bytes` = {wlan_fixed_us():g} us x 11 Mb/s / 8 + {wlan_mac_bytes()} = **{ov}**. A full segment "
-        f"({TCP['mss']} + {HEADERS} = {seg_ip} bytes of IP, exactly 802.11's largest MSDU) then takes "
+        f"({SEED_MSS} + {HEADERS} = {seg_ip} bytes of IP, exactly 802.11's largest MSDU) then takes "
         f"{link_time_us(seg_ip, ov, 11e6):.1f} us on the link against {wlan_exchange_us(seg_ip):.1f} us for the real "
         f"exchange, a pure ACK {link_time_us(HEADERS, ov, 11e6):.1f} us against {wlan_exchange_us(HEADERS):.1f} us "
-        f"(goodput ceiling {TCP['mss'] * 8 / link_time_us(seg_ip, ov, 11e6):.2f} Mb/s). Not modelled: contention "
+        f"(goodput ceiling {SEED_MSS * 8 / link_time_us(seg_ip, ov, 11e6):.2f} Mb/s). Not modelled: contention "
         "and collisions. **There is no contention between the two mobiles of scenarios 2 and 3 (each has its own "
         "link, and data and ACKs of one link do not share the medium either) until the 802.11 MAC lands.** "
         f"Queues: {d['wireless_queue_packets']} packets; a flow never has more than its "
-        f"{TCP['rcv_buf']}-byte window in flight, so none overflows.\n"
+        f"{SEED_RCV_BUF}-byte window in flight, so none overflows.\n"
     )
     L.append("**TCP**, the seed's parameter table:\n")
     L.extend(md_table(["seed parameter", "seed value", "here", "note"], [list(r) for r in TCP_TABLE]))
@@ -310,14 +313,14 @@ def _findings(
     t: Table, runs: list[dict], plan: dict, rates: list[float], rate: float, nbytes: int, snoop_rto_s=None
 ) -> list[str]:
     L = []
-    nseg = math.ceil(nbytes / TCP["mss"])
+    nseg = math.ceil(nbytes / SEED_MSS)
     zero = rates[0]
     for sid, arms in plan.items():
         arms = arms_for(SETUPS[sid], arms)
         vals = [t.stats(sid, a, m, zero).mean for a in arms for m in SETUPS[sid].mobiles]
         vals = [v for v in vals if not is_missing(v)]
         if vals and zero == 0:
-            air = nseg * link_time_us(TCP["mss"] + HEADERS, DEFAULTS["wireless_overhead_bytes"], 11e6) / 1e6
+            air = nseg * link_time_us(SEED_MSS + HEADERS, DEFAULTS["wireless_overhead_bytes"], 11e6) / 1e6
             gap = min(vals) - air
             delack = 0.2
             L.append(
@@ -325,8 +328,8 @@ def _findings(
                 f"(the airtime of its {nseg} segments alone is {air:.3f} s"
                 + (
                     f"; most of the {gap:.3f}-s difference is the receiver's {delack * 1000:.0f}-ms delayed ACK of "
-                    f"the first segment, which an initial window of {TCP['initial_cwnd']} segment leaves alone)."
-                    if zero == 0 and TCP["initial_cwnd"] == 1 and delack * 0.8 <= gap <= delack * 1.6
+                    f"the first segment, which an initial window of {INITIAL_CWND} segment leaves alone)."
+                    if zero == 0 and INITIAL_CWND == 1 and delack * 0.8 <= gap <= delack * 1.6
                     else ")."
                 )
             )
@@ -348,7 +351,7 @@ def _findings(
         share = to / (to + fr) if not is_missing(to) and not is_missing(fr) and to + fr > 0 else NAN
         how = (
             f" Plain TCP repaired {fmt(share, '{:.0%}')} of its loss episodes by a timeout rather than a fast "
-            f"retransmit: a receive window of {TCP['rcv_buf'] / TCP['mss']:.2f} segments seldom leaves three "
+            f"retransmit: a receive window of {SEED_RCV_BUF / SEED_MSS:.2f} segments seldom leaves three "
             "segments behind a loss to produce three duplicate ACKs, and every timeout waits at least SRTT + 0.5 s "
             "and doubles when the retransmission is dropped again."
         )
@@ -460,7 +463,7 @@ def _findings(
                     )
                 if a == "sack":
                     line += (
-                        f" With under {math.ceil(TCP['rcv_buf'] / TCP['mss'])} segments in flight SACK has little to "
+                        f" With under {math.ceil(SEED_RCV_BUF / SEED_MSS)} segments in flight SACK has little to "
                         "report: the losses still end in timeouts "
                         f"({_x(t.val(sid, a, m, rate, 'timeouts_mean'))} per run against "
                         f"{_x(t.val(sid, 'tcp', m, rate, 'timeouts_mean'))})."
@@ -547,8 +550,9 @@ def write_report(
         f"Wall time {wall_s:.1f} s with {jobs} job(s).\n"
     )
     L.append(
-        "TCP profile: the seed's table set key by key (OPNET's TCP of 2003 as the seed lists it; no named profile), "
-        "with the `opnet-2003` profile and today's `linux` as arms.\n"
+        "TCP profile: `opnet-2003` (OPNET Modeler's TCP of 2003 as the seed's table sets it, with OPNET's 0.5-s "
+        "timer tick), the stack the seed ran; the seed's table set key by key over `linux` (`*-seed-table`) and "
+        "today's `linux` (with and without SACK) as arms.\n"
     )
     L.extend(_stack_section(t, plan, shown_rate))
     L.extend(_setup_section(nbytes, duration_s))
