@@ -4,6 +4,7 @@ every number is computed from the runs."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from pathlib import Path
@@ -534,6 +535,7 @@ def write_report(
     snoop_rto_s: float | None = None,
     macs: list[str] | None = None,
     kept_facts: dict | None = None,
+    tcp_set: dict | None = None,
 ) -> None:
     macs = list(macs or [MACS[0]])
     primary = macs[0]
@@ -554,6 +556,12 @@ def write_report(
         "timer tick), the stack the seed ran; the seed's table set key by key over `linux` (`*-seed-table`) and "
         "today's `linux` (with and without SACK) as arms.\n"
     )
+    if tcp_set:
+        L.append(
+            "**A targeted run: every arm's TCP has "
+            + ", ".join(f"`{k} = {json.dumps(v)}`" for k, v in tcp_set.items())
+            + " set beside its profile (`--tcp-set`), so the arms' names no longer describe their whole stack.**\n"
+        )
     L.extend(_stack_section(t, plan, shown_rate))
     L.extend(_setup_section(nbytes, duration_s))
     if "80211" in macs:
