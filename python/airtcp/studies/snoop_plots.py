@@ -35,7 +35,7 @@ COLORS = {
     "snoop-allpkts": "tab:purple",
     "tcp-attempts3": "tab:brown",
     "tcp-attempts8": "tab:olive",
-    "tcp-opnet2003": "tab:gray",
+    "tcp-seed-table": "tab:gray",
 }
 #: Arms that can coincide (tcp and itcp in s1) stay visible: distinct markers and dashes.
 STYLES = {
