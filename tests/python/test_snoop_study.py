@@ -211,7 +211,8 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
     assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"] == {"profile": "opnet-2003", "sack": True}
     assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
         "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table", "snoop-seed-table",
-        "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack", "tcp-attempts3", "tcp-attempts8"
+        "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-nosack", "snoop-linux-nosack",
+        "tcp-attempts3", "tcp-attempts8",
     ]
     # The stack arms: the profile with the seed's workload keys, Snoop where `snoop` has it.
     lin = snoop_setup.scenario(SETUPS["s1"], "snoop-linux", 0.3)
@@ -224,6 +225,8 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
     table = snoop_setup.scenario(SETUPS["s1"], "snoop-seed-table", 0.3)["flows"][0]["tcp"]
     assert table == snoop_setup.SEED_TABLE_TCP and table["profile"] == "linux" and table["clock_granularity"] == "500ms"
     assert snoop_setup.scenario(SETUPS["s1"], "tcp-linux-nosack", 0.3)["flows"][0]["tcp"]["sack"] is False
+    norack = snoop_setup.scenario(SETUPS["s1"], "snoop-linux-norack", 0.3)["flows"][0]["tcp"]
+    assert (norack["profile"], norack["rack"], norack.get("sack")) == ("linux", False, None)
     # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
     att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
     assert att["flows"][0]["tcp"] == {"profile": "opnet-2003", "max_retries": 3}

@@ -213,6 +213,7 @@ CANDIDATES = [
     ("the PEG's \"all packets\" option (ACKs dropped too)", "tcp-allpkts", "snoop-allpkts"),
     *[(f"attempt limit {a.removeprefix('tcp-attempts')}", a, "snoop") for a in ("tcp-attempts3", "tcp-attempts8")],
     ("today's kernel (`linux`)", "tcp-linux", "snoop-linux"),
+    ("`linux` with RACK off", "tcp-linux-norack", "snoop-linux-norack"),
     ("`linux` with SACK off", "tcp-linux-nosack", "snoop-linux-nosack"),
 ]
 

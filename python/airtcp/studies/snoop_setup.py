@@ -384,7 +384,8 @@ SEED_S1_RATE = 0.3
 #: documented default, which we could not consult.
 ATTEMPT_LIMITS = (3, 8)
 ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table",
-        "snoop-seed-table", "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack"] + [
+        "snoop-seed-table", "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-nosack",
+        "snoop-linux-nosack"] + [
             f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
 #: The seed's workload that every stack keeps: its table's MSS and receive
 #: buffer, and no timestamps (2264 + 40 bytes already fill 802.11's largest MSDU).
@@ -400,9 +401,12 @@ PROFILE_ARMS: dict[str, tuple[str, dict]] = {
     "snoop-seed-table": ("linux", {k: v for k, v in SEED_TABLE_TCP.items() if k != "profile"}),
     "tcp-linux": ("linux", WORKLOAD_KEYS),
     "snoop-linux": ("linux", WORKLOAD_KEYS),
-    # Today's kernel with SACK switched off (and with it RACK's and TLP's
-    # SACK-driven loss detection): the one mechanism that separates the
-    # stacks' plain TCP at 30 % drop (docs/study-snoop.md has the probe runs).
+    # Today's kernel with one mechanism switched off, to find what separates
+    # it from OPNET's stack: RACK loss detection (RFC 8985; SACK and the tail
+    # loss probe stay on), and SACK (with it RACK and the loss probe, which
+    # act only on SACK information). docs/study-snoop.md has the other probes.
+    "tcp-linux-norack": ("linux", {**WORKLOAD_KEYS, "rack": False}),
+    "snoop-linux-norack": ("linux", {**WORKLOAD_KEYS, "rack": False}),
     "tcp-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
     "snoop-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
 }
@@ -410,7 +414,14 @@ PROFILE_ARMS: dict[str, tuple[str, dict]] = {
 #: is the study's default, the seed's profile.
 STACK_PAIRS = [("tcp", "snoop", "opnet-2003 (default)"), ("tcp-seed-table", "snoop-seed-table", "the seed's table, key by key"),
                ("tcp-linux", "snoop-linux", "linux (today's kernel)"),
+               ("tcp-linux-norack", "snoop-linux-norack", "linux, RACK off"),
                ("tcp-linux-nosack", "snoop-linux-nosack", "linux, SACK off")]
+#: The stack pairs that switch one mechanism off (columns of the report's
+#: stack table that do not count in its verdict): arm -> the mechanism.
+PROBE_MECHANISMS = {
+    "tcp-linux-norack": "RACK loss detection (RFC 8985)",
+    "tcp-linux-nosack": "SACK (and with it RACK and the tail loss probe, which act only on SACK information)",
+}
 #: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
 QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
 #: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
@@ -445,7 +456,9 @@ ARM_NOTES = {
     "tcp-linux": "`tcp` on today's Linux (`linux` profile: SACK, RACK, TLP, F-RTO and undo, 200-ms minimum RTO, "
     "initial window 10) with the seed's MSS 2264, 8760-byte receive buffer and no timestamps",
     "snoop-linux": "`snoop` with the `linux` TCP profile at both ends (the same workload keys)",
-    "tcp-linux-nosack": "`tcp-linux` with SACK off: the one mechanism that separates the stacks, switched off",
+    "tcp-linux-norack": "`tcp-linux` with RACK loss detection off (SACK and the tail loss probe on)",
+    "snoop-linux-norack": "`snoop-linux` with RACK off",
+    "tcp-linux-nosack": "`tcp-linux` with SACK off (and with it RACK and the tail loss probe)",
     "snoop-linux-nosack": "`snoop-linux` with SACK off",
     **{
         f"tcp-attempts{n}": f"`tcp` that aborts the connection after {n} retransmissions of one segment (OPNET's "
