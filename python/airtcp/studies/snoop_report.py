@@ -46,7 +46,7 @@ def _setup_section(nbytes: int, duration_s: float) -> list[str]:
     L = ["## Setup\n"]
     L.append(
         f"`server --{d['wired_rate']}, {d['wired_delay']} (Ethernet)-- ap ==802.11b {d['wireless_rate']}, "
-        f"{d['wireless_delay']}== m1 [, m2]`: one point-to-point wireless link per mobile. Transfers of "
+        f"{d['wireless_delay']}== m1 [, m2]`: the 802.11b DCF MAC (default) or one point-to-point wireless link per mobile (`--mac p2p`). Transfers of "
         f"**{nbytes:,} bytes** (app `transfer`), response time = connection start to the last byte acknowledged; "
         f"runs are capped at {duration_s:g} s of simulated time and a transfer not done by then is counted as "
         "**unfinished** (never dropped from the counts; the means are over finished runs and then a lower bound). "
@@ -62,8 +62,8 @@ def _setup_section(nbytes: int, duration_s: float) -> list[str]:
         "header 14, FCS 4, inter-frame gap 12). It is never the bottleneck.\n"
     )
     L.append(
-        "**Wireless**: an 802.11b (IEEE 802.11-2016 clause 16, HR/DSSS) station sending at 11 Mb/s. The link has "
-        "no MAC of its own yet, so one exchange's whole airtime is folded into the link's per-frame "
+        "**Wireless**: an 802.11b (IEEE 802.11-2016 clause 16, HR/DSSS) station sending at 11 Mb/s. The point-to-point "
+        "link has no MAC of its own, so one exchange's whole airtime is folded into the link's per-frame "
         "`overhead_bytes` at 11 Mb/s:\n"
     )
     ack_us = w["plcp_us"] + w["ack_bytes"] * 8 / (w["ack_rate_bps"] / 1e6)
@@ -95,12 +95,13 @@ def _setup_section(nbytes: int, duration_s: float) -> list[str]:
         f"{link_time_us(seg_ip, ov, 11e6):.1f} us on the link against {wlan_exchange_us(seg_ip):.1f} us for the real "
         f"exchange, a pure ACK {link_time_us(HEADERS, ov, 11e6):.1f} us against {wlan_exchange_us(HEADERS):.1f} us "
         f"(goodput ceiling {SEED_MSS * 8 / link_time_us(seg_ip, ov, 11e6):.2f} Mb/s). Not modelled: contention "
-        "and collisions. **There is no contention between the two mobiles of scenarios 2 and 3 (each has its own "
-        "link, and data and ACKs of one link do not share the medium either) until the 802.11 MAC lands.** "
+        "and collisions: **on this point-to-point variant (`--mac p2p`) there is no contention between the two mobiles "
+        "of scenarios 2 and 3 (each has its own link, and data and ACKs of one link do not share the medium either); "
+        "the 802.11 DCF variant (the default, below) has it.** "
         f"Queues: {d['wireless_queue_packets']} packets; a flow never has more than its "
         f"{SEED_RCV_BUF}-byte window in flight, so none overflows.\n"
     )
-    L.append("**TCP**, the seed's parameter table:\n")
+    L.append("**TCP**, the seed's parameter table and how the `opnet-2003` profile (the default) sets each row:\n")
     L.extend(md_table(["seed parameter", "seed value", "here", "note"], [list(r) for r in TCP_TABLE]))
     L.append("")
     L.append("**Scenarios** (the seed's; drop rate = the PEG's send and receive rates, varied together):\n")
@@ -173,7 +174,7 @@ def _single_runs(runs: list[dict], rate: float) -> list[str]:
         f"One run per point, as OPNET gives: the TCP / Snoop ratio of a single seed at {rate:.0%} (s1) ranges "
         f"{ratios[0]:.1f} to {ratios[-1]:.1f} over {len(ratios)} seeds (median {med:.1f}); {hit} of them reach half "
         f"the seed's ~{SEED_S1_RATIO:g}. A single unlucky run "
-        + ("could explain the seed's figure." if hit else "does not explain the seed's figure here.")
+        + ("comes within a factor of two of the seed's figure." if hit else "does not come near the seed's figure.")
         + " (OPNET's retransmission attempt limit and the reading of its timer granularity are the other "
         "candidates: the attempt-limit arms and the `*-seed-table` arms, in the table below.)",
         "",
