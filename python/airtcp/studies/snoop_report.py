@@ -168,11 +168,11 @@ def _single_runs(runs: list[dict], rate: float) -> list[str]:
     )
     if not ratios:
         return []
-    med = ratios[len(ratios) // 2]
+    med = statistics.median(ratios)
     hit = sum(1 for x in ratios if x >= SEED_S1_RATIO / 2)
     return [
         f"One run per point, as OPNET gives: the TCP / Snoop ratio of a single seed at {rate:.0%} (s1) ranges "
-        f"{ratios[0]:.1f} to {ratios[-1]:.1f} over {len(ratios)} seeds (median {med:.1f}); {hit} of them reach half "
+        f"{ratios[0]:.1f} to {ratios[-1]:.1f} over {len(ratios)} seeds (median {med:.1f}); {hit} of {len(ratios)} reach half "
         f"the seed's ~{SEED_S1_RATIO:g}. A single unlucky run "
         + ("comes within a factor of two of the seed's figure." if hit else "does not come near the seed's figure.")
         + " (OPNET's retransmission attempt limit and the reading of its timer granularity are the other "
@@ -604,7 +604,7 @@ def write_report(
     L.append(
         "TCP profile: `opnet-2003` (OPNET Modeler's TCP of 2003 as the seed's table sets it, with OPNET's 0.5-s "
         "timer tick), the stack the seed ran; the seed's table set key by key over `linux` (`*-seed-table`) and "
-        "today's `linux` (with and without SACK) as arms.\n"
+        "today's `linux` (as it is, and with RACK or SACK switched off) as arms.\n"
     )
     if tcp_set:
         L.append(
