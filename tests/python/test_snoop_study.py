@@ -211,7 +211,8 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
     assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"] == {"profile": "opnet-2003", "sack": True}
     assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
         "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table", "snoop-seed-table",
-        "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-nosack", "snoop-linux-nosack",
+        "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-notlp", "snoop-linux-notlp",
+        "tcp-linux-nosack", "snoop-linux-nosack",
         "tcp-attempts3", "tcp-attempts8",
     ]
     # The stack arms: the profile with the seed's workload keys, Snoop where `snoop` has it.

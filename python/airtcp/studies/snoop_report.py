@@ -215,6 +215,7 @@ CANDIDATES = [
     *[(f"attempt limit {a.removeprefix('tcp-attempts')}", a, "snoop") for a in ("tcp-attempts3", "tcp-attempts8")],
     ("today's kernel (`linux`)", "tcp-linux", "snoop-linux"),
     ("`linux` with RACK off", "tcp-linux-norack", "snoop-linux-norack"),
+    ("`linux` with the tail loss probe off", "tcp-linux-notlp", "snoop-linux-notlp"),
     ("`linux` with SACK off", "tcp-linux-nosack", "snoop-linux-nosack"),
 ]
 

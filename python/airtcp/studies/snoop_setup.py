@@ -384,8 +384,8 @@ SEED_S1_RATE = 0.3
 #: documented default, which we could not consult.
 ATTEMPT_LIMITS = (3, 8)
 ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table",
-        "snoop-seed-table", "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-nosack",
-        "snoop-linux-nosack"] + [
+        "snoop-seed-table", "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-notlp",
+        "snoop-linux-notlp", "tcp-linux-nosack", "snoop-linux-nosack"] + [
             f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
 #: The seed's workload that every stack keeps: its table's MSS and receive
 #: buffer, and no timestamps (2264 + 40 bytes already fill 802.11's largest MSDU).
@@ -403,10 +403,13 @@ PROFILE_ARMS: dict[str, tuple[str, dict]] = {
     "snoop-linux": ("linux", WORKLOAD_KEYS),
     # Today's kernel with one mechanism switched off, to find what separates
     # it from OPNET's stack: RACK loss detection (RFC 8985; SACK and the tail
-    # loss probe stay on), and SACK (with it RACK and the loss probe, which
-    # act only on SACK information). docs/study-snoop.md has the other probes.
+    # loss probe stay on), the tail loss probe, and SACK (with it RACK and
+    # the loss probe, which act only on SACK information).
+    # docs/study-snoop.md has the probes that add them to OPNET's stack.
     "tcp-linux-norack": ("linux", {**WORKLOAD_KEYS, "rack": False}),
     "snoop-linux-norack": ("linux", {**WORKLOAD_KEYS, "rack": False}),
+    "tcp-linux-notlp": ("linux", {**WORKLOAD_KEYS, "tlp": False}),
+    "snoop-linux-notlp": ("linux", {**WORKLOAD_KEYS, "tlp": False}),
     "tcp-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
     "snoop-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
 }
@@ -415,11 +418,13 @@ PROFILE_ARMS: dict[str, tuple[str, dict]] = {
 STACK_PAIRS = [("tcp", "snoop", "opnet-2003 (default)"), ("tcp-seed-table", "snoop-seed-table", "the seed's table, key by key"),
                ("tcp-linux", "snoop-linux", "linux (today's kernel)"),
                ("tcp-linux-norack", "snoop-linux-norack", "linux, RACK off"),
+               ("tcp-linux-notlp", "snoop-linux-notlp", "linux, TLP off"),
                ("tcp-linux-nosack", "snoop-linux-nosack", "linux, SACK off")]
 #: The stack pairs that switch one mechanism off (columns of the report's
 #: stack table that do not count in its verdict): arm -> the mechanism.
 PROBE_MECHANISMS = {
     "tcp-linux-norack": "RACK loss detection (RFC 8985)",
+    "tcp-linux-notlp": "the tail loss probe (RFC 8985)",
     "tcp-linux-nosack": "SACK (and with it RACK and the tail loss probe, which act only on SACK information)",
 }
 #: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
@@ -458,6 +463,8 @@ ARM_NOTES = {
     "snoop-linux": "`snoop` with the `linux` TCP profile at both ends (the same workload keys)",
     "tcp-linux-norack": "`tcp-linux` with RACK loss detection off (SACK and the tail loss probe on)",
     "snoop-linux-norack": "`snoop-linux` with RACK off",
+    "tcp-linux-notlp": "`tcp-linux` with the tail loss probe off (SACK and RACK on)",
+    "snoop-linux-notlp": "`snoop-linux` with the tail loss probe off",
     "tcp-linux-nosack": "`tcp-linux` with SACK off (and with it RACK and the tail loss probe)",
     "snoop-linux-nosack": "`snoop-linux` with SACK off",
     **{

@@ -157,8 +157,11 @@ def _stack_mechanism(t: Table, plan: dict, rate: float) -> list[str]:
             out.append(
                 f"- Today's kernel with {mechanism} switched off (`{arm}`): plain TCP uploads in "
                 f"{fmt(tcp.mean, '{:.3g}')} s with {fmt(t.val('s1', arm, 'm1', rate, 'timeouts_mean'), '{:.1f}')} "
-                f"timeouts, and {same} of {len(want)} claims have the default's direction again"
-                + (": this switch alone undoes the difference." if same == len(want) else ".")
+                f"timeouts per run (default {fmt(t.stats('s1', base[0], 'm1', rate).mean, '{:.3g}')} s and "
+                f"{fmt(t.val('s1', base[0], 'm1', rate, 'timeouts_mean'), '{:.1f}')}; `linux` "
+                f"{fmt(t.stats('s1', lin[0], 'm1', rate).mean, '{:.3g}')} s and "
+                f"{fmt(t.val('s1', lin[0], 'm1', rate, 'timeouts_mean'), '{:.1f}')}), and {same} of {len(want)} claims "
+                "have the default's direction again."
             )
         g = lambda arm, c: fmt(t.val("s1", arm, "m1", rate, c), "{:.1f}")  # noqa: E731
         out.append(
