@@ -11,9 +11,12 @@ uploading; two downloading with Snoop at the server; two uploading with
 Snoop on mobile 2 only), and reports a ~68-fold shorter upload at 30 %.
 
 Here the same three scenarios run on ``server --Ethernet-- ap ==802.11b== m1
-[, m2]`` (``snoop_setup``) for five arms: the seed's plain TCP, Snoop with
-its fixed 1-s timer, Snoop with the adaptive local timer (the seed's future
-work), TCP with SACK, and the I-TCP split connection; drop rates 0-40 % in
+[, m2]`` (``snoop_setup``) on the seed's stack, the ``opnet-2003`` TCP
+profile, for the seed's plain TCP, Snoop with its fixed 1-s timer, Snoop with
+the adaptive local timer (the seed's future work), TCP with SACK and the
+I-TCP split connection, and for arms that vary the stack (the seed's table
+key by key, today's ``linux`` with RACK, the loss probe or SACK switched off)
+and OPNET's other candidates for the ~68-fold figure; drop rates 0-40 % in
 steps of 5 %, seeds 1..20 per point, mean and 95 % interval.
 
 Outputs in ``--out``: ``table.csv`` (per scenario, arm, mobile and drop
