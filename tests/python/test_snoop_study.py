@@ -26,7 +26,7 @@ def test_wlan_overhead_reproduces_the_80211b_exchange():
     assert ov == 1150
     for ip in (40, 576, 1500, 2304):  # an ACK ... a full 2264-byte segment
         assert snoop_setup.link_time_us(ip, ov, 11e6) == pytest.approx(snoop_setup.wlan_exchange_us(ip), abs=0.5)
-    assert snoop_setup.TCP["mss"] + snoop_setup.HEADERS == 2304  # 802.11's largest MSDU
+    assert snoop_setup.SEED_MSS + snoop_setup.HEADERS == 2304  # 802.11's largest MSDU
 
 
 def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
@@ -47,26 +47,76 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
         ("ap", "itcp", "ap-m1"),
         ("ap", "itcp", "ap-m2"),
     ]
-    assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
+    assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"] == {"profile": "opnet-2003", "sack": True}
     assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
-        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003", "snoop-opnet2003",
-        "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack", "tcp-attempts3", "tcp-attempts8"
+        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table", "snoop-seed-table",
+        "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-notlp", "snoop-linux-notlp",
+        "tcp-linux-nosack", "snoop-linux-nosack",
+        "tcp-attempts3", "tcp-attempts8",
     ]
     # The stack arms: the profile with the seed's workload keys, Snoop where `snoop` has it.
     lin = snoop_setup.scenario(SETUPS["s1"], "snoop-linux", 0.3)
     assert lin["flows"][0]["tcp"] == {"profile": "linux", "mss": 2264, "rcv_buf": 8760, "timestamps": False}
     assert [(a["node"], a["kind"]) for a in lin["agents"]] == [("m1", "snoop"), ("m1", "peg")]
-    assert snoop_setup.scenario(SETUPS["s1"], "tcp-opnet2003", 0.3)["flows"][0]["tcp"] == {"profile": "opnet-2003"}
+    # The default stack is the seed's: the opnet-2003 profile alone, on every arm that names no other
+    # (I-TCP's proxy included); the seed's table key by key is an arm over linux.
+    assert s1["flows"][0]["tcp"] == {"profile": "opnet-2003"}
+    assert all(a["tcp"] == {"profile": "opnet-2003"} for a in itcp["agents"] if a["kind"] == "itcp")
+    table = snoop_setup.scenario(SETUPS["s1"], "snoop-seed-table", 0.3)["flows"][0]["tcp"]
+    assert table == snoop_setup.SEED_TABLE_TCP and table["profile"] == "linux" and table["clock_granularity"] == "500ms"
     assert snoop_setup.scenario(SETUPS["s1"], "tcp-linux-nosack", 0.3)["flows"][0]["tcp"]["sack"] is False
+    norack = snoop_setup.scenario(SETUPS["s1"], "snoop-linux-norack", 0.3)["flows"][0]["tcp"]
+    assert (norack["profile"], norack["rack"], norack.get("sack")) == ("linux", False, None)
     # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
     att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
-    assert att["flows"][0]["tcp"]["max_retries"] == 3 and [a["kind"] for a in att["agents"]] == ["peg"]
+    assert att["flows"][0]["tcp"] == {"profile": "opnet-2003", "max_retries": 3}
+    assert [a["kind"] for a in att["agents"]] == ["peg"]
     # The PEG's "all packets" option: the same stack, ACKs dropped too.
     allp = snoop_setup.scenario(SETUPS["s1"], "snoop-allpkts", 0.3)
     assert [(a["node"], a["kind"]) for a in allp["agents"]] == [("m1", "snoop"), ("m1", "peg")]
     assert allp["agents"][1]["data_only"] is False and s1["agents"][1]["data_only"] is True
     assert allp["flows"][0]["tcp"] == s1["flows"][0]["tcp"]
     assert snoop_setup.scenario(SETUPS["s1"], "tcp", 0)["sim"]["series_interval"] == "0s"
+
+
+def _resolved_tcp(tcp: dict) -> dict:
+    """[flows.tcp] as the simulator resolves it (profile + keys), from a run
+    that stops before anything is sent."""
+    sc = snoop_setup.scenario(SETUPS["s1"], "tcp", 0.0)
+    sc["flows"][0]["tcp"] = tcp
+    return airtcp.run(sc, seed=1, overrides={"sim.duration": "1ns"}).summary["scenario"]["flows"][0]["tcp"]
+
+
+def test_default_stack_is_opnet_2003_with_the_seeds_table():
+    """The default resolves to the seed's table ("TCP parameters"), with
+    OPNET's 0.5-s tick as its timer granularity."""
+    got = _resolved_tcp(snoop_setup.TCP)
+    want = {
+        "profile": "opnet-2003", "mss": snoop_setup.SEED_MSS, "rcv_buf": snoop_setup.SEED_RCV_BUF,
+        "delack_count": 2, "delack_timeout": "200ms", "recovery": "reno", "sack": False, "nodelay": True,
+        "initial_rto": "1s", "min_rto": "500ms", "max_rto": "64s", "rto_tick": "500ms", "clock_granularity": "0s",
+        "persist_min": "1s", "initial_cwnd": snoop_setup.INITIAL_CWND, "rto_timer": "rfc6298",
+    }  # fmt: skip
+    assert {k: got[k] for k in want} == want
+
+
+def test_profile_vs_table_lists_every_difference():
+    """PROFILE_VS_TABLE (shown in the report) is exactly the set of resolved
+    values in which the default and the seed's table key by key differ."""
+    a, b = _resolved_tcp(snoop_setup.TCP), _resolved_tcp(snoop_setup.SEED_TABLE_TCP)
+    diff = {k: (a[k], b[k]) for k in a if a[k] != b[k] and k != "profile"}
+    assert diff == {k: v[:2] for k, v in snoop_setup.PROFILE_VS_TABLE.items()}
+
+
+def test_tcp_set_reads_toml_values_and_sets_every_tcp():
+    assert snoop.parse_tcp_set(["sack=true", "min_rto=200ms", "max_retries = 3"]) == {
+        "sack": True, "min_rto": "200ms", "max_retries": 3
+    }
+    with pytest.raises(runner.StudyError, match="--tcp-set: 'sack' is not KEY=VALUE"):
+        snoop.parse_tcp_set(["sack"])
+    sc = snoop.with_tcp_set(snoop_setup.scenario(SETUPS["s2"], "itcp", 0.3), {"rto_tick": "none"})
+    assert [f["tcp"] for f in sc["flows"]] == [{"profile": "opnet-2003", "rto_tick": "none"}] * 2
+    assert [a["tcp"]["rto_tick"] for a in sc["agents"] if a["kind"] == "itcp"] == ["none", "none"]
 
 
 @pytest.mark.parametrize("sid", ["s1", "s2", "s3"])
@@ -140,7 +190,8 @@ def test_quick_study_writes_every_output(quick):
     assert "~68 times" in report_md and "s1: upload response time, TCP / Snoop at 30% drop" in report_md
     assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_80211_itcp.json", "s1_80211_sack.json"]
     # The ~68-fold claim carries its verdict and the variants tried.
-    assert "on every variant tried (802.11 DCF, PEG all packets:" in report_md and "the seed's table, PEG data only:" in report_md
+    assert "on every variant tried (802.11 DCF, PEG all packets:" in report_md and "opnet-2003 (default), PEG data only:" in report_md
+    assert "TCP profile: `opnet-2003`" in report_md
 
 
 def test_quick_study_intervals_bracket_the_means(quick):

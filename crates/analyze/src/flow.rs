@@ -529,17 +529,23 @@ impl Flow {
             }
             self.dupacks = 0;
             self.close_chain();
-            // Karn (RFC 6298 §3): a sample from the newest segment this ACK
-            // covers, unless it was ever retransmitted.
+            // Karn (RFC 6298 §3) as Linux applies it (`tcp_clean_rtx_queue`:
+            // no sequence sample once FLAG_RETRANS_DATA_ACKED is set): a
+            // sample from the newest segment this ACK covers only if no
+            // segment it covers was ever retransmitted. An original sent
+            // after a lost one waits at the receiver for the repair, so its
+            // "RTT" would measure the repair, not the path.
             let mut newest = None;
+            let mut covers_retransmission = false;
             while let Some(f) = self.outstanding.front() {
                 if f.end > a {
                     break;
                 }
+                covers_retransmission |= f.retransmitted;
                 newest = self.outstanding.pop_front();
             }
             match newest {
-                Some(n) if !n.retransmitted => self.rtt_sample(at, "karn", at.t_ns - n.t_ns, sink),
+                Some(n) if !covers_retransmission => self.rtt_sample(at, "karn", at.t_ns - n.t_ns, sink),
                 Some(_) => self.sum.rtt_ambiguous += 1,
                 None => {}
             }

@@ -180,7 +180,8 @@ pub struct DirSummary {
     pub zero_window_acks: u64,
     pub zero_window_probes: u64,
     pub rtt_karn_samples: u64,
-    /// ACKs whose newest covered segment had been retransmitted: no sample (Karn).
+    /// ACKs covering a segment that had been retransmitted: no sample (Karn,
+    /// as Linux's `tcp_clean_rtx_queue` applies it).
     pub rtt_ambiguous: u64,
     pub rtt_karn_min_ms: Option<f64>,
     pub rtt_karn_mean_ms: Option<f64>,

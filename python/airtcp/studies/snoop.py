@@ -11,9 +11,12 @@ uploading; two downloading with Snoop at the server; two uploading with
 Snoop on mobile 2 only), and reports a ~68-fold shorter upload at 30 %.
 
 Here the same three scenarios run on ``server --Ethernet-- ap ==802.11b== m1
-[, m2]`` (``snoop_setup``) for five arms: the seed's plain TCP, Snoop with
-its fixed 1-s timer, Snoop with the adaptive local timer (the seed's future
-work), TCP with SACK, and the I-TCP split connection; drop rates 0-40 % in
+[, m2]`` (``snoop_setup``) on the seed's stack, the ``opnet-2003`` TCP
+profile, for the seed's plain TCP, Snoop with its fixed 1-s timer, Snoop with
+the adaptive local timer (the seed's future work), TCP with SACK and the
+I-TCP split connection, and for arms that vary the stack (the seed's table
+key by key, today's ``linux`` with RACK, the loss probe or SACK switched off)
+and OPNET's other candidates for the ~68-fold figure; drop rates 0-40 % in
 steps of 5 %, seeds 1..20 per point, mean and 95 % interval.
 
 Outputs in ``--out``: ``table.csv`` (per scenario, arm, mobile and drop
@@ -78,6 +81,14 @@ def add_arguments(p) -> None:
         help="wireless hop: 80211 = the 802.11b DCF MAC (default, as the seed), p2p = point-to-point 802.11b airtime link (fast), "
         "both = each scenario on both, compared in the report",
     )
+    p.add_argument(
+        "--tcp-set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a [flows.tcp] key on every arm's TCP (and I-TCP's), beside the arm's profile, e.g. sack=true or "
+        "rto_tick=none: a targeted run that switches one mechanism (repeatable; the report names them)",
+    )
 
 
 def macs_of(choice: str) -> list[str]:
@@ -99,6 +110,37 @@ def parse_rates(text: str) -> list[float]:
         if r not in out:
             out.append(r)
     return sorted(out)
+
+
+def parse_tcp_set(items: list[str]) -> dict:
+    """["sack=false", "min_rto=200ms"] -> {"sack": False, "min_rto": "200ms"}:
+    a value that reads as TOML (true, 3, "x") is taken as such, anything
+    else as a string. Raises StudyError on an item without "=" or a key."""
+    import tomllib
+
+    out = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        key, text = key.strip(), text.strip()
+        if not eq or not key or not text:
+            raise runner.StudyError(f"--tcp-set: {item!r} is not KEY=VALUE")
+        try:
+            out[key] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key] = text
+    return out
+
+
+def with_tcp_set(sc: dict, keys: dict) -> dict:
+    """`sc` with `keys` set in every flow's and I-TCP proxy's [tcp]."""
+    if not keys:
+        return sc
+    for f in sc["flows"]:
+        f["tcp"] = {**f["tcp"], **keys}
+    for a in sc["agents"]:
+        if "tcp" in a:
+            a["tcp"] = {**a["tcp"], **keys}
+    return sc
 
 
 # --- one run -------------------------------------------------------------------------
@@ -262,7 +304,14 @@ def plot_rate(rates: list[float]) -> float:
 
 
 def build_tasks(
-    plan: dict, rates: list[float], seeds: int, duration_s: float, nbytes: int, plots: bool, macs=("p2p",)
+    plan: dict,
+    rates: list[float],
+    seeds: int,
+    duration_s: float,
+    nbytes: int,
+    plots: bool,
+    macs=("p2p",),
+    tcp_set: dict | None = None,
 ) -> list:
     tasks = []
     prate = plot_rate(rates)
@@ -274,6 +323,7 @@ def build_tasks(
                     for seed in range(1, seeds + 1):
                         keep = plots and sid == "s1" and seed == 1 and rate == prate and arm in ("tcp", "snoop")
                         sc = scenario(setup, arm, rate, duration_s=duration_s, nbytes=nbytes, series=keep, mac=mac)
+                        sc = with_tcp_set(sc, tcp_set or {})
                         labels = {"scenario": sid, "mac": mac, "arm": arm, "drop_rate": rate, "seed": seed}
                         tasks.append(runner.Task(labels, sc, seed, keep=keep))
     return tasks
@@ -288,7 +338,7 @@ def keep_run(task, result, _dir) -> dict:
         "series": result.timeseries(0),
         "segments": result.segments(0),
         "cache": agent_series(result, snoop) if snoop is not None else None,
-        "mss": task.scenario["flows"][0]["tcp"]["mss"],
+        "mss": result.summary["scenario"]["flows"][0]["tcp"]["mss"],  # as the profile resolves it
         "response_time_s": result.flows[0].get("response_time_s"),
     }
 
@@ -322,11 +372,13 @@ def run_study(
     plots: bool = True,
     quiet: bool = False,
     macs=("p2p",),
+    tcp_set: dict | None = None,
 ) -> dict:
     import json
 
     macs = list(macs)
-    tasks = build_tasks(plan, rates, seeds, duration_s, nbytes, plots, macs)
+    tcp_set = dict(tcp_set or {})
+    tasks = build_tasks(plan, rates, seeds, duration_s, nbytes, plots, macs, tcp_set)
     table: list[dict] = []
 
     def write(d: Path, sr: runner.StudyRun) -> None:
@@ -339,6 +391,7 @@ def run_study(
             for sid, arms in plan.items():
                 for arm in arms_for(SETUPS[sid], arms):
                     sc = scenario(SETUPS[sid], arm, shown, duration_s=duration_s, nbytes=nbytes, mac=mac)
+                    sc = with_tcp_set(sc, tcp_set)
                     (d / "scenarios" / f"{sid}{tag}_{arm}.json").write_text(json.dumps(sc, indent=1) + "\n")
         runner.write_csv(d / "runs.csv", sr.runs)
         table.extend(aggregate(sr.runs))
@@ -363,6 +416,7 @@ def run_study(
             plots=[str(p.relative_to(d)) for p in pngs],
             shown_rate=shown,
             macs=macs,
+            tcp_set=tcp_set,
             kept_facts={
                 mac: {
                     "cache_final": next(
@@ -421,6 +475,7 @@ def _cli(args) -> int:
         plots=not args.no_plots,
         quiet=args.quiet,
         macs=macs_of(getattr(args, "mac", MACS[0])),
+        tcp_set=parse_tcp_set(getattr(args, "tcp_set", None) or []),
     )
     if not args.quiet:
         print(f"{s['runs']} runs in {s['wall_s']:.1f} s -> {args.out}/table.csv, report.md")

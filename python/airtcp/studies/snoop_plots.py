@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..plot import INFINITE_SSTHRESH, unwrap_seq
 from .report import is_missing
-from .snoop_setup import ARMS, SETUPS
+from .snoop_setup import ARMS, SEED_RCV_BUF, SETUPS
 from .plotting import pyplot as _plt, save as _save
 
 COLORS = {
@@ -35,7 +35,7 @@ COLORS = {
     "snoop-allpkts": "tab:purple",
     "tcp-attempts3": "tab:brown",
     "tcp-attempts8": "tab:olive",
-    "tcp-opnet2003": "tab:gray",
+    "tcp-seed-table": "tab:gray",
 }
 #: Arms that can coincide (tcp and itcp in s1) stay visible: distinct markers and dashes.
 STYLES = {
@@ -162,7 +162,7 @@ def plot_cwnd(plt, kept: list[dict], out: Path) -> Path:
         ax.plot(ts["t_s"], ts["cwnd"], drawstyle="steps-post", lw=1, label="cwnd")
         ss = ts["ssthresh"].where(ts["ssthresh"] < INFINITE_SSTHRESH)
         ax.plot(ts["t_s"], ss, drawstyle="steps-post", lw=1, ls="--", color="tab:orange", label="ssthresh")
-        ax.axhline(8760 / k["mss"], color="gray", lw=0.8, ls=":", label="receive window (8760 B)")
+        ax.axhline(SEED_RCV_BUF / k["mss"], color="gray", lw=0.8, ls=":", label="receive window (8760 B)")
         ax.set_xlabel("time (s)")
         ax.set_ylabel("segments")
         ax.set_title(f"{k['labels']['arm']}: congestion window")

@@ -4,6 +4,7 @@ every number is computed from the runs."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from pathlib import Path
@@ -19,8 +20,11 @@ from .snoop_setup import (
     SEED_S1_RATE,
     SEED_S1_RATIO,
     SETUPS,
+    INITIAL_CWND,
+    PROFILE_VS_TABLE,
+    SEED_MSS,
+    SEED_RCV_BUF,
     STACK_PAIRS,
-    TCP,
     TCP_TABLE,
     WIFI,
     WLAN,
@@ -37,12 +41,12 @@ from .snoop_table import MAC_NAMES, Table, _cell, _verdict, _x, of_mac
 
 def _setup_section(nbytes: int, duration_s: float) -> list[str]:
     d, w = DEFAULTS, WLAN
-    seg_ip = TCP["mss"] + HEADERS
+    seg_ip = SEED_MSS + HEADERS
     ov = d["wireless_overhead_bytes"]
     L = ["## Setup\n"]
     L.append(
         f"`server --{d['wired_rate']}, {d['wired_delay']} (Ethernet)-- ap ==802.11b {d['wireless_rate']}, "
-        f"{d['wireless_delay']}== m1 [, m2]`: one point-to-point wireless link per mobile. Transfers of "
+        f"{d['wireless_delay']}== m1 [, m2]`: the 802.11b DCF MAC (default) or one point-to-point wireless link per mobile (`--mac p2p`). Transfers of "
         f"**{nbytes:,} bytes** (app `transfer`), response time = connection start to the last byte acknowledged; "
         f"runs are capped at {duration_s:g} s of simulated time and a transfer not done by then is counted as "
         "**unfinished** (never dropped from the counts; the means are over finished runs and then a lower bound). "
@@ -58,8 +62,8 @@ def _setup_section(nbytes: int, duration_s: float) -> list[str]:
         "header 14, FCS 4, inter-frame gap 12). It is never the bottleneck.\n"
     )
     L.append(
-        "**Wireless**: an 802.11b (IEEE 802.11-2016 clause 16, HR/DSSS) station sending at 11 Mb/s. The link has "
-        "no MAC of its own yet, so one exchange's whole airtime is folded into the link's per-frame "
+        "**Wireless**: an 802.11b (IEEE 802.11-2016 clause 16, HR/DSSS) station sending at 11 Mb/s. The point-to-point "
+        "link has no MAC of its own, so one exchange's whole airtime is folded into the link's per-frame "
         "`overhead_bytes` at 11 Mb/s:\n"
     )
     ack_us = w["plcp_us"] + w["ack_bytes"] * 8 / (w["ack_rate_bps"] / 1e6)
@@ -87,16 +91,17 @@ def _setup_section(nbytes: int, duration_s: float) -> list[str]:
     )
     L.append(
         f"\n`overhead_bytes` = {wlan_fixed_us():g} us x 11 Mb/s / 8 + {wlan_mac_bytes()} = **{ov}**. A full segment "
-        f"({TCP['mss']} + {HEADERS} = {seg_ip} bytes of IP, exactly 802.11's largest MSDU) then takes "
+        f"({SEED_MSS} + {HEADERS} = {seg_ip} bytes of IP, exactly 802.11's largest MSDU) then takes "
         f"{link_time_us(seg_ip, ov, 11e6):.1f} us on the link against {wlan_exchange_us(seg_ip):.1f} us for the real "
         f"exchange, a pure ACK {link_time_us(HEADERS, ov, 11e6):.1f} us against {wlan_exchange_us(HEADERS):.1f} us "
-        f"(goodput ceiling {TCP['mss'] * 8 / link_time_us(seg_ip, ov, 11e6):.2f} Mb/s). Not modelled: contention "
-        "and collisions. **There is no contention between the two mobiles of scenarios 2 and 3 (each has its own "
-        "link, and data and ACKs of one link do not share the medium either) until the 802.11 MAC lands.** "
+        f"(goodput ceiling {SEED_MSS * 8 / link_time_us(seg_ip, ov, 11e6):.2f} Mb/s). Not modelled: contention "
+        "and collisions: **on this point-to-point variant (`--mac p2p`) there is no contention between the two mobiles "
+        "of scenarios 2 and 3 (each has its own link, and data and ACKs of one link do not share the medium either); "
+        "the 802.11 DCF variant (the default, below) has it.** "
         f"Queues: {d['wireless_queue_packets']} packets; a flow never has more than its "
-        f"{TCP['rcv_buf']}-byte window in flight, so none overflows.\n"
+        f"{SEED_RCV_BUF}-byte window in flight, so none overflows.\n"
     )
-    L.append("**TCP**, the seed's parameter table:\n")
+    L.append("**TCP**, the seed's parameter table and how the `opnet-2003` profile (the default) sets each row:\n")
     L.extend(md_table(["seed parameter", "seed value", "here", "note"], [list(r) for r in TCP_TABLE]))
     L.append("")
     L.append("**Scenarios** (the seed's; drop rate = the PEG's send and receive rates, varied together):\n")
@@ -163,15 +168,15 @@ def _single_runs(runs: list[dict], rate: float) -> list[str]:
     )
     if not ratios:
         return []
-    med = ratios[len(ratios) // 2]
+    med = statistics.median(ratios)
     hit = sum(1 for x in ratios if x >= SEED_S1_RATIO / 2)
     return [
         f"One run per point, as OPNET gives: the TCP / Snoop ratio of a single seed at {rate:.0%} (s1) ranges "
-        f"{ratios[0]:.1f} to {ratios[-1]:.1f} over {len(ratios)} seeds (median {med:.1f}); {hit} of them reach half "
+        f"{ratios[0]:.1f} to {ratios[-1]:.1f} over {len(ratios)} seeds (median {med:.1f}); {hit} of {len(ratios)} reach half "
         f"the seed's ~{SEED_S1_RATIO:g}. A single unlucky run "
-        + ("could explain the seed's figure." if hit else "does not explain the seed's figure here.")
-        + " (OPNET's retransmission attempt limit and its 2003 TCP timers are the other candidates: the "
-        "attempt-limit arms and the `opnet-2003` profile arms below.)",
+        + ("comes within a factor of two of the seed's figure." if hit else "does not come near the seed's figure.")
+        + " (OPNET's retransmission attempt limit and the reading of its timer granularity are the other "
+        "candidates: the attempt-limit arms and the `*-seed-table` arms, in the table below.)",
         "",
     ]
 
@@ -197,6 +202,52 @@ def _attempt_arms(t: Table, plan: dict, rate: float) -> list[str]:
         f"OPNET's attempt-based retransmission threshold, as arms (s1, {rate:.0%}): " + "; ".join(parts) + ". "
         "An attempt limit turns the worst transfers into aborted ones rather than into longer finished ones, so "
         "by itself it does not raise the ratio of finished response times toward ~68.",
+        "",
+    ]
+
+
+#: What in OPNET's stack (or the seed's method) could make ~68, each as
+#: arms of s1: (candidate, TCP arm, Snoop arm).
+CANDIDATES = [
+    ("the seed's stack, `opnet-2003` (default)", "tcp", "snoop"),
+    ("the seed's table key by key (RFC 6298's G instead of OPNET's tick)", "tcp-seed-table", "snoop-seed-table"),
+    ("the PEG's \"all packets\" option (ACKs dropped too)", "tcp-allpkts", "snoop-allpkts"),
+    *[(f"attempt limit {a.removeprefix('tcp-attempts')}", a, "snoop") for a in ("tcp-attempts3", "tcp-attempts8")],
+    ("today's kernel (`linux`)", "tcp-linux", "snoop-linux"),
+    ("`linux` with RACK off", "tcp-linux-norack", "snoop-linux-norack"),
+    ("`linux` with the tail loss probe off", "tcp-linux-notlp", "snoop-linux-notlp"),
+    ("`linux` with SACK off", "tcp-linux-nosack", "snoop-linux-nosack"),
+]
+
+
+def _candidates_table(t: Table, runs: list[dict], plan: dict, rate: float) -> list[str]:
+    """s1 at `rate`: each candidate's TCP and Snoop response times and their
+    ratio, unfinished (aborted) transfers counted, and one run per point."""
+    arms = set(plan.get("s1", []))
+    rows = []
+    for what, a, b in CANDIDATES:
+        if not {a, b} <= arms:
+            continue
+        ra, rb = t.get("s1", a, "m1", rate), t.get("s1", b, "m1", rate)
+        if ra is None or rb is None:
+            continue
+        r = ratio_stats(t.stats("s1", a, "m1", rate), t.stats("s1", b, "m1", rate))
+        note = ""
+        if ra["unfinished"]:
+            note = f" ({ra['unfinished']}/{ra['n']} TCP transfers unfinished or aborted: a lower bound)"
+        rows.append([what, f"`{a}`, `{b}`", _cell(t, "s1", a, "m1", rate), _cell(t, "s1", b, "m1", rate),
+                     fmt_ci(r) + note])
+    pr = _paired_ratios(runs, "s1", "m1", rate, "tcp", "snoop")
+    if pr:
+        hit = sum(1 for x in pr if x >= SEED_S1_RATIO / 2)
+        rows.append(["one run per point", "single seeds of `tcp`, `snoop`", "", "",
+                     f"{pr[0]:.1f} to {pr[-1]:.1f} (median {statistics.median(pr):.1f}); {hit} of {len(pr)} reach "
+                     f"{SEED_S1_RATIO / 2:g}"])
+    if len(rows) < 2:
+        return []
+    return [
+        f"### What in OPNET's stack could make ~{SEED_S1_RATIO:g}: each as an arm (s1, {rate:.0%}; s, mean [95 % CI])\n",
+        *md_table(["candidate", "arms", "TCP", "Snoop", "TCP / Snoop"], rows),
         "",
     ]
 
@@ -310,14 +361,14 @@ def _findings(
     t: Table, runs: list[dict], plan: dict, rates: list[float], rate: float, nbytes: int, snoop_rto_s=None
 ) -> list[str]:
     L = []
-    nseg = math.ceil(nbytes / TCP["mss"])
+    nseg = math.ceil(nbytes / SEED_MSS)
     zero = rates[0]
     for sid, arms in plan.items():
         arms = arms_for(SETUPS[sid], arms)
         vals = [t.stats(sid, a, m, zero).mean for a in arms for m in SETUPS[sid].mobiles]
         vals = [v for v in vals if not is_missing(v)]
         if vals and zero == 0:
-            air = nseg * link_time_us(TCP["mss"] + HEADERS, DEFAULTS["wireless_overhead_bytes"], 11e6) / 1e6
+            air = nseg * link_time_us(SEED_MSS + HEADERS, DEFAULTS["wireless_overhead_bytes"], 11e6) / 1e6
             gap = min(vals) - air
             delack = 0.2
             L.append(
@@ -325,8 +376,8 @@ def _findings(
                 f"(the airtime of its {nseg} segments alone is {air:.3f} s"
                 + (
                     f"; most of the {gap:.3f}-s difference is the receiver's {delack * 1000:.0f}-ms delayed ACK of "
-                    f"the first segment, which an initial window of {TCP['initial_cwnd']} segment leaves alone)."
-                    if zero == 0 and TCP["initial_cwnd"] == 1 and delack * 0.8 <= gap <= delack * 1.6
+                    f"the first segment, which an initial window of {INITIAL_CWND} segment leaves alone)."
+                    if zero == 0 and INITIAL_CWND == 1 and delack * 0.8 <= gap <= delack * 1.6
                     else ")."
                 )
             )
@@ -348,8 +399,9 @@ def _findings(
         share = to / (to + fr) if not is_missing(to) and not is_missing(fr) and to + fr > 0 else NAN
         how = (
             f" Plain TCP repaired {fmt(share, '{:.0%}')} of its loss episodes by a timeout rather than a fast "
-            f"retransmit: a receive window of {TCP['rcv_buf'] / TCP['mss']:.2f} segments seldom leaves three "
-            "segments behind a loss to produce three duplicate ACKs, and every timeout waits at least SRTT + 0.5 s "
+            f"retransmit: a receive window of {SEED_RCV_BUF / SEED_MSS:.2f} segments seldom leaves three "
+            "segments behind a loss to produce three duplicate ACKs, and every timeout waits at least the 0.5-s minimum RTO, "
+            "fires on OPNET's 0.5-s tick "
             "and doubles when the retransmission is dropped again."
         )
         if not is_missing(r.mean):
@@ -380,7 +432,8 @@ def _findings(
             if snoop_rto_s is not None:
                 shorter = snoop_rto_s < 1.0
                 line += (
-                    f" In the plotted run (seed 1) the sender's RTO (SRTT + max(G, 4 RTTVAR), G = 0.5 s; its SRTT "
+                    f" In the plotted run (seed 1) the sender's RTO (SRTT + 4 RTTVAR from RTT samples counted in whole 0.5-s "
+                    "ticks, at least 0.5 s; its SRTT "
                     f"also counts Snoop's hidden local repairs) had a median of {snoop_rto_s:.2f} s during the "
                     f"transfer, {'shorter' if shorter else 'not shorter'} than Snoop's fixed 1-s timer"
                     + (
@@ -429,10 +482,12 @@ def _findings(
                 L.append(
                     f"  What would a 68-fold gap need? With Snoop at {fmt(sn.mean, '{:.2f}')} s, TCP would need "
                     f"{fmt(SEED_S1_RATIO * sn.mean, '{:.0f}')} s, where our slowest TCP run took {fmt(tmax, '{:.1f}')} s. "
-                    "Our TCP's RTO is floored at 0.5 s plus the 0.5-s granularity term and backs off to at most 64 s. "
-                    "The three things in OPNET's stack that could make the difference are run as arms: its tick-based "
-                    "timers (the `opnet-2003` profile), its retransmission-attempt limit (`tcp-attempts*`) and one run "
-                    "per point (single seeds); their figures are under the claims table. The seed's slides give "
+                    "Our TCP's RTO (OPNET's: RTT samples in whole 0.5-s ticks, RTO = SRTT + 4 RTTVAR, at least 0.5 s, fired "
+                    "on the tick) backs off to at most 64 s. "
+                    "What else in OPNET's stack or the seed's method could make the difference is run as arms: the "
+                    "timer granularity read as RFC 6298's G (`*-seed-table`), the PEG dropping ACKs too (`*-allpkts`), "
+                    "the retransmission-attempt limit (`tcp-attempts*`) and one run per point (single seeds); their "
+                    "figures are in the table under the claims. The seed's slides give "
                     "only the ratio, not the two response times, so the baseline cannot be compared directly."
                 )
         rr = [ratio_stats(t.stats("s1", "tcp", "m1", x), t.stats("s1", "snoop", "m1", x)).mean for x in rates]
@@ -460,7 +515,7 @@ def _findings(
                     )
                 if a == "sack":
                     line += (
-                        f" With under {math.ceil(TCP['rcv_buf'] / TCP['mss'])} segments in flight SACK has little to "
+                        f" With under {math.ceil(SEED_RCV_BUF / SEED_MSS)} segments in flight SACK has little to "
                         "report: the losses still end in timeouts "
                         f"({_x(t.val(sid, a, m, rate, 'timeouts_mean'))} per run against "
                         f"{_x(t.val(sid, 'tcp', m, rate, 'timeouts_mean'))})."
@@ -531,6 +586,7 @@ def write_report(
     snoop_rto_s: float | None = None,
     macs: list[str] | None = None,
     kept_facts: dict | None = None,
+    tcp_set: dict | None = None,
 ) -> None:
     macs = list(macs or [MACS[0]])
     primary = macs[0]
@@ -547,9 +603,16 @@ def write_report(
         f"Wall time {wall_s:.1f} s with {jobs} job(s).\n"
     )
     L.append(
-        "TCP profile: the seed's table set key by key (OPNET's TCP of 2003 as the seed lists it; no named profile), "
-        "with the `opnet-2003` profile and today's `linux` as arms.\n"
+        "TCP profile: `opnet-2003` (OPNET Modeler's TCP of 2003 as the seed's table sets it, with OPNET's 0.5-s "
+        "timer tick), the stack the seed ran; the seed's table set key by key over `linux` (`*-seed-table`) and "
+        "today's `linux` (as it is, and with RACK or SACK switched off) as arms.\n"
     )
+    if tcp_set:
+        L.append(
+            "**A targeted run: every arm's TCP has "
+            + ", ".join(f"`{k} = {json.dumps(v)}`" for k, v in tcp_set.items())
+            + " set beside its profile (`--tcp-set`), so the arms' names no longer describe their whole stack.**\n"
+        )
     L.extend(_stack_section(t, plan, shown_rate))
     L.extend(_setup_section(nbytes, duration_s))
     if "80211" in macs:
@@ -568,6 +631,7 @@ def write_report(
     if "s1" in plan and {"tcp", "snoop"} <= set(plan["s1"]) and shown_rate == SEED_S1_RATE:
         L.extend(_single_runs(runs, shown_rate))
         L.extend(_attempt_arms(t, plan, shown_rate))
+        L.extend(_candidates_table(t, runs, plan, shown_rate))
     L.append("## What the simulation shows, and why it differs from the seed\n")
     L.extend(_findings(t, runs, plan, rates, shown_rate, nbytes, snoop_rto_s))
     L.append("")

@@ -124,12 +124,33 @@ DEFAULTS = {
     "series_interval": "10ms",
 }
 
-#: The seed's TCP parameter table, as [flows.tcp] keys.
-TCP = {
+#: The study's TCP: the named profile of the stack the seed ran, OPNET
+#: Modeler's TCP of 2003 as the seed's "TCP parameters" table sets it
+#: (crates/tcp/src/profiles/opnet.rs, docs/tcp-profiles.md). Every value of
+#: the table is in the profile; `SEED_TABLE_TCP` below is the same table set
+#: key by key over today's Linux, run as the `*-seed-table` arms.
+TCP = {"profile": "opnet-2003"}
+
+#: Values of the seed's table the report and the airtime model use; the
+#: profile carries the same (a test checks it against the resolved config).
+SEED_MSS = 2264  # "Maximum Segment Size (bytes) 2264"
+SEED_RCV_BUF = 8760  # "Receiver Buffer Size (bytes) 8760"
+SEED_MIN_RTO_S = 0.5  # "Minimum RTO 0.5"
+SEED_TIMER_GRANULARITY_S = 0.5  # "Timer Granularity 0.5"
+#: Not in the seed's table: the profile's assumption (RFC 2581's one segment).
+INITIAL_CWND = 1
+
+#: The seed's TCP parameter table as [flows.tcp] keys over today's `linux`
+#: profile: the study's default until it moved to `opnet-2003`, kept as the
+#: `tcp-seed-table` / `snoop-seed-table` arms. It reads "Timer Granularity
+#: 0.5" as RFC 6298's G, and the keys it leaves unset come from `linux`
+#: (`PROFILE_VS_TABLE` lists every value in which it differs from the profile).
+SEED_TABLE_TCP = {
+    "profile": "linux",  # the base every unset key comes from
     "cc": "reno",  # Reno congestion avoidance (fast retransmit + fast recovery enabled)
     "recovery": "reno",
-    "mss": 2264,  # = 2304 (802.11 maximum MSDU) - 40: no TCP options on data
-    "rcv_buf": 8760,
+    "mss": SEED_MSS,  # = 2304 (802.11 maximum MSDU) - 40: no TCP options on data
+    "rcv_buf": SEED_RCV_BUF,
     "window_scaling": False,  # an 8760-byte window needs none
     "delack_count": 2,  # "Segment/Clock Based" delayed ACK: every 2nd segment ...
     "delack_timeout": "200ms",  # ... or after the 0.2-s maximum ACK delay
@@ -146,17 +167,88 @@ TCP = {
     "max_rto": "64s",
     "clock_granularity": "500ms",  # "Timer Granularity 0.5": RFC 6298's G
     "persist_min": "1s",  # "Persist Timeout 1.0"
-    "initial_cwnd": 1,
+    "initial_cwnd": INITIAL_CWND,
     "limited_transmit": False,
-    # The former default's timers, which this study was calibrated with,
-    # until it moves to its seed's profile, opnet-2003 (docs/tcp-profiles.md).
+    # The timers of the simulator's former default, which this reading was
+    # calibrated with: RFC 6298's RTO computation on a 1-ms clock.
     "rto_timer": "rfc6298",
     "initial_quickacks": 0,
     "hz": 1000,
     "persist_max": "60s",
 }
 
-#: How each row of the seed's table maps to the endpoint (for the report).
+#: Every resolved [flows.tcp] value in which the `opnet-2003` profile (the
+#: default) and the seed's table set key by key (`SEED_TABLE_TCP`) differ:
+#: key -> (profile, table, the seed's sentence or "not in the table", which
+#: reading the default follows and why). A test resolves both and checks
+#: that this is the whole difference.
+PROFILE_VS_TABLE = {
+    "clock_granularity": (
+        "0s",
+        "500ms",
+        '"Timer Granularity 0.5"',
+        "the profile: OPNET's RTO is SRTT + 4 RTTVAR (\"RTT Deviation Coefficient 4.0\") with no RFC 6298 G term; "
+        "its granularity is the tick below, so adding G as well would count the 0.5 s twice",
+    ),
+    "rto_tick": (
+        "500ms",
+        "none",
+        '"Timer Granularity 0.5"',
+        "the profile: OPNET measures RTTs and runs its retransmission timer in 0.5-s ticks (a 1-s RTO "
+        "fires about 1.5 s after the loss); the table reading has a 1-ms clock",
+    ),
+    "rack": (
+        False,
+        True,
+        "not in the table (2003: RACK is RFC 8985, 2021)",
+        "the profile: the table reading inherits it from `linux`; without SACK it has nothing to act on",
+    ),
+    "tlp": (
+        False,
+        True,
+        "not in the table (2003: the tail loss probe came in Linux 3.10, 2013)",
+        "the profile: inherited from `linux` in the table reading; inactive there, since it needs SACK",
+    ),
+    "nodelay": (
+        True,
+        False,
+        '"Nagle SWS Algorithm Disabled"',
+        "the profile, as the table says; the table reading inherits Linux's Nagle (Minshall form), which "
+        "never holds a segment here: the transfer writes full segments and only its last one is short",
+    ),
+    "persist_max": (
+        "64s",
+        "60s",
+        '"Maximum RTO 64" (the persist timer backs off to the maximum RTO)',
+        "the profile; unused, since the receiver reads at once and its window never closes",
+    ),
+    "snd_buf": (
+        65535,
+        131072,
+        "not in the table",
+        "the profile's assumption; the 8760-byte receive window bounds the flight either way",
+    ),
+    "snd_buf_autotune": (
+        False,
+        True,
+        "not in the table",
+        "the profile (no autotuning in 2003); no effect, as above",
+    ),
+    "shrink_policy": (
+        "rfc",
+        "linux",
+        "not in the table",
+        "the profile; no effect: the receiver never shrinks its window",
+    ),
+    "ecn": (
+        0,
+        2,
+        "not in the table",
+        "the profile (no ECN); no effect: nothing on the path marks",
+    ),
+}
+
+#: How each row of the seed's table maps to the `opnet-2003` profile (for the report).
 TCP_TABLE = [
     (
         "Maximum Segment Size",
@@ -184,7 +276,7 @@ TCP_TABLE = [
         "RFC 5681 Reno: recovery ends on the first new ACK",
     ),
     ("Selective ACK", "disabled", "sack = false", 'the "sack" arm turns it on'),
-    ("Nagle SWS", "disabled", "(none)", "the endpoint has no Nagle algorithm; the transfer app writes whole segments"),
+    ("Nagle SWS", "disabled", "nodelay = true", "no Nagle; the transfer app writes whole segments anyway"),
     ("Karn's algorithm", "enabled", "(built in)", "no RTT sample from a retransmitted segment"),
     (
         "Retransmission threshold",
@@ -197,13 +289,14 @@ TCP_TABLE = [
         "RTT gain / deviation gain / deviation coefficient",
         "0.125 / 0.25 / 4.0",
         "(built in)",
-        "RFC 6298's alpha = 1/8, beta = 1/4, K = 4 are fixed in the endpoint",
+        "RFC 6298's alpha = 1/8, beta = 1/4, K = 4 (rto_timer = rfc6298)",
     ),
     (
         "Timer granularity",
         "0.5 s",
-        "clock_granularity = 500ms",
-        "enters as G in RTO = SRTT + max(G, 4 RTTVAR), so RTO >= SRTT + 0.5 s; OPNET's tick-based timer is not modelled",
+        "rto_tick = 500ms, clock_granularity = 0",
+        "OPNET's tick: RTT samples and the retransmission timer run in whole 0.5-s ticks, and RTO = SRTT + 4 RTTVAR "
+        "has no G term; the `*-seed-table` arms read it as RFC 6298's G instead (RTO >= SRTT + 0.5 s on a 1-ms clock)",
     ),
     ("Persist timeout", "1.0 s", "persist_min = 1s", "never used: the receiver reads at once"),
     (
@@ -290,34 +383,50 @@ SEED_S1_RATE = 0.3
 #: unfinished. The counts are a sweep over plausible settings, not OPNET's
 #: documented default, which we could not consult.
 ATTEMPT_LIMITS = (3, 8)
-ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003",
-        "snoop-opnet2003", "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack"] + [
+ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table",
+        "snoop-seed-table", "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-notlp",
+        "snoop-linux-notlp", "tcp-linux-nosack", "snoop-linux-nosack"] + [
             f"tcp-attempts{n}" for n in ATTEMPT_LIMITS]
 #: The seed's workload that every stack keeps: its table's MSS and receive
 #: buffer, and no timestamps (2264 + 40 bytes already fill 802.11's largest MSDU).
-WORKLOAD_KEYS = {"mss": 2264, "rcv_buf": 8760, "timestamps": False}
-#: Arms that run TCP (and Snoop, for `snoop-*`) under a named TCP profile:
-#: arm -> (profile, keys set beside it). `opnet-2003` is the seed's table
-#: with OPNET's 0.5-s timer tick applied as OPNET does (the profile alone);
-#: `linux` is today's kernel (SACK, RACK, TLP, F-RTO, 200-ms minimum RTO)
-#: carrying the seed's workload.
+WORKLOAD_KEYS = {"mss": SEED_MSS, "rcv_buf": SEED_RCV_BUF, "timestamps": False}
+#: Arms that run TCP (and Snoop, for `snoop-*`) on another stack than the
+#: default `opnet-2003`: arm -> (profile, keys set beside it).
+#: `*-seed-table` is the seed's table set key by key over `linux` (the
+#: study's former default: G = 0.5 s on a 1-ms clock instead of OPNET's
+#: tick); `linux` is today's kernel (SACK, RACK, TLP, F-RTO, 200-ms minimum
+#: RTO) carrying the seed's workload.
 PROFILE_ARMS: dict[str, tuple[str, dict]] = {
-    "tcp-opnet2003": ("opnet-2003", {}),
-    "snoop-opnet2003": ("opnet-2003", {}),
+    "tcp-seed-table": ("linux", {k: v for k, v in SEED_TABLE_TCP.items() if k != "profile"}),
+    "snoop-seed-table": ("linux", {k: v for k, v in SEED_TABLE_TCP.items() if k != "profile"}),
     "tcp-linux": ("linux", WORKLOAD_KEYS),
     "snoop-linux": ("linux", WORKLOAD_KEYS),
-    # Today's kernel with SACK switched off (and with it RACK's and TLP's
-    # SACK-driven loss detection): the one mechanism that separates the
-    # stacks' plain TCP at 30 % drop (probe runs: s1 TCP 4.0 s with SACK,
-    # 45 s without; TLP off 6.0 s, F-RTO/undo off 3.2 s, initial window 1 4.2 s).
+    # Today's kernel with one mechanism switched off, to find what separates
+    # it from OPNET's stack: RACK loss detection (RFC 8985; SACK and the tail
+    # loss probe stay on), the tail loss probe, and SACK (with it RACK and
+    # the loss probe, which act only on SACK information).
+    # docs/study-snoop.md has the probes that add them to OPNET's stack.
+    "tcp-linux-norack": ("linux", {**WORKLOAD_KEYS, "rack": False}),
+    "snoop-linux-norack": ("linux", {**WORKLOAD_KEYS, "rack": False}),
+    "tcp-linux-notlp": ("linux", {**WORKLOAD_KEYS, "tlp": False}),
+    "snoop-linux-notlp": ("linux", {**WORKLOAD_KEYS, "tlp": False}),
     "tcp-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
     "snoop-linux-nosack": ("linux", {**WORKLOAD_KEYS, "sack": False}),
 }
 #: The stacks of the study's claims: (TCP arm, Snoop arm, name). The first
-#: is the seed's table set key by key (the study's default).
-STACK_PAIRS = [("tcp", "snoop", "the seed's table"), ("tcp-opnet2003", "snoop-opnet2003", "opnet-2003 profile"),
+#: is the study's default, the seed's profile.
+STACK_PAIRS = [("tcp", "snoop", "opnet-2003 (default)"), ("tcp-seed-table", "snoop-seed-table", "the seed's table, key by key"),
                ("tcp-linux", "snoop-linux", "linux (today's kernel)"),
+               ("tcp-linux-norack", "snoop-linux-norack", "linux, RACK off"),
+               ("tcp-linux-notlp", "snoop-linux-notlp", "linux, TLP off"),
                ("tcp-linux-nosack", "snoop-linux-nosack", "linux, SACK off")]
+#: The stack pairs that switch one mechanism off (columns of the report's
+#: stack table that do not count in its verdict): arm -> the mechanism.
+PROBE_MECHANISMS = {
+    "tcp-linux-norack": "RACK loss detection (RFC 8985)",
+    "tcp-linux-notlp": "the tail loss probe (RFC 8985)",
+    "tcp-linux-nosack": "SACK (and with it RACK and the tail loss probe, which act only on SACK information)",
+}
 #: The arms of --quick's scenario 1 (the attempt-limit arms are left out).
 QUICK_ARMS = ["tcp", "snoop", "snoop-adaptive", "sack", "itcp", "tcp-allpkts", "snoop-allpkts"]
 #: Arms whose PEG drops every packet it passes (TCP ACKs and control too),
@@ -337,22 +446,26 @@ def agent_arm(arm: str) -> str:
         return arm.split("-")[0]
     return arm
 ARM_NOTES = {
-    "tcp": "the seed's baseline: its TCP, PEG only",
+    "tcp": "the seed's baseline: its TCP (the `opnet-2003` profile), PEG only",
     "snoop": "the seed's mechanism: Snoop above the PEG where the seed enables it, fixed 1-s local timer",
     "snoop-adaptive": "the same with the local timer from wireless-hop RTT samples (Balakrishnan et al. 1995; the seed's future work)",
-    "sack": "plain TCP with SACK (RFC 2018/6675 recovery; RACK and TLP off), no agent",
+    "sack": "plain TCP with SACK (RFC 2018/6675 recovery; RACK and TLP off, as in the profile), no agent",
     "itcp": "I-TCP split connection at the AP (one proxy per mobile interface), no Snoop; run where the AP is the "
     "natural proxy point (s1, s2); s3 compares mobiles with and without Snoop in one run, which a proxy at the "
     "AP serving both would blur",
     "tcp-allpkts": "`tcp` with the PEG's \"all packets\" option: TCP ACKs are dropped at the same rate as data",
     "snoop-allpkts": "`snoop` with the PEG's \"all packets\" option",
-    "tcp-opnet2003": "`tcp` on the `opnet-2003` TCP profile: the seed's table with OPNET's 0.5-s timer tick "
-    "(RTT samples and the RTO rounded to whole ticks) instead of RFC 6298's G",
-    "snoop-opnet2003": "`snoop` with the `opnet-2003` TCP profile at both ends",
+    "tcp-seed-table": "`tcp` on the seed's table set key by key over `linux` (the study's former default): "
+    "\"Timer Granularity 0.5\" as RFC 6298's G on a 1-ms clock instead of OPNET's 0.5-s tick",
+    "snoop-seed-table": "`snoop` with the seed's table set key by key at both ends",
     "tcp-linux": "`tcp` on today's Linux (`linux` profile: SACK, RACK, TLP, F-RTO and undo, 200-ms minimum RTO, "
     "initial window 10) with the seed's MSS 2264, 8760-byte receive buffer and no timestamps",
     "snoop-linux": "`snoop` with the `linux` TCP profile at both ends (the same workload keys)",
-    "tcp-linux-nosack": "`tcp-linux` with SACK off: the one mechanism that separates the stacks, switched off",
+    "tcp-linux-norack": "`tcp-linux` with RACK loss detection off (SACK and the tail loss probe on)",
+    "snoop-linux-norack": "`snoop-linux` with RACK off",
+    "tcp-linux-notlp": "`tcp-linux` with the tail loss probe off (SACK and RACK on)",
+    "snoop-linux-notlp": "`snoop-linux` with the tail loss probe off",
+    "tcp-linux-nosack": "`tcp-linux` with SACK off (and with it RACK and the tail loss probe)",
     "snoop-linux-nosack": "`snoop-linux` with SACK off",
     **{
         f"tcp-attempts{n}": f"`tcp` that aborts the connection after {n} retransmissions of one segment (OPNET's "
@@ -377,19 +490,19 @@ def wireless_link(node: str) -> str:
 
 
 def tcp_config(arm: str) -> dict:
+    """[flows.tcp] of `arm`: the `opnet-2003` profile unless the arm names
+    another stack (PROFILE_ARMS)."""
     arm = base_arm(arm)
-    tcp = dict(TCP)
-    if arm.startswith("tcp-attempts"):
-        tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
     if arm in PROFILE_ARMS:
         profile, keys = PROFILE_ARMS[arm]
         return {"profile": profile, **keys}
+    tcp = dict(TCP)
+    if arm.startswith("tcp-attempts"):
+        tcp["max_retries"] = int(arm.removeprefix("tcp-attempts"))
     if arm == "sack":
+        # SACK recovery (RFC 6675) of the seed's era: RACK and the tail loss
+        # probe (RFC 8985) stay off, as the profile has them.
         tcp["sack"] = True
-        # The seed's era: SACK recovery without RACK or the tail loss probe
-        # (RFC 8985, Linux 4.x), both of which would otherwise come with SACK.
-        tcp["rack"] = False
-        tcp["tlp"] = False
     return tcp
 
 

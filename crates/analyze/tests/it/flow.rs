@@ -126,6 +126,19 @@ fn karn_takes_no_sample_from_a_retransmitted_segment() {
 }
 
 #[test]
+fn karn_takes_no_sample_from_an_ack_that_also_covers_a_retransmission() {
+    // Segment 1 is lost and repaired; segment 2, sent once, waited at the
+    // receiver behind it. The ACK of both measures the repair, not the path:
+    // Linux takes no sample from it (tcp_clean_rtx_queue, FLAG_RETRANS_DATA_ACKED).
+    let mut c = Conv::new();
+    c.at(10).send(0).send(1).send(2).at(30).ack(1, 65535).at(300).send(1).at(30).ack(3, 65535);
+    let (d, col) = c.analyze();
+    let ms: Vec<f64> = col.rtt.iter().filter(|r| r.source == "karn" && r.dir == airtcp_analyze::model::Dir::Fwd).map(|r| r.rtt_ns as f64 / 1e6).collect();
+    assert_eq!(ms, [50.0, 30.0], "the SYN's and segment 0's only");
+    assert_eq!((d.rtt_karn_samples, d.rtt_ambiguous), (2, 1));
+}
+
+#[test]
 fn dsack_marks_the_retransmission_spurious() {
     let mut c = Conv::new();
     c.at(10).send(0).send(1).at(300).send(0); // an RTO, but the original arrives
