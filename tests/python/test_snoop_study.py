@@ -12,8 +12,10 @@ import pytest
 
 import airtcp
 from airtcp.runner import study as runner
-from airtcp.studies import snoop, snoop_setup
-from airtcp.studies.snoop_setup import SETUPS
+from airtcp.studies.snoop import measure as snoop_measure
+from airtcp.studies.snoop import run as snoop
+from airtcp.studies.snoop import setup as snoop_setup
+from airtcp.studies.snoop.setup import SETUPS
 
 from conftest import REPO, run_cli
 
@@ -80,11 +82,11 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
 
 
 def _resolved_tcp(tcp: dict) -> dict:
-    """[flows.tcp] as the simulator resolves it (profile + keys), from a run
-    that stops before anything is sent."""
+    """[flows.tcp] as the simulator resolves it (profile + keys), validated
+    without running."""
     sc = snoop_setup.scenario(SETUPS["s1"], "tcp", 0.0)
     sc["flows"][0]["tcp"] = tcp
-    return airtcp.run(sc, seed=1, overrides={"sim.duration": "1ns"}).summary["scenario"]["flows"][0]["tcp"]
+    return airtcp.validate(sc)["flows"][0]["tcp"]
 
 
 def test_default_stack_is_opnet_2003_with_the_seeds_table():
@@ -145,7 +147,7 @@ def test_aggregate_counts_unfinished_runs():
             "itcp_acked_not_delivered": None,
         }  # fmt: skip
 
-    (t,) = snoop.aggregate([row(1, 10.0), row(2, None), row(3, 20.0)])
+    (t,) = snoop_measure.aggregate([row(1, 10.0), row(2, None), row(3, 20.0)])
     assert (t["n"], t["finished"], t["unfinished"]) == (3, 2, 1)
     assert t["response_time_mean"] == 15.0 and t["response_time_ci95_lo"] < 15.0 < t["response_time_ci95_hi"]
     assert t["timeouts_mean"] == 2.0 and t["snoop_local_retransmissions_mean"] is None

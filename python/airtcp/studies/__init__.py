@@ -71,23 +71,6 @@ class PackageStudy:
         return self._run().cli(args)
 
 
-class FlatStudy(PackageStudy):
-    """A study still in flat modules (``<package>.py`` with
-    ``add_arguments`` and ``cli`` beside ``<package>_*.py``): the snoop
-    study until it becomes a package."""
-
-    def _run(self):
-        import importlib
-
-        return importlib.import_module(self.package)
-
-
-#: Descriptions of the studies still in flat modules (a package has its own).
-FLAT_ABOUT = {
-    "snoop": "upload/download response time vs drop rate with and without Snoop over 802.11b (seed 004)",
-}
-
-
 def cli_name(package: str) -> str:
     """The CLI name of a study package (``drive_3g`` gives ``drive-test``);
     the package name with ``-`` for ``_`` if it is not registered."""
@@ -101,8 +84,6 @@ def study(name: str) -> Study:
     """The study registered as `name`."""
     import importlib
 
-    if name in FLAT_ABOUT:
-        return FlatStudy(name, FLAT_ABOUT[name], f"{__name__}.{STUDIES[name]}")
     got = importlib.import_module(f".{STUDIES[name]}", __name__).STUDY
     if not isinstance(got, Study) or got.name != name:
         raise TypeError(f"airtcp.studies.{STUDIES[name]}.STUDY is not the study {name!r}")

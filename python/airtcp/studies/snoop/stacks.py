@@ -6,9 +6,9 @@ and the one mechanism that separates the stacks."""
 
 from __future__ import annotations
 
-from .report import Stats, fmt, fmt_ci, is_missing, md_table, ratio_stats
-from .snoop_setup import PROBE_MECHANISMS, PROFILE_VS_TABLE, SETUPS, STACK_PAIRS
-from .snoop_table import Table
+from ..reporting import Stats, fmt, fmt_ci, is_missing, md_table, ratio_stats
+from .setup import PROBE_MECHANISMS, PROFILE_VS_TABLE, SETUPS, STACK_PAIRS
+from .table import Table
 
 def _stack_claims(t: Table, plan: dict, rate: float) -> list[tuple[str, str, str, str]]:
     """(claim, scenario, numerator arm-role, denominator arm-role, mobiles) of

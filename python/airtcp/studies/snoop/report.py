@@ -9,8 +9,8 @@ import math
 import statistics
 from pathlib import Path
 
-from .report import NAN, Claim, claims_table, fmt, fmt_ci, is_missing, md_table, ratio_stats, summarize
-from .snoop_setup import (
+from ..reporting import NAN, Claim, claims_table, fmt, fmt_ci, is_missing, md_table, ratio_stats, summarize
+from .setup import (
     ARM_NOTES,
     DEFAULTS,
     HEADERS,
@@ -35,8 +35,8 @@ from .snoop_setup import (
     wlan_fixed_us,
     wlan_mac_bytes,
 )
-from .snoop_stacks import _stack_section
-from .snoop_table import MAC_NAMES, Table, _cell, _verdict, _x, of_mac
+from .stacks import _stack_section
+from .table import MAC_NAMES, Table, _cell, _verdict, _x, of_mac
 
 
 def _setup_section(nbytes: int, duration_s: float) -> list[str]:

@@ -4,7 +4,7 @@ of the report shares."""
 
 from __future__ import annotations
 
-from .report import NAN, Stats, fmt, fmt_ci, is_missing
+from ..reporting import NAN, Stats, fmt, fmt_ci, is_missing
 
 def of_mac(rows: list[dict], mac: str) -> list[dict]:
     """The rows of one wireless variant (rows without a mac label are p2p)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .runner import repo_root
+from ...runner.study import repo_root
 
 REPO = repo_root()
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..plot import INFINITE_SSTHRESH, unwrap_seq
-from .report import is_missing
-from .snoop_setup import ARMS, SEED_RCV_BUF, SETUPS
-from .plotting import pyplot as _plt, save as _save
+from ...plot import INFINITE_SSTHRESH, unwrap_seq
+from ..reporting import is_missing
+from .setup import ARMS, SEED_RCV_BUF, SETUPS
+from ..plotting import pyplot as _plt, save as _save
 
 COLORS = {
     "tcp": "tab:red",
