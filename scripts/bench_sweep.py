@@ -57,7 +57,7 @@ def child(mode: str, n: int, duration: str, workers: int, out: str) -> dict:
         runs_s = time.perf_counter() - t0
         done = len(rows)
     else:
-        from airtcp.sweep_core import run_sweep
+        from airtcp.runner.sweep import run_sweep
 
         res = run_sweep(
             SCENARIO,

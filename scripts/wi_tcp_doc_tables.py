@@ -13,9 +13,9 @@ from __future__ import annotations
 import csv
 import sys
 
-from airtcp.studies.report import fmt, fmt_ci, md_table, summarize
-from airtcp.studies.wi_tcp_report import _claims
-from airtcp.studies.wi_tcp_setup import LINK_LABELS, LINUX_VARIANT, STACKS
+from airtcp.studies.reporting import fmt, fmt_ci, md_table, summarize
+from airtcp.studies.wi_tcp.report import _claims
+from airtcp.studies.wi_tcp.setup import LINK_LABELS, LINUX_VARIANT, STACKS
 
 NUM = {"rate_mbps", "hafa_ms", "seed"}
 

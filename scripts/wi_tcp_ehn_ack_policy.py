@@ -18,7 +18,7 @@ import argparse
 import statistics
 
 import airtcp
-from airtcp.studies import wi_tcp_setup as setup
+from airtcp.studies.wi_tcp import setup
 
 ARMS = {
     "ns-2, TCPSink (ACK per packet)": ("ns2", {}),

@@ -15,18 +15,13 @@ from ._errors import ScenarioError
 # annotations below are never evaluated.
 
 
-def _override_value(v: object) -> str:
-    """Render a Python value as the text a ``--set path=value`` would carry."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
 def _overrides_list(overrides: dict | list[str] | None) -> list[tuple[str, str]]:
     if overrides is None:
         return []
     if isinstance(overrides, dict):
-        return [(str(k), _override_value(v)) for k, v in overrides.items()]
+        from .runner.values import set_text
+
+        return [(str(k), set_text(v)) for k, v in overrides.items()]
     if isinstance(overrides, str):
         overrides = [overrides]
     pairs = []
@@ -51,6 +46,42 @@ def dict_origin(name: str | None = None) -> str:
     if text.startswith("<") and text.endswith(">"):
         return text
     return f"<{text}>"
+
+
+def _source(scenario, name: str | None) -> tuple[str, str, str]:
+    """(text or path, origin, format) of a scenario path or dict, as the
+    native module takes them."""
+    if isinstance(scenario, dict):
+        import json
+
+        return json.dumps(scenario), dict_origin(name), "json"
+    if isinstance(scenario, (str, os.PathLike)):
+        path = os.fspath(scenario)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"{path}: no such scenario file")
+        return path, path, "path"
+    raise TypeError(f"scenario must be a path or a dict, not {type(scenario).__name__}")
+
+
+def validate(
+    scenario: str | os.PathLike | dict,
+    overrides: dict | list[str] | None = None,
+    name: str | None = None,
+) -> dict:
+    """Check a scenario without running it: the simulator parses it and
+    builds its network, agents and hosts, as a run does before its first
+    event. Returns the scenario with every default filled in (the
+    ``scenario`` of summary.json). Arguments as for :func:`run`.
+
+    Raises :class:`airtcp.ScenarioError` for an invalid scenario (naming
+    the file or ``name``, the line and the key) and
+    :class:`airtcp.SimError` for one the simulator cannot build."""
+    import json
+
+    from . import _native
+
+    text, origin, fmt = _source(scenario, name)
+    return json.loads(_native.validate(text, origin, fmt, _overrides_list(overrides)))
 
 
 def run(
@@ -81,17 +112,7 @@ def run(
     runs or is written when the scenario is invalid.
     """
     pairs = _overrides_list(overrides)
-    if isinstance(scenario, dict):
-        import json
-
-        text, origin, fmt = json.dumps(scenario), dict_origin(name), "json"
-    elif isinstance(scenario, (str, os.PathLike)):
-        path = os.fspath(scenario)
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"{path}: no such scenario file")
-        text, origin, fmt = path, path, "path"
-    else:
-        raise TypeError(f"scenario must be a path or a dict, not {type(scenario).__name__}")
+    text, origin, fmt = _source(scenario, name)
     if pcap and out is None:
         raise ValueError("pcap=True needs an output directory (out=...)")
     if seed is not None and not (0 <= int(seed) < 2**64):

@@ -187,8 +187,8 @@ def _cmd_run(args: argparse.Namespace | _RunArgs) -> int:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep_core import SweepError, run_sweep
-    from .sweep_exec import ExecutorError, SchedulerSpecError
+    from .runner.executor import ExecutorError, SchedulerSpecError
+    from .runner.sweep import SweepError, run_sweep
 
     if args.batch is not None and args.batch < 1:
         print("airtcp: --batch must be at least 1", file=sys.stderr)
@@ -353,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         return _cmd_analyze(args)
     if args.command == "reproduce":
         from .studies import main as _study_main
-        from .studies.runner import executor_options
+        from .runner.study import executor_options
 
         with executor_options(scheduler=getattr(args, "scheduler", None)):
             return _study_main(args)

@@ -185,8 +185,8 @@ def test_unknown_agent_kind_is_a_scenario_error(small_scenario):
 
 def test_a_study_run_is_named_by_study_labels_and_seed(small_scenario, tmp_path):
     # The study runner names each dict scenario in errors: the study (from
-    # the module of its measure callback), the task's labels, its seed.
-    from airtcp.studies import runner
+    # the package of its measure callback), the task's labels, its seed.
+    from airtcp.runner import study as runner
 
     small_scenario["links"][0]["delay"] = "-5ms"
     task = runner.Task(labels={"arm": "tcp", "loss": 0.3}, scenario=small_scenario, seed=4)
@@ -194,7 +194,7 @@ def test_a_study_run_is_named_by_study_labels_and_seed(small_scenario, tmp_path)
     def measure(task, result):
         return {}
 
-    measure.__module__ = "airtcp.studies.snoop"
+    measure.__module__ = "airtcp.studies.snoop.measure"
     with pytest.raises(airtcp.ScenarioError) as ei:
         runner.run_study(tmp_path / "out", [task], measure, lambda d, sr: None, quiet=True)
     assert str(ei.value).startswith("<snoop arm=tcp loss=0.3 seed=4>: links[0].delay: ")

@@ -7,7 +7,9 @@ import subprocess
 
 import pytest
 
-from airtcp.studies import sdn_zwa, sdn_zwa_setup
+from airtcp.studies.sdn_zwa import measure as sdn_zwa_measure
+from airtcp.studies.sdn_zwa import run as sdn_zwa
+from airtcp.studies.sdn_zwa import setup as sdn_zwa_setup
 
 from conftest import run_cli
 
@@ -63,14 +65,14 @@ def _row(**kw):
 def test_intervals_of_counts_and_durations_stay_at_or_above_zero():
     # One long idle among nine near zero: a t interval reaches below 0.
     runs = [_row(seed=i, idle_after_reassoc_s=0.02, handoff_timeouts=0) for i in range(1, 10)] + [_row(seed=10, idle_after_reassoc_s=4.0, handoff_timeouts=3)]
-    (row,) = sdn_zwa.aggregate(runs)
+    (row,) = sdn_zwa_measure.aggregate(runs)
     assert row["idle_s_mean"] == pytest.approx(0.418)
     assert 0.0 <= row["idle_s_lo"] < row["idle_s_mean"] < row["idle_s_hi"] <= 4.0
     assert 0.0 <= row["handoff_timeouts_lo"] < 0.3 < row["handoff_timeouts_hi"] <= 3.0
 
 
 def test_a_claim_flips_or_moves_between_stacks():
-    from airtcp.studies.sdn_zwa_stacks import verdicts
+    from airtcp.studies.sdn_zwa.stacks import verdicts
 
     # ZWA with the gate open: RTOs on one stack, none on the other.
     runs = [_row(stack=st, arm="zwa", seed=i, stats_zwa_enabled=1, handoff_timeouts=n) for st, n in (("linux-4.4", 1), ("linux-4.4-rto1s", 0)) for i in range(1, 6)]

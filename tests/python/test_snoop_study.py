@@ -1,182 +1,23 @@
-"""`airtcp reproduce snoop` (seed 004) and the shared study runner and report
-helpers it is built on.
+"""`airtcp reproduce snoop` (seed 004).
 
-The first half needs no simulation: statistics, tables, the staged output
-directory, the runner's ordering and error handling (with a stand-in for
-``airtcp.run``), the 802.11b airtime model and the scenario builder. The
-second half runs the quick study end to end."""
+The first half needs no simulation: the 802.11b airtime model and the
+scenario builder. The second half runs the quick study end to end. The
+runner and report helpers it is built on are tested in test_runner.py and
+test_reporting.py."""
 
 import csv
-import io
-import math
 import tomllib
 
 import pytest
 
 import airtcp
-from airtcp.studies import report, runner, snoop, snoop_setup
-from airtcp.studies.snoop_setup import SETUPS
+from airtcp.runner import study as runner
+from airtcp.studies.snoop import measure as snoop_measure
+from airtcp.studies.snoop import run as snoop
+from airtcp.studies.snoop import setup as snoop_setup
+from airtcp.studies.snoop.setup import SETUPS
 
 from conftest import REPO, run_cli
-
-# --- report helpers -------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "df, t",
-    [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (19, 2.0930), (30, 2.0423), (1e7, 1.9600)],
-)
-def test_t_quantile_matches_tables(df, t):
-    assert report.t_quantile(0.975, df) == pytest.approx(t, abs=1e-4)
-
-
-def test_t_cdf_is_symmetric_and_inverts_the_quantile():
-    assert report.t_cdf(0.0, 5) == pytest.approx(0.5)
-    assert report.t_cdf(-1.3, 7) == pytest.approx(1 - report.t_cdf(1.3, 7))
-    assert report.t_cdf(report.t_quantile(0.9, 3), 3) == pytest.approx(0.9)
-
-
-def test_summarize_gives_student_t_interval_and_skips_missing():
-    st = report.summarize([1.0, 2.0, 3.0, None, float("nan"), ""])
-    assert (st.n, st.mean, st.sd) == (3, 2.0, 1.0)
-    h = 4.302652729911275 / math.sqrt(3)
-    assert st.lo == pytest.approx(2 - h) and st.hi == pytest.approx(2 + h)
-    one = report.summarize([5.0])
-    assert (one.n, one.mean, one.sd) == (1, 5.0, 0.0) and math.isnan(one.lo)
-    assert report.summarize([]).n == 0 and math.isnan(report.summarize([]).mean)
-
-
-def test_ratio_stats_brackets_the_ratio():
-    r = report.ratio_stats(report.summarize([10, 12, 14]), report.summarize([1.0, 1.2, 0.8]))
-    assert r.mean == pytest.approx(12.0)
-    assert r.lo < 12.0 < r.hi
-    assert math.isnan(report.ratio_stats(report.summarize([1.0]), report.summarize([])).mean)
-
-
-def test_mean_sd_is_drive_tests_definition():
-    assert report.mean_sd([2.0, 4.0, float("nan")]) == (3.0, pytest.approx(math.sqrt(2)))
-    assert report.mean_sd([7]) == (7, 0.0)
-
-
-def test_markdown_and_claims_tables():
-    assert report.md_table(["a", "b"], [[1, "x"]]) == ["| a | b |", "|---|---|", "| 1 | x |"]
-    c = report.Claim("speed-up", "~68 times", 68.0, report.summarize([30.0, 40.0]), "tcp/snoop")
-    lines = report.claims_table([c])
-    assert lines[0].startswith("| claim | seed | measured")
-    assert lines[2].startswith("| speed-up | ~68 times | 35.00 [") and "| 0.515 | tcp/snoop |" in lines[2]
-    assert report.fmt(None) == "-" and report.fmt(float("nan")) == "-" and report.fmt(1.234) == "1.23"
-
-
-# --- runner ---------------------------------------------------------------------
-
-
-def test_staged_dir_replaces_an_earlier_output(tmp_path):
-    out = tmp_path / "study"
-    out.mkdir()
-    (out / "report.md").write_text("old")
-    (out / "stale.csv").write_text("old")
-    with runner.staged_dir(out) as d:
-        assert d.parent == tmp_path and d != out
-        (d / "report.md").write_text("new")
-        assert (out / "report.md").read_text() == "old"  # untouched until the end
-    assert sorted(p.name for p in out.iterdir()) == ["report.md"]
-    assert (out / "report.md").read_text() == "new"
-    assert [p.name for p in tmp_path.iterdir()] == ["study"]  # no temporary left
-
-
-def test_staged_dir_failure_leaves_nothing(tmp_path):
-    out = tmp_path / "a" / "b" / "study"
-    with pytest.raises(RuntimeError):
-        with runner.staged_dir(out) as d:
-            (d / "table.csv").write_text("half")
-            raise RuntimeError("boom")
-    assert list(tmp_path.iterdir()) == []  # not even the parents it created
-
-
-def test_check_out_refuses_a_foreign_directory(tmp_path):
-    runner.check_out(tmp_path / "missing")
-    runner.check_out(tmp_path)  # empty
-    (tmp_path / "notes.txt").write_text("mine")
-    with pytest.raises(runner.StudyError, match="not a study's output"):
-        runner.check_out(tmp_path)
-    f = tmp_path / "notes.txt"
-    with pytest.raises(runner.StudyError, match="not a directory"):
-        runner.check_out(f)
-
-
-def test_write_csv_formats_floats_and_missing(tmp_path):
-    p = tmp_path / "x.csv"
-    runner.write_csv(p, [{"a": 1, "b": 0.123456789, "c": None}, {"a": 2, "b": 3.0, "c": "s"}])
-    assert p.read_text().splitlines() == ["a,b,c", "1,0.123457,", "2,3,s"]
-
-
-class _FakeResult:
-    def __init__(self, sc, seed):
-        self.sc, self.seed = sc, seed
-
-
-def test_run_tasks_keeps_task_order_and_labels(monkeypatch):
-    import threading
-    import time
-
-    threads = set()
-
-    def fake_run(sc, seed=None, **kw):
-        threads.add(threading.get_ident())
-        time.sleep(0.002 * (5 - seed))  # later tasks finish first
-        return _FakeResult(sc, seed)
-
-    monkeypatch.setattr(airtcp, "run", fake_run)
-    tasks = [runner.Task({"arm": "x", "seed": s}, {"k": s}, s, keep=s == 2) for s in range(1, 5)]
-    rows, kept = runner.run_tasks(
-        tasks,
-        lambda t, r: [{"v": r.sc["k"] * 10}, {"v": r.seed}],
-        jobs=3,
-        keep=lambda t, r: ("kept", r.seed),
-    )
-    assert [(r["seed"], r["v"]) for r in rows] == [(1, 10), (1, 1), (2, 20), (2, 2), (3, 30), (3, 3), (4, 40), (4, 4)]
-    assert list(rows[0]) == ["arm", "seed", "v"]
-    assert kept == [("kept", 2)]
-    assert len(threads) > 1
-
-
-def test_run_tasks_reraises_the_first_failure(monkeypatch):
-    def fake_run(sc, seed=None, **kw):
-        if seed == 3:
-            raise airtcp.SimError("broken")
-        return _FakeResult(sc, seed)
-
-    monkeypatch.setattr(airtcp, "run", fake_run)
-    tasks = [runner.Task({"seed": s}, {}, s) for s in range(1, 6)]
-    with pytest.raises(airtcp.SimError, match="broken"):
-        runner.run_tasks(tasks, lambda t, r: {}, jobs=2)
-
-
-def test_run_study_writes_nothing_when_a_run_fails(monkeypatch, tmp_path):
-    def fake_run(sc, seed=None, **kw):
-        if seed == 2 and not kw.get("overrides"):
-            raise airtcp.SimError("broken")
-        return _FakeResult(sc, seed)
-
-    monkeypatch.setattr(airtcp, "run", fake_run)
-    tasks = [runner.Task({"seed": s}, {"s": s}, s) for s in (1, 2)]
-    with pytest.raises(airtcp.SimError):
-        runner.run_study(tmp_path / "out", tasks, lambda t, r: {}, lambda d, sr: None, quiet=True)
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_progress_off_a_terminal_prints_every_tenth():
-    buf = io.StringIO()
-    p = runner.Progress(40, stream=buf)
-    for i in range(40):
-        p.update(f"run {i}")
-    lines = buf.getvalue().splitlines()
-    assert len(lines) == 10 and lines[-1] == "[40/40] run 39"
-    quiet = io.StringIO()
-    q = runner.Progress(3, quiet=True, stream=quiet)
-    q.update("x")
-    assert quiet.getvalue() == ""
-
 
 # --- the snoop study's setup ------------------------------------------------------
 
@@ -187,7 +28,7 @@ def test_wlan_overhead_reproduces_the_80211b_exchange():
     assert ov == 1150
     for ip in (40, 576, 1500, 2304):  # an ACK ... a full 2264-byte segment
         assert snoop_setup.link_time_us(ip, ov, 11e6) == pytest.approx(snoop_setup.wlan_exchange_us(ip), abs=0.5)
-    assert snoop_setup.TCP["mss"] + snoop_setup.HEADERS == 2304  # 802.11's largest MSDU
+    assert snoop_setup.SEED_MSS + snoop_setup.HEADERS == 2304  # 802.11's largest MSDU
 
 
 def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
@@ -208,26 +49,76 @@ def test_scenario_stacks_snoop_above_the_peg_where_the_seed_puts_them():
         ("ap", "itcp", "ap-m1"),
         ("ap", "itcp", "ap-m2"),
     ]
-    assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"]["sack"] is True
+    assert snoop_setup.scenario(SETUPS["s1"], "sack", 0)["flows"][0]["tcp"] == {"profile": "opnet-2003", "sack": True}
     assert snoop_setup.arms_for(SETUPS["s3"], snoop_setup.ARMS) == [
-        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-opnet2003", "snoop-opnet2003",
-        "tcp-linux", "snoop-linux", "tcp-linux-nosack", "snoop-linux-nosack", "tcp-attempts3", "tcp-attempts8"
+        "tcp", "snoop", "snoop-adaptive", "sack", "tcp-allpkts", "snoop-allpkts", "tcp-seed-table", "snoop-seed-table",
+        "tcp-linux", "snoop-linux", "tcp-linux-norack", "snoop-linux-norack", "tcp-linux-notlp", "snoop-linux-notlp",
+        "tcp-linux-nosack", "snoop-linux-nosack",
+        "tcp-attempts3", "tcp-attempts8",
     ]
     # The stack arms: the profile with the seed's workload keys, Snoop where `snoop` has it.
     lin = snoop_setup.scenario(SETUPS["s1"], "snoop-linux", 0.3)
     assert lin["flows"][0]["tcp"] == {"profile": "linux", "mss": 2264, "rcv_buf": 8760, "timestamps": False}
     assert [(a["node"], a["kind"]) for a in lin["agents"]] == [("m1", "snoop"), ("m1", "peg")]
-    assert snoop_setup.scenario(SETUPS["s1"], "tcp-opnet2003", 0.3)["flows"][0]["tcp"] == {"profile": "opnet-2003"}
+    # The default stack is the seed's: the opnet-2003 profile alone, on every arm that names no other
+    # (I-TCP's proxy included); the seed's table key by key is an arm over linux.
+    assert s1["flows"][0]["tcp"] == {"profile": "opnet-2003"}
+    assert all(a["tcp"] == {"profile": "opnet-2003"} for a in itcp["agents"] if a["kind"] == "itcp")
+    table = snoop_setup.scenario(SETUPS["s1"], "snoop-seed-table", 0.3)["flows"][0]["tcp"]
+    assert table == snoop_setup.SEED_TABLE_TCP and table["profile"] == "linux" and table["clock_granularity"] == "500ms"
     assert snoop_setup.scenario(SETUPS["s1"], "tcp-linux-nosack", 0.3)["flows"][0]["tcp"]["sack"] is False
+    norack = snoop_setup.scenario(SETUPS["s1"], "snoop-linux-norack", 0.3)["flows"][0]["tcp"]
+    assert (norack["profile"], norack["rack"], norack.get("sack")) == ("linux", False, None)
     # OPNET's attempt-based threshold: plain TCP that gives up after N retransmissions.
     att = snoop_setup.scenario(SETUPS["s1"], "tcp-attempts3", 0.3)
-    assert att["flows"][0]["tcp"]["max_retries"] == 3 and [a["kind"] for a in att["agents"]] == ["peg"]
+    assert att["flows"][0]["tcp"] == {"profile": "opnet-2003", "max_retries": 3}
+    assert [a["kind"] for a in att["agents"]] == ["peg"]
     # The PEG's "all packets" option: the same stack, ACKs dropped too.
     allp = snoop_setup.scenario(SETUPS["s1"], "snoop-allpkts", 0.3)
     assert [(a["node"], a["kind"]) for a in allp["agents"]] == [("m1", "snoop"), ("m1", "peg")]
     assert allp["agents"][1]["data_only"] is False and s1["agents"][1]["data_only"] is True
     assert allp["flows"][0]["tcp"] == s1["flows"][0]["tcp"]
     assert snoop_setup.scenario(SETUPS["s1"], "tcp", 0)["sim"]["series_interval"] == "0s"
+
+
+def _resolved_tcp(tcp: dict) -> dict:
+    """[flows.tcp] as the simulator resolves it (profile + keys), validated
+    without running."""
+    sc = snoop_setup.scenario(SETUPS["s1"], "tcp", 0.0)
+    sc["flows"][0]["tcp"] = tcp
+    return airtcp.validate(sc)["flows"][0]["tcp"]
+
+
+def test_default_stack_is_opnet_2003_with_the_seeds_table():
+    """The default resolves to the seed's table ("TCP parameters"), with
+    OPNET's 0.5-s tick as its timer granularity."""
+    got = _resolved_tcp(snoop_setup.TCP)
+    want = {
+        "profile": "opnet-2003", "mss": snoop_setup.SEED_MSS, "rcv_buf": snoop_setup.SEED_RCV_BUF,
+        "delack_count": 2, "delack_timeout": "200ms", "recovery": "reno", "sack": False, "nodelay": True,
+        "initial_rto": "1s", "min_rto": "500ms", "max_rto": "64s", "rto_tick": "500ms", "clock_granularity": "0s",
+        "persist_min": "1s", "initial_cwnd": snoop_setup.INITIAL_CWND, "rto_timer": "rfc6298",
+    }  # fmt: skip
+    assert {k: got[k] for k in want} == want
+
+
+def test_profile_vs_table_lists_every_difference():
+    """PROFILE_VS_TABLE (shown in the report) is exactly the set of resolved
+    values in which the default and the seed's table key by key differ."""
+    a, b = _resolved_tcp(snoop_setup.TCP), _resolved_tcp(snoop_setup.SEED_TABLE_TCP)
+    diff = {k: (a[k], b[k]) for k in a if a[k] != b[k] and k != "profile"}
+    assert diff == {k: v[:2] for k, v in snoop_setup.PROFILE_VS_TABLE.items()}
+
+
+def test_tcp_set_reads_toml_values_and_sets_every_tcp():
+    assert snoop.parse_tcp_set(["sack=true", "min_rto=200ms", "max_retries = 3"]) == {
+        "sack": True, "min_rto": "200ms", "max_retries": 3
+    }
+    with pytest.raises(runner.StudyError, match="--tcp-set: 'sack' is not KEY=VALUE"):
+        snoop.parse_tcp_set(["sack"])
+    sc = snoop.with_tcp_set(snoop_setup.scenario(SETUPS["s2"], "itcp", 0.3), {"rto_tick": "none"})
+    assert [f["tcp"] for f in sc["flows"]] == [{"profile": "opnet-2003", "rto_tick": "none"}] * 2
+    assert [a["tcp"]["rto_tick"] for a in sc["agents"] if a["kind"] == "itcp"] == ["none", "none"]
 
 
 @pytest.mark.parametrize("sid", ["s1", "s2", "s3"])
@@ -256,7 +147,7 @@ def test_aggregate_counts_unfinished_runs():
             "itcp_acked_not_delivered": None,
         }  # fmt: skip
 
-    (t,) = snoop.aggregate([row(1, 10.0), row(2, None), row(3, 20.0)])
+    (t,) = snoop_measure.aggregate([row(1, 10.0), row(2, None), row(3, 20.0)])
     assert (t["n"], t["finished"], t["unfinished"]) == (3, 2, 1)
     assert t["response_time_mean"] == 15.0 and t["response_time_ci95_lo"] < 15.0 < t["response_time_ci95_hi"]
     assert t["timeouts_mean"] == 2.0 and t["snoop_local_retransmissions_mean"] is None
@@ -301,7 +192,8 @@ def test_quick_study_writes_every_output(quick):
     assert "~68 times" in report_md and "s1: upload response time, TCP / Snoop at 30% drop" in report_md
     assert sorted(p.name for p in (out / "scenarios").iterdir())[:2] == ["s1_80211_itcp.json", "s1_80211_sack.json"]
     # The ~68-fold claim carries its verdict and the variants tried.
-    assert "on every variant tried (802.11 DCF, PEG all packets:" in report_md and "the seed's table, PEG data only:" in report_md
+    assert "on every variant tried (802.11 DCF, PEG all packets:" in report_md and "opnet-2003 (default), PEG data only:" in report_md
+    assert "TCP profile: `opnet-2003`" in report_md
 
 
 def test_quick_study_intervals_bracket_the_means(quick):

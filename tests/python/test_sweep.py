@@ -21,8 +21,10 @@ import pandas as pd
 import pytest
 
 import airtcp
-from airtcp import cli, sweep_core, sweep_exec
-from airtcp.studies import runner
+from airtcp import cli
+from airtcp.runner import executor
+from airtcp.runner import study as runner
+from airtcp.runner import sweep as sweeps
 
 from conftest import BULK_LOSSY, airtcp_cmd, run_cli
 
@@ -38,7 +40,7 @@ N_RUNS = 2 * 2 * SEEDS
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
     """The runs table without wall-clock columns, rows sorted by key."""
-    df = df.drop(columns=[c for c in sweep_core.WALL_COLUMNS if c in df.columns])
+    df = df.drop(columns=[c for c in sweeps.WALL_COLUMNS if c in df.columns])
     return df.sort_values("key").reset_index(drop=True)
 
 
@@ -57,18 +59,18 @@ def reference(tmp_path_factory):
 
 
 def test_grid_values_split_and_type_like_set():
-    assert sweep_core.split_values("reno, cubic") == ["reno", "cubic"]
-    assert sweep_core.split_values('[1, 2],[3],"a,b"') == ["[1, 2]", "[3]", '"a,b"']
-    assert sweep_core.column_values(["0", "0.05"]) == [0.0, 0.05]
-    assert sweep_core.column_values(["1", "2"]) == [1, 2]
-    assert sweep_core.column_values(["true", "false"]) == [True, False]
-    assert sweep_core.column_values(["reno", "cubic"]) == ["reno", "cubic"]
-    assert sweep_core.column_values(["1", "x"]) == ["1", "x"]  # mixed: the texts
-    assert sweep_core.parse_grid({"a.b": [0.1, True, "x"]}) == [("a.b", ["0.1", "true", "x"])]
-    assert sweep_core.parse_grid(["p=1,1,2"]) == [("p", ["1", "2"])]
-    assert sweep_core.parse_seeds(3) == [1, 2, 3] and sweep_core.parse_seeds("5,2,5") == [5, 2]
-    assert sweep_core.duration_ns("1.5min") == 90 * 10**9 and sweep_core.duration_ns(60) == 60 * 10**9
-    assert sweep_core.duration_ns("-1s") is None and sweep_core.duration_ns("abc") is None
+    assert sweeps.split_values("reno, cubic") == ["reno", "cubic"]
+    assert sweeps.split_values('[1, 2],[3],"a,b"') == ["[1, 2]", "[3]", '"a,b"']
+    assert sweeps.column_values(["0", "0.05"]) == [0.0, 0.05]
+    assert sweeps.column_values(["1", "2"]) == [1, 2]
+    assert sweeps.column_values(["true", "false"]) == [True, False]
+    assert sweeps.column_values(["reno", "cubic"]) == ["reno", "cubic"]
+    assert sweeps.column_values(["1", "x"]) == ["1", "x"]  # mixed: the texts
+    assert sweeps.parse_grid({"a.b": [0.1, True, "x"]}) == [("a.b", ["0.1", "true", "x"])]
+    assert sweeps.parse_grid(["p=1,1,2"]) == [("p", ["1", "2"])]
+    assert sweeps.parse_seeds(3) == [1, 2, 3] and sweeps.parse_seeds("5,2,5") == [5, 2]
+    assert sweeps.duration_ns("1.5min") == 90 * 10**9 and sweeps.duration_ns(60) == 60 * 10**9
+    assert sweeps.duration_ns("-1s") is None and sweeps.duration_ns("abc") is None
 
 
 @pytest.mark.parametrize(
@@ -79,7 +81,7 @@ def test_grid_values_split_and_type_like_set():
         (["--grid", "links.1.loss_ab.p=0.1,2"], "links[1].loss_ab.p: probability 2 is outside [0, 1]"),
         (["--grid", "flows.0.tcp.cc="], "airtcp: --grid flows.0.tcp.cc=: no values"),
         (["--grid", "flows.0.tcp.cc"], "airtcp: --grid flows.0.tcp.cc: expected path=v1,v2,..."),
-        (["--grid", "sim.duration=5s,abc"], "--grid sim.duration=abc: sim.duration: not a duration"),
+        (["--grid", "sim.duration=5s,abc"], "--grid sim.duration=abc: sim.duration: unknown duration unit in \"abc\""),
         (["--grid", "flows.0.tcp.cc=reno", "--grid", "flows.0.tcp.cc=cubic"], "given twice"),
         (["--grid", "flows.0.tcp.cc=reno", "--set", "flows.0.tcp.cc=cubic"], "also given with --set"),
         (["--seeds", "0"], "airtcp: --seeds must be at least 1"),
@@ -103,15 +105,15 @@ def test_foreign_output_directory_is_refused(tmp_path, capsys):
 
 
 def test_keys_follow_the_resolved_scenario_not_its_spelling():
-    a = sweep_core.build_plan(BULK_LOSSY, {"sim.duration": ["60s"]}, seeds=2)
-    b = sweep_core.build_plan(BULK_LOSSY, {"sim.duration": ["60s"]}, seeds=2)
-    c = sweep_core.build_plan(BULK_LOSSY, {"sim.duration": ["61s"]}, seeds=2)
-    d = sweep_core.build_plan(BULK_LOSSY, {"sim.duration": ["60s"]}, seeds=2, version="9.9.9")
+    a = sweeps.build_plan(BULK_LOSSY, {"sim.duration": ["60s"]}, seeds=2)
+    b = sweeps.build_plan(BULK_LOSSY, {"sim.duration": ["60s"]}, seeds=2)
+    c = sweeps.build_plan(BULK_LOSSY, {"sim.duration": ["61s"]}, seeds=2)
+    d = sweeps.build_plan(BULK_LOSSY, {"sim.duration": ["60s"]}, seeds=2, version="9.9.9")
     ka = [r.key for r in a.runs]
     assert ka == [r.key for r in b.runs] and len(set(ka)) == 2
     assert not set(ka) & {r.key for r in c.runs} and not set(ka) & {r.key for r in d.runs}
     # without seeds, a point runs its scenario's own seed
-    assert [r.seed for r in sweep_core.build_plan(BULK_LOSSY, {"flows.0.tcp.cc": ["reno"]}).runs] == [1]
+    assert [r.seed for r in sweeps.build_plan(BULK_LOSSY, {"flows.0.tcp.cc": ["reno"]}).runs] == [1]
 
 
 # --- threads: the reference, failures, resuming --------------------------------------
@@ -157,7 +159,7 @@ def test_outputs_on_disk_and_aggregate(reference, tmp_path):
 
 
 def test_a_failed_run_records_its_error_and_the_sweep_goes_on(tmp_path, monkeypatch):
-    real = sweep_core._simulate
+    real = sweeps._simulate
     calls = []
 
     def flaky(text, origin, fmt, seed, pairs, out=None):
@@ -167,7 +169,7 @@ def test_a_failed_run_records_its_error_and_the_sweep_goes_on(tmp_path, monkeypa
             raise airtcp.SimError("disk on fire")
         return real(text, origin, fmt, seed, pairs, out)
 
-    monkeypatch.setattr(sweep_core, "_simulate", flaky)
+    monkeypatch.setattr(sweeps, "_simulate", flaky)
     out = tmp_path / "sw"
     grid = {"flows.0.tcp.cc": ["reno", "cubic"]}
     df = airtcp.sweep(BULK_LOSSY, grid, out=out, seeds=3, overrides={"sim.duration": "5s"}, scheduler="threads")
@@ -177,7 +179,7 @@ def test_a_failed_run_records_its_error_and_the_sweep_goes_on(tmp_path, monkeypa
     assert bad["flow0_goodput_bps"].isna().all() and df[df["error"].isna()]["flow0_goodput_bps"].notna().all()
     # rerun: everything is done (a simulation error is an outcome), nothing runs
     calls.clear()
-    res = sweep_core.run_sweep(
+    res = sweeps.run_sweep(
         BULK_LOSSY, grid, out=out, seeds=3, overrides={"sim.duration": "5s"}, scheduler="threads"
     )
     assert calls == [] and (res.skipped, res.ran, res.failed) == (6, 0, 2)
@@ -197,15 +199,15 @@ def test_resume_reruns_only_missing_and_lost_rows(reference, tmp_path, monkeypat
     rec.update(retry=True, row={**rec["row"], "error": "worker lost: KilledWorker"})
     files[2].write_text(json.dumps(rec))
     (out / "runs" / ".tmp-abc").write_text("partial")  # a temp file left by a kill
-    real = sweep_core._simulate
+    real = sweeps._simulate
     seen = []
 
     def counting(text, origin, fmt, seed, pairs, o=None):
         seen.append(seed)
         return real(text, origin, fmt, seed, pairs, o)
 
-    monkeypatch.setattr(sweep_core, "_simulate", counting)
-    res = sweep_core.run_sweep(BULK_LOSSY, GRID, **kw)
+    monkeypatch.setattr(sweeps, "_simulate", counting)
+    res = sweeps.run_sweep(BULK_LOSSY, GRID, **kw)
     assert (res.skipped, res.ran) == (N_RUNS - 3, 3)
     assert len([s for s in seen if s is not None]) == 3
     assert_same_runs(res.runs, reference)
@@ -225,25 +227,6 @@ def test_keep_series_writes_each_runs_outputs(tmp_path):
     for key in df["key"]:
         d = out / "series" / key
         assert (d / "summary.json").exists() and (d / "flow0.csv").exists()
-
-
-def test_progress_bar_shows_rate_and_eta_on_a_terminal_only():
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
-
-    s = Tty()
-    bar = sweep_core.Bar(4, 0, True, stream=s)
-    for _ in range(4):
-        bar.update()
-    assert "4/4 100%" in s.getvalue() and "runs/s ETA" in s.getvalue() and s.getvalue().endswith("\n")
-    b1 = sweep_core.Bar(4, 0, True, stream=Tty())
-    b1.update(failed=True)
-    assert "1/4  25% 1.0 runs/s ETA 0:03 (1 failed)" in b1.line(1.0)
-    plain = io.StringIO()
-    b2 = sweep_core.Bar(4, 0, True, stream=plain)
-    b2.update()
-    assert plain.getvalue() == ""
 
 
 # --- Dask: local cluster, interruption, killed worker, separate processes ------------
@@ -411,13 +394,13 @@ def test_study_runner_uses_the_executor_and_the_clis_scheduler(monkeypatch):
             self.sc, self.seed = sc, seed
 
     monkeypatch.setattr(airtcp, "run", lambda sc, seed=None, **kw: Fake(sc, seed))
-    real = sweep_exec.Executor
+    real = executor.Executor
 
     def spy(scheduler=None, jobs=None, **kw):
         seen.append((scheduler, jobs))
         return real(scheduler, jobs, **kw)
 
-    monkeypatch.setattr(sweep_exec, "Executor", spy)
+    monkeypatch.setattr(executor, "Executor", spy)
     tasks = [runner.Task({"seed": s}, {"k": s}, s) for s in (1, 2, 3)]
     rows, _ = runner.run_tasks(tasks, lambda t, r: {"v": r.sc["k"]}, jobs=2)
     assert [r["v"] for r in rows] == [1, 2, 3] and seen[-1] == ("threads", 2)

@@ -6,8 +6,9 @@ import csv
 import pandas as pd
 import pytest
 
-from airtcp.studies import runner, tcpfender_setup
-from airtcp.studies.tcpfender_metrics import segment_delays
+from airtcp.runner import study as runner
+from airtcp.studies.tcpfender import setup as tcpfender_setup
+from airtcp.studies.tcpfender.metrics import segment_delays
 
 from conftest import run_cli
 

@@ -5,7 +5,9 @@ import csv
 
 import pytest
 
-from airtcp.studies import runner, wi_tcp, wi_tcp_setup
+from airtcp.runner import study as runner
+from airtcp.studies.wi_tcp import run as wi_tcp
+from airtcp.studies.wi_tcp import setup as wi_tcp_setup
 
 from conftest import run_cli
 
@@ -80,7 +82,7 @@ def test_cwnd_plot_draws_the_series_in_packets():
     (divided by the MSS every line was at zero)."""
     import pandas as pd
 
-    from airtcp.studies import wi_tcp_plots
+    from airtcp.studies.wi_tcp import plots as wi_tcp_plots
 
     kept = [{"labels": {"variant": "reno", "link": "wlan", "rate_mbps": 2, "mode": m, "schedule": "seed"}, "series": pd.DataFrame({"t_s": [0.0, 1.0, 2.0, 3.0], "cwnd": c})} for m, c in (("romip", [10, 1, 2, 4]), ("witcp", [10, 10, 10, 12]))]
     lines = wi_tcp_plots.cwnd_lines(kept, "reno", "wlan", 2)

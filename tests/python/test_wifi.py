@@ -11,8 +11,8 @@ import pytest
 
 import airtcp
 from airtcp import _api, plot
-from airtcp.studies import snoop_setup
-from airtcp.studies.snoop_setup import SETUPS
+from airtcp.studies.snoop import setup as snoop_setup
+from airtcp.studies.snoop.setup import SETUPS
 
 from conftest import REPO, run_cli
 

@@ -1,6 +1,7 @@
 //! `airtcp._native`: the simulator behind `airtcp.run`.
 //!
-//! One entry point, [`run`], parses the scenario (raising
+//! [`validate`] parses and builds a scenario without running it.
+//! The main entry point, [`run`], parses the scenario (raising
 //! `airtcp.ScenarioError` before anything is written), runs it with the GIL
 //! released, optionally writes the output directory, and hands back a
 //! [`NativeResult`] whose columns Python turns into DataFrames. The exception
@@ -68,17 +69,7 @@ fn run(
     pcap: bool,
     progress: bool,
 ) -> PyResult<NativeResult> {
-    let parsed = match fmt {
-        "toml" => Scenario::from_toml_str(source, origin, &overrides),
-        "json" => Scenario::from_json_str(source, origin, &overrides),
-        "path" => Scenario::from_path(Path::new(source), &overrides),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown scenario format {other:?}"
-            )))
-        }
-    };
-    let scenario = parsed.map_err(|e| scenario_error(py, &e))?;
+    let scenario = parse(py, source, origin, fmt, &overrides)?;
     if pcap && out_dir.is_none() {
         return Err(PyValueError::new_err("pcap needs an output directory"));
     }
@@ -114,6 +105,55 @@ fn run(
     });
     let out = outcome.map_err(|msg| py_error(py, "SimError", msg))?;
     Ok(NativeResult { out })
+}
+
+/// Validate one scenario without running it: parse it (`fmt` and `origin`
+/// as for [`run`], `overrides` applied like `--set`) and build its model.
+/// Returns the scenario with every default filled in, as JSON (the
+/// `scenario` of summary.json). Raises `airtcp.ScenarioError` for a bad
+/// scenario, `airtcp.SimError` for one the simulator cannot build.
+#[pyfunction]
+fn validate(
+    py: Python<'_>,
+    source: &str,
+    origin: &str,
+    fmt: &str,
+    overrides: Vec<(String, String)>,
+) -> PyResult<String> {
+    let scenario = parse(py, source, origin, fmt, &overrides)?;
+    let built = py.detach(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            airtcp_sim::validate(&scenario)
+        }))
+        .map_err(|p| format!("internal error (a bug in airtcp): {}", panic_message(&*p)))?
+        .map_err(|e| e.to_string())
+    });
+    built.map_err(|msg| py_error(py, "SimError", msg))?;
+    let mut json = scenario.to_json();
+    json["sim"]["seed"] = serde_json::json!(scenario.sim.seed);
+    Ok(json.to_string())
+}
+
+/// Parse a scenario given as text (`fmt` "toml" or "json") or as a path
+/// (`fmt` "path"), raising `airtcp.ScenarioError`.
+fn parse(
+    py: Python<'_>,
+    source: &str,
+    origin: &str,
+    fmt: &str,
+    overrides: &[(String, String)],
+) -> PyResult<Scenario> {
+    let parsed = match fmt {
+        "toml" => Scenario::from_toml_str(source, origin, overrides),
+        "json" => Scenario::from_json_str(source, origin, overrides),
+        "path" => Scenario::from_path(Path::new(source), overrides),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown scenario format {other:?}"
+            )))
+        }
+    };
+    parsed.map_err(|e| scenario_error(py, &e))
 }
 
 /// The delivery interruption around a disconnection at `event_s`
@@ -273,6 +313,7 @@ fn flow_index_error(i: usize, n: usize) -> PyErr {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(interruption, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     metrics::register(m)?;

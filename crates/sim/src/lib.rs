@@ -39,7 +39,7 @@ use std::path::PathBuf;
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::drive::{Driver, IfaceInfo};
-pub use sim::{run, External, GaugeSeries, NoExternal};
+pub use sim::{run, validate, External, GaugeSeries, NoExternal};
 pub use udp::UdpSeries;
 
 /// Options of one run that are not part of the scenario.

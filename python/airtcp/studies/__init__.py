@@ -1,42 +1,104 @@
 """``airtcp reproduce STUDY``: studies that regenerate a seed paper's table
 and plots from simulations.
 
-Each study owns its arguments (``add_arguments`` in its module, built on
-:func:`runner.add_common_arguments`) and its ``cli(args)``; they share the
-runner (:mod:`.runner`: parallel runs, progress, validation, atomic output
-directory, CSV) and the report helpers (:mod:`.report`). Study modules
-import only the standard library at the top, so building the parser stays
-cheap; pandas and matplotlib are imported when a study runs.
+Each study is a package ``airtcp.studies.<package>`` laid out the same way:
+
+- ``setup.py``: the scenarios (arms, stacks, the shipped scenario files);
+- ``run.py``: its arguments and the plan of runs it hands to the runner;
+- ``measure.py``: the metrics of one run and the per-arm table;
+- ``report.py``: report.md; ``plots.py``: the PNG figures;
+- modules for a study's own parts (``stacks.py``: the claims on both TCP
+  stacks, ...).
+
+Its ``__init__`` exposes ``STUDY``, an object of the :class:`Study`
+protocol that ``airtcp reproduce`` drives; the runs go through the one
+runner of sweeps and studies (:mod:`airtcp.runner`). Study packages import
+only the standard library at the top, so building the parser stays cheap;
+pandas and matplotlib are imported when a study runs. Shared helpers:
+:mod:`.reporting` (statistics and Markdown), :mod:`.plotting` (Matplotlib).
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Protocol, runtime_checkable
 
-#: study name -> (module, one-line description)
+#: CLI name -> package under airtcp.studies, in the order of ``--help``.
 STUDIES = {
-    "drive-test": ("drive_test", "Cubic/Veno/Westwood+ (+Reno, BBR) bulk download over drive logs (seed 003)"),
-    "sdn-zwa": ("sdn_zwa", "bare TCP vs SDN-assisted zero-window advertisements across Wi-Fi roams (seed 000)"),
-    "snoop": ("snoop", "upload/download response time vs drop rate with and without Snoop over 802.11b (seed 004)"),
-    "tcpfender": ("tcpfender", "TCP/IP vs TCPFender (and plain MORE) over a lossy 802.11 mesh (seed 002)"),
-    "wi-tcp": ("wi_tcp", "Tahoe/Reno/NewReno over Mobile IP, route-optimised MIP, Wi-TCP and EHN across handoffs, 802.11 and p2p (seed 001)"),
+    "drive-test": "drive_3g",
+    "sdn-zwa": "sdn_zwa",
+    "snoop": "snoop",
+    "tcpfender": "tcpfender",
+    "wi-tcp": "wi_tcp",
 }
 
 
-def _module(name: str):
+@runtime_checkable
+class Study(Protocol):
+    """What ``airtcp reproduce`` needs of a study."""
+
+    #: The name on the command line (``airtcp reproduce NAME``).
+    name: str
+    #: One line for ``--help``: what the study runs and which seed it reproduces.
+    about: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """The study's arguments (built on
+        :func:`airtcp.runner.study.add_common_arguments`)."""
+
+    def main(self, args: argparse.Namespace) -> int:
+        """Run the study with parsed arguments; the exit status (0 done, 1 a
+        run failed, 2 bad input, nothing written)."""
+
+
+class PackageStudy:
+    """A :class:`Study` whose ``run`` module (imported when the study is
+    used, so ``--help`` stays cheap) has ``add_arguments(parser)`` and
+    ``cli(args) -> int``."""
+
+    def __init__(self, name: str, about: str, package: str):
+        self.name, self.about, self.package = name, about, package
+
+    def _run(self):
+        import importlib
+
+        return importlib.import_module(".run", self.package)
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        self._run().add_arguments(parser)
+
+    def main(self, args: argparse.Namespace) -> int:
+        return self._run().cli(args)
+
+
+def cli_name(package: str) -> str:
+    """The CLI name of a study package (``drive_3g`` gives ``drive-test``);
+    the package name with ``-`` for ``_`` if it is not registered."""
+    for name, pkg in STUDIES.items():
+        if pkg == package:
+            return name
+    return package.replace("_", "-")
+
+
+def study(name: str) -> Study:
+    """The study registered as `name`."""
     import importlib
 
-    return importlib.import_module(f".{STUDIES[name][0]}", __name__)
+    got = importlib.import_module(f".{STUDIES[name]}", __name__).STUDY
+    if not isinstance(got, Study) or got.name != name:
+        raise TypeError(f"airtcp.studies.{STUDIES[name]}.STUDY is not the study {name!r}")
+    return got
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """One sub-command per study under ``airtcp reproduce``."""
     sub = p.add_subparsers(dest="study", metavar="STUDY")
     sub.required = True
-    for name, (_, about) in STUDIES.items():
-        sp = sub.add_parser(name, help=about, description=about)
-        _module(name).add_arguments(sp)
+    for name in STUDIES:
+        s = study(name)
+        sp = sub.add_parser(name, help=s.about, description=s.about)
+        s.add_arguments(sp)
 
 
 def main(args: argparse.Namespace) -> int:
-    return _module(args.study).cli(args)
+    return study(args.study).main(args)

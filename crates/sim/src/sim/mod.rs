@@ -201,6 +201,16 @@ pub fn run(s: &Scenario, mut opts: RunOptions) -> Result<RunOutput, SimError> {
     Ok(report::output(sim.finish(), wall))
 }
 
+/// Build a scenario's model — network, media, agents, hosts and their
+/// first events — without running it: the checks only a built model makes
+/// (an endpoint's TCP configuration, a UDP flow's route) fail here as they
+/// would at the start of [`run`]. Cheaper than a run of any length, and
+/// unlike a shortened run it keeps the scenario's own duration, so nothing
+/// scheduled after a cut-off is mistaken for an error.
+pub fn validate(s: &Scenario) -> Result<(), SimError> {
+    Sim::new(s, s.sim.seed, None).map(drop)
+}
+
 impl<'s> Sim<'s> {
     fn finish(self) -> Finished<'s> {
         use airtcp_agents::Agent;

@@ -34,6 +34,7 @@ mod trace_drive_parsers;
 mod trace_integration;
 mod trace_mahimahi;
 mod udp;
+mod validate;
 mod validation_ns2;
 mod validation_ns3;
 mod validation_pftk;
