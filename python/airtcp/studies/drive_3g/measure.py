@@ -5,11 +5,12 @@ progress line of a run, and the per-log table (mean and sd over seeds)."""
 
 from __future__ import annotations
 
+from ...metrics import recovery_cuts
 import math
 import statistics
 
 from ..reporting import mean_sd
-from .setup import INFINITE_SSTHRESH, KB, SEED
+from .setup import KB, SEED
 
 def classify_recoveries(ts) -> dict:
     """Entries into Recovery (ca_state 3) with ssthresh / cwnd just before:
@@ -17,14 +18,7 @@ def classify_recoveries(ts) -> dict:
     is 717/1024 = 0.70; tcp_veno.c, tcp_cubic.c). Westwood+ takes Reno's
     ssthresh on entry and applies its real cut (BWE x RTTmin) when recovery
     completes, so its entries always read as 1/2 here."""
-    # The column holds names ("Recovery") or codes (3, Linux TCP_CA_Recovery).
-    st = [x in (3, "Recovery") for x in ts["ca_state"].tolist()]
-    cw = ts["cwnd"].to_numpy()
-    ss = ts["ssthresh"].to_numpy()
-    ratios = []
-    for i in range(1, len(st)):
-        if st[i] and not st[i - 1] and cw[i - 1] > 0 and ss[i] < INFINITE_SSTHRESH:
-            ratios.append(ss[i] / cw[i - 1])
+    ratios = recovery_cuts(ts)
     return {
         "recoveries": len(ratios),
         "cuts_4_5": sum(1 for r in ratios if 0.75 <= r <= 0.85),

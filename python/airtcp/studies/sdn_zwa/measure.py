@@ -5,21 +5,17 @@ and the per-arm table (mean and 95 % interval over seeds)."""
 
 from __future__ import annotations
 
+from ... import metrics
 from ..reporting import summarize_counts as summarize_nonnegative
 
-def interruption(t_s: list[float], delivered: list[int], t0: float | None) -> tuple[float | None, float | None]:
+def interruption(ts, t0: float | None) -> tuple[float | None, float | None]:
     """`(start, end)` of the delivery interruption around the disconnection
-    at `t0` (see the Rust `airtcp_analyze::interruption_around`)."""
-    from ... import _native
-
+    at `t0` on the flow's sampled series (`airtcp.metrics.interruption`:
+    anchored at the first sample at or after T0, which still holds
+    deliveries from before the disconnection)."""
     if t0 is None:
         return (None, None)
-    # A sample shows what arrived in the step before it: the first sample at
-    # or after T0 still holds deliveries from before the disconnection, so
-    # the gap is anchored there (else a delivery a few ms before T0 would
-    # read as the first one after it).
-    at = next((t for t in t_s if t >= t0), t0)
-    return _native.interruption(t_s, delivered, at)
+    return metrics.interruption(ts, t0)
 
 
 def _first(events, kind: str, after: float) -> float | None:
@@ -59,13 +55,12 @@ def measure(task, result) -> dict:
     delivered_after = None
     gap = (None, None)
     if t3 is not None:
-        seg = result.segments(0)
-        later = seg[(seg["t_s"] > t3) & (seg["len"] > 1)]
-        sender_idle = float(later["t_s"].iloc[0] - t3) if len(later) else None
+        first = metrics.first_data_after(result.segments(0), t3)
+        sender_idle = first - t3 if first is not None else None
         ts = result.timeseries(0)
-        before = ts[ts["t_s"] <= t3]["bytes_delivered"]
-        delivered_after = int(ts["bytes_delivered"].iloc[-1] - (before.iloc[-1] if len(before) else 0))
-        gap = interruption(ts["t_s"].tolist(), [int(b) for b in ts["bytes_delivered"]], t0)
+        delivered_after = metrics.delivered_after(ts, t3)
+        gap = interruption(ts, t0)
+    client_timeouts = [e["t_s"] for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client")]
     return {
         "bytes_delivered": f["bytes_delivered"],
         "retransmissions": f["retransmissions"],
@@ -73,7 +68,7 @@ def measure(task, result) -> dict:
         "loss_undos": f["loss_undos"],
         # RTOs of the handoff: the sender's timeouts after T0 (at 7 hops the
         # SYN's first RTO, before any handoff, is in `timeouts` of every arm).
-        "handoff_timeouts": sum(1 for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client") and t0 is not None and e["t_s"] > t0),
+        "handoff_timeouts": metrics.timeouts_after(client_timeouts, t0)[0] if t0 is not None else 0,
         "window_probes": f["window_probes"],
         "zero_window_events": f["zero_window_events"],
         "t0_s": t0,

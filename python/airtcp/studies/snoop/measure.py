@@ -5,6 +5,7 @@ of a run, and the per-point table (means and 95 % intervals over seeds)."""
 
 from __future__ import annotations
 
+from ...metrics import sample_median
 from ..reporting import present, summarize
 from .setup import SETUPS
 
@@ -176,8 +177,7 @@ def median_rto(k: dict) -> float | None:
     ts, end = k["series"], k["response_time_s"]
     if end is None or "rto_s" not in ts:
         return None
-    rto = ts["rto_s"][ts["t_s"] <= end].dropna()
-    return float(rto.median()) if len(rto) else None
+    return sample_median(ts, "rto_s", end)
 
 
 def describe(row: dict) -> str:

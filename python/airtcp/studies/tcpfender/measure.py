@@ -5,6 +5,7 @@ plotted run keeps, the progress line of a run, and the per-arm table
 
 from __future__ import annotations
 
+from ...metrics import delivery_steps, longest_stall
 from ..reporting import summarize
 from .metrics import segment_delays, time_mean
 from .setup import MSS
@@ -50,25 +51,13 @@ def measure(task, result) -> dict:
 def _longest_stall(ts) -> float | None:
     """Longest time (s) without new data at the receiving application,
     the start and the end of the run included."""
-    if ts is None or not len(ts):
-        return None
-    t, b = ts["t_s"].to_numpy(), ts["bytes_delivered"].to_numpy()
-    last_t, last_b, worst = 0.0, 0, 0.0
-    for ti, bi in zip(t, b):
-        if bi > last_b:
-            worst = max(worst, ti - last_t)
-            last_t, last_b = ti, bi
-    return float(max(worst, t[-1] - last_t))
+    return longest_stall(ts, 0.0)
 
 
 def _steps(ts) -> str:
     """The distinct sizes (packets) of the jumps in delivered data between
     samples, most frequent first, e.g. "50" for TCPFender's whole batches."""
-    import collections
-
-    d = (ts["bytes_delivered"].diff().dropna() / MSS).round().astype(int)
-    c = collections.Counter(int(x) for x in d if x > 0)
-    return " ".join(str(k) for k, _ in c.most_common(3))
+    return " ".join(str(k) for k, _ in delivery_steps(ts, MSS)[:3])
 
 
 STATS = ["goodput_bps", "pkts_delivered", "cwnd_mean", "delay_mean_s", "timeouts", "retransmissions", "mac_data_tx", "mac_broadcast_tx", "mac_retry_drops", "mac_queue_drops", "longest_stall_s"]

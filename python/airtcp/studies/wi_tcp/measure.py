@@ -5,6 +5,7 @@ run, and the per-point table (means over seeds)."""
 
 from __future__ import annotations
 
+from ...metrics import delivered_at, first_retransmission_after, goodput_between, interruption, timeouts_after
 from ..reporting import present, summarize
 from .delays import DELAY_COLUMNS, delay_analysis
 from .setup import FAFA_S, MSS, handoffs
@@ -23,10 +24,8 @@ def _counters(result, kind: str, node: str) -> dict:
 
 def _delivered_at(ts, t: float) -> float | None:
     """Segments the receiver had read by time `t` (the last sample before)."""
-    if "bytes_delivered" not in ts or not len(ts):
-        return None
-    sel = ts[ts["t_s"] <= t]
-    return float(sel["bytes_delivered"].iloc[-1]) / MSS if len(sel) else None
+    got = delivered_at(ts, t)
+    return got / MSS if got is not None else None
 
 
 def _fafa_move(task, events) -> float:
@@ -46,28 +45,18 @@ def timeline(task, result) -> dict:
     resumes (the delivery interruption's end, airtcp_analyze's
     interruption_around at the mobile's loss of its link), and the goodput in the second before
     the move (the seed: about 0.6 Mb/s around 11.5 s)."""
-    from ... import _native
-
     move = handoffs(task.labels["schedule"])[0][0]
     ev = result.events
-    rto = next((e["t_s"] for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client") and e["t_s"] > move), None)
-    seg = result.segments(0)
-    after = seg[(seg["t_s"] > move) & (seg["retransmission"].astype(bool))]
-    first_lost, sends = None, []
-    if len(after):
-        first_lost = int(after["seq"].iloc[0])
-        sends = [float(t) for t in seg[seg["seq"] == first_lost]["t_s"]]
+    _, rto = timeouts_after([e["t_s"] for e in ev if e["kind"] == "timeout" and e["detail"].startswith("client")], move)
+    first = first_retransmission_after(result.segments(0), move)
+    first_lost, sends = first if first is not None else (None, [])
     ts = result.timeseries(0)
-    t_s = [float(t) for t in ts["t_s"]]
-    got = [int(b) for b in ts["bytes_delivered"]]
     # Anchored where the mobile noticed the loss of its link (after the
-    # frames in flight at the move were delivered, before any new one).
+    # frames in flight at the move were delivered, before any new one);
+    # airtcp.metrics.interruption anchors at the first sample at or after it.
     lost = next((e["t_s"] for e in ev if e["kind"] == "wifi_link_lost" and e["t_s"] >= move), move)
-    # A sample shows what arrived in the step before it: anchor at the first
-    # sample at or after the loss (as the sdn-zwa study does).
-    lost = next((t for t in t_s if t >= lost), lost)
-    start, end = _native.interruption(t_s, got, lost) if t_s else (None, None)
-    a, b = _delivered_at(ts, move - 1.0), _delivered_at(ts, move)
+    start, end = interruption(ts, lost)
+    rate = goodput_between(ts, move - 1.0, move)
     return {
         "first_rto_s": rto,
         # ns-2 numbers packets from 0: offset // MSS.
@@ -75,7 +64,7 @@ def timeline(task, result) -> dict:
         "first_lost_sends_s": ";".join(f"{t:.3f}" for t in sends),
         "resume_s": end,
         "interruption_s": (end - start) if start is not None and end is not None else None,
-        "rate_before_move_mbps": (b - a) * MSS * 8 / 1e6 if a is not None and b is not None else None,
+        "rate_before_move_mbps": rate / 1e6 if rate is not None else None,
     }
 
 
