@@ -3,9 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::tcp::tcp_json;
 use super::units::{format_duration, format_rate};
-use super::{AppSpec, LossSpec, Scenario, DIR_NAMES};
+use super::{LossSpec, Scenario, DIR_NAMES};
 use crate::link::aqm::AqmSpec;
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::fmt_addr;
@@ -99,38 +98,7 @@ pub fn scenario_json(s: &Scenario) -> Value {
             Value::Object(m)
         })
         .collect();
-    let flows: Vec<Value> = s
-        .flows
-        .iter()
-        .map(|f| {
-            let mut m = Map::new();
-            m.insert("name".into(), json!(f.name));
-            m.insert("from".into(), json!(s.nodes[f.from].name));
-            m.insert("to".into(), json!(s.nodes[f.to].name));
-            m.insert("start".into(), json!(format_duration(f.start)));
-            match f.app {
-                AppSpec::Bulk => {
-                    m.insert("app".into(), json!("bulk"));
-                }
-                AppSpec::Transfer { bytes } => {
-                    m.insert("app".into(), json!("transfer"));
-                    m.insert("bytes".into(), json!(bytes));
-                }
-            }
-            let rr = match f.recv_rate_bps {
-                None => json!("unlimited"),
-                Some(r) => json!(format_rate(r)),
-            };
-            m.insert("recv_rate".into(), rr);
-            m.insert("recv_interval".into(), json!(format_duration(f.recv_interval)));
-            let tcp = match &f.ns2 {
-                Some(c) => super::ns2::ns2_json(c),
-                None => tcp_json(&f.tcp),
-            };
-            m.insert("tcp".into(), tcp);
-            Value::Object(m)
-        })
-        .collect();
+    let flows: Vec<Value> = s.flows.iter().map(|f| super::flows::flow_json(f, &s.nodes)).collect();
     let mut out = json!({
         "sim": {
             "duration": format_duration(s.sim.duration),

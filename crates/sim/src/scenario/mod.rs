@@ -77,27 +77,10 @@
 //! recv_rate = "unlimited"   # or a rate: the receiver reads that fast,
 //! recv_interval = "10ms"    # in reads of rate x recv_interval bytes (default 10ms)
 //! [flows.tcp]               # a named profile, then any TcpConfig field by its name
-//! profile = "linux"         # (scenario::tcp::TCP_KEYS) overriding the profile's value;
-//!                           # profiles: linux (default), linux-4.4, linux-3.16, ns3,
-//!                           # opnet-2003, rfc (docs/tcp-profiles.md)
-//! cc = "newreno"           # mss, initial_cwnd, initial_ssthresh (or "infinite"), rcv_buf,
-//!                           # snd_buf, sack, timestamps, window_scaling, delack_count,
-//!                           # delack_timeout, initial_rto, min_rto, max_rto, clock_granularity,
-//!                           # rto_tick (a duration or "none"), recovery
-//!                           # (tahoe|reno|newreno|prr|ns3-prr), dupack_threshold,
-//!                           # limited_transmit, cc, hz, persist_min, persist_max,
-//!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
-//!                           # ts_granularity, msl, ecn (0|1|2 or off|on|passive),
-//!                           # rack, tlp, rcv_buf_autotune, tcp_rmem
-//!                           # ([min, default, max]), snd_buf_autotune, tcp_wmem,
-//!                           # nodelay, slow_start_after_idle (an explicit rcv_buf /
-//!                           # snd_buf turns its autotuning off, as SO_RCVBUF does)
-//!                           # profile = "ns2-tahoe" | "ns2-reno" | "ns2-newreno" runs
-//!                           # ns-2 2.35's one-way agents instead (scenario::ns2::NS2_KEYS:
-//!                           # sink = "ns2-tcpsink" | "ns2-delack", packet_size, window,
-//!                           # window_init, maxburst, tcp_tick, min_rto, max_rto,
-//!                           # initial_rto, dupack_threshold, bug_fix, syn,
-//!                           # delack_interval, boot_time; docs/ns2-profiles.md)
+//! profile = "linux"         # overriding the profile's value; every key, its type,
+//! cc = "newreno"            # default and meaning: `tcp::TCP` (docs/scenario-reference.md,
+//!                           # generated from it); profile = "ns2-*" runs ns-2 2.35's
+//!                           # one-way agents instead, with the keys of `ns2::NS2`
 //!
 //! [[udp_flows]]             # UDP senders with iperf-style receivers: see
 //! from = "snd"              # scenario::udp for every key (cbr, onoff,
@@ -126,12 +109,15 @@
 mod agent_decl;
 mod agents;
 mod doc;
+mod flows;
 mod json;
+pub mod keys;
 pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;
 mod names;
 pub mod ns2;
+pub mod reference;
 mod routes;
 mod schema;
 pub mod sdn;

@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::doc::{Doc, KeyPath};
-use super::names::{check_name, NodeIndex, MAX_FLOWS};
+use super::names::{check_name, NodeIndex};
 use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
-use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
+use super::{FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
 use crate::link::aqm::{AqmSpec, RedParams};
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::{auto_link_subnet, fmt_addr, mask, parse_addr, Prefix, MAX_AUTO_LINKS};
@@ -423,8 +423,7 @@ fn udp_flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkS
     super::udp::udp_flows(tables, nodes, &node_ref, &connected, &radio_only, sim)
 }
 
-const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "recv_interval", "tcp"];
-
+/// `[[flows]]` (`scenario::flows`): every flow needs a route between its nodes.
 fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec], wifi: Option<&super::wifi::WifiSpec>, sim: &SimSpec) -> R<Vec<FlowSpec>> {
     let mut pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
     if let Some(w) = wifi {
@@ -432,100 +431,7 @@ fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec]
     }
     let component = components(nodes.len(), &pairs);
     let tables = list_of_tables(root, "flows")?;
-    if tables.len() > MAX_FLOWS {
-        return Err(root.doc.err(&KeyPath::root().key("flows"), format!("at most {MAX_FLOWS} flows")));
-    }
-    let mut out: Vec<FlowSpec> = Vec::new();
-    for (i, t) in tables.iter().enumerate() {
-        t.known(FLOW_KEYS)?;
-        let name = match t.opt("name") {
-            Some(f) => {
-                let n = check_name(&f, "flow")?;
-                if let Some(j) = out.iter().position(|x| x.name == n) {
-                    return Err(f.err(format!("duplicate flow name \"{n}\" (also flows[{j}])")));
-                }
-                n
-            }
-            None => format!("flow{i}"),
-        };
-        let from = node_ref(&t.req("from")?, nodes, index)?;
-        let tf = t.req("to")?;
-        let to = node_ref(&tf, nodes, index)?;
-        if from == to {
-            return Err(tf.err(format!("a flow needs two different nodes (from = to = \"{}\")", nodes[to].name)));
-        }
-        if component[from] != component[to] {
-            return Err(tf.err(format!("no route from \"{}\" to \"{}\" (the nodes are not connected by links)", nodes[from].name, nodes[to].name)));
-        }
-        let start = match t.opt("start") {
-            Some(f) => {
-                let s = f.duration()?;
-                if s >= sim.duration {
-                    return Err(f.err(format!(
-                        "start {} is not before the end of the run ({})",
-                        super::units::format_duration(s),
-                        super::units::format_duration(sim.duration)
-                    )));
-                }
-                s
-            }
-            None => Duration::ZERO,
-        };
-        let app_name = match t.opt("app") {
-            Some(f) => (f.str()?, Some(f)),
-            None => ("bulk", None),
-        };
-        let app = match app_name {
-            ("bulk", _) => {
-                if let Some(f) = t.opt("bytes") {
-                    return Err(f.err("only a transfer app takes bytes (bulk sends forever)"));
-                }
-                AppSpec::Bulk
-            }
-            ("transfer", _) => {
-                let f = t.req("bytes")?;
-                let bytes = f.size()?;
-                if bytes == 0 {
-                    return Err(f.err("a transfer needs at least 1 byte"));
-                }
-                AppSpec::Transfer { bytes }
-            }
-            (other, f) => {
-                return Err(f.expect("app given").err(format!("unknown app \"{other}\" (known: bulk, transfer)")));
-            }
-        };
-        let recv_rate = match t.opt("recv_rate") {
-            None => None,
-            Some(f) => match f.v {
-                Value::String(s) if s == "unlimited" => None,
-                _ => Some(f.rate()?),
-            },
-        };
-        let recv_interval = match t.opt("recv_interval") {
-            Some(f) => {
-                let d = f.duration()?;
-                if d == Duration::ZERO {
-                    return Err(f.err("recv_interval must be positive"));
-                }
-                d
-            }
-            None => crate::apps::READ_TICK,
-        };
-        let (tcp, ns2) = match t.opt("tcp") {
-            Some(f) => {
-                let tt = f.table()?;
-                match super::ns2::ns2_config(&tt)? {
-                    // The handover schemes' switches also tell the report
-                    // to print their counters, as for the Linux endpoint.
-                    Some(c) => (airtcp_tcp::TcpConfig { witcp: c.witcp, ehn: c.ehn, ..super::tcp::tcp_default() }, Some(c)),
-                    None => (super::tcp::tcp_config(&tt)?, None),
-                }
-            }
-            None => (super::tcp::tcp_default(), None),
-        };
-        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp, ns2 });
-    }
-    Ok(out)
+    super::flows::flows(root, &tables, nodes, index, &component, sim)
 }
 
 /// A link's subnet and interface addresses, declared or from the automatic

@@ -76,9 +76,57 @@ pub enum CongestionControl {
     Custom(Box<dyn CongestionOps + Send>),
 }
 
-/// Names accepted by [`CongestionControl::from_name`] (aliases included).
+/// Names accepted by [`CcAlgorithm::from_name`] (aliases included).
 pub const BUILTIN_NAMES: &[&str] =
     &["reno", "newreno", "cubic", "veno", "westwood", "westwood+", "westwoodplus", "vegas", "bbr"];
+
+/// Which built-in algorithm a configuration runs: the name is read once
+/// (when the scenario or the code builds the [`crate::TcpConfig`]) and
+/// every endpoint builds its instance from this value, with no string
+/// lookup per connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CcAlgorithm {
+    /// Linux's tcp_reno (per-segment growth).
+    Reno,
+    /// RFC 5681's per-ACK growth as ns-3's TcpNewReno does it (`newreno.rs`).
+    NewReno,
+    Cubic,
+    Veno,
+    /// Linux's `westwood` module, which is Westwood+ (`westwood+` and
+    /// `westwoodplus` name it too).
+    Westwood,
+    Vegas,
+    Bbr,
+}
+
+impl CcAlgorithm {
+    /// The algorithm a name selects; the error lists every accepted name.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Ok(match name {
+            "reno" => CcAlgorithm::Reno,
+            "newreno" => CcAlgorithm::NewReno,
+            "cubic" => CcAlgorithm::Cubic,
+            "veno" => CcAlgorithm::Veno,
+            "westwood" | "westwood+" | "westwoodplus" => CcAlgorithm::Westwood,
+            "vegas" => CcAlgorithm::Vegas,
+            "bbr" => CcAlgorithm::Bbr,
+            other => return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
+        })
+    }
+
+    /// The canonical name (what summary.json records).
+    pub fn name(self) -> &'static str {
+        match self {
+            CcAlgorithm::Reno => "reno",
+            CcAlgorithm::NewReno => "newreno",
+            CcAlgorithm::Cubic => "cubic",
+            CcAlgorithm::Veno => "veno",
+            CcAlgorithm::Westwood => "westwood",
+            CcAlgorithm::Vegas => "vegas",
+            CcAlgorithm::Bbr => "bbr",
+        }
+    }
+}
 
 /// Expands `$body` with `$c` bound to the concrete algorithm (static dispatch).
 macro_rules! dispatch {
@@ -104,21 +152,26 @@ impl CongestionControl {
     /// (`TcpConfig::recovery`). `westwood+` and `westwoodplus` name Linux's
     /// `westwood` module, which is Westwood+.
     pub fn from_name(name: &str) -> Result<Self, String> {
-        Self::from_name_with(name, &CcParams::default())
+        Self::new(CcAlgorithm::from_name(name)?, &CcParams::default())
     }
 
     /// Build an algorithm by name with module parameters; parameters of
     /// other algorithms are ignored.
     pub fn from_name_with(name: &str, params: &CcParams) -> Result<Self, String> {
-        Ok(match name {
-            "reno" => CongestionControl::Reno(Reno),
-            "newreno" => CongestionControl::NewReno(NewReno::default()),
-            "cubic" => CongestionControl::Cubic(Cubic::new(params)?),
-            "veno" => CongestionControl::Veno(Veno::default()),
-            "westwood" | "westwood+" | "westwoodplus" => CongestionControl::Westwood(Westwood::default()),
-            "vegas" => CongestionControl::Vegas(Vegas::new(params)),
-            "bbr" => CongestionControl::Bbr(Bbr::new(params)),
-            other => return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
+        Self::new(CcAlgorithm::from_name(name)?, params)
+    }
+
+    /// Build `algorithm` with module parameters (those of other algorithms
+    /// are ignored). Fails only on parameters out of range.
+    pub fn new(algorithm: CcAlgorithm, params: &CcParams) -> Result<Self, String> {
+        Ok(match algorithm {
+            CcAlgorithm::Reno => CongestionControl::Reno(Reno),
+            CcAlgorithm::NewReno => CongestionControl::NewReno(NewReno::default()),
+            CcAlgorithm::Cubic => CongestionControl::Cubic(Cubic::new(params)?),
+            CcAlgorithm::Veno => CongestionControl::Veno(Veno::default()),
+            CcAlgorithm::Westwood => CongestionControl::Westwood(Westwood::default()),
+            CcAlgorithm::Vegas => CongestionControl::Vegas(Vegas::new(params)),
+            CcAlgorithm::Bbr => CongestionControl::Bbr(Bbr::new(params)),
         })
     }
 }
