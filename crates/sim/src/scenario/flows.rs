@@ -62,7 +62,7 @@ pub fn flow_keys<'a>() -> [Key<Flow<'a>>; 9] {
             name: "name",
             ty: "name",
             doc: "Names the flow's outputs (`<name>.csv`, ...); letters, digits, `_`, `-`, `.`; unique.",
-            default: "`\"flow<i>\"`",
+            default: "`\"flow<i>\"`, i its position",
             read: |w, f| {
                 let n = check_name(f, "flow")?;
                 if let Some(j) = w.checks().earlier.iter().position(|x| x.name == n) {

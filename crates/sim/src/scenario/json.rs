@@ -47,11 +47,7 @@ fn loss_json(l: &LossSpec) -> Value {
 }
 
 pub fn scenario_json(s: &Scenario) -> Value {
-    let nodes: Vec<Value> = s
-        .nodes
-        .iter()
-        .map(|n| if n.learn_hosts { json!({ "name": n.name, "learn_hosts": true }) } else { json!({ "name": n.name }) })
-        .collect();
+    let nodes: Vec<Value> = s.nodes.iter().map(super::run::node_json).collect();
     let links: Vec<Value> = s
         .links
         .iter()
@@ -100,11 +96,7 @@ pub fn scenario_json(s: &Scenario) -> Value {
         .collect();
     let flows: Vec<Value> = s.flows.iter().map(|f| super::flows::flow_json(f, &s.nodes)).collect();
     let mut out = json!({
-        "sim": {
-            "duration": format_duration(s.sim.duration),
-            "seed": s.sim.seed,
-            "series_interval": format_duration(s.sim.series_interval),
-        },
+        "sim": super::run::sim_json(&s.sim),
         "nodes": nodes,
         "links": links,
         "flows": flows,

@@ -119,6 +119,7 @@ mod names;
 pub mod ns2;
 pub mod reference;
 mod routes;
+mod run;
 mod schema;
 pub mod sdn;
 pub mod tcp;

@@ -65,7 +65,10 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let ns3 = airtcp_tcp::profiles::config("ns3").expect("built-in profile");
     let ns2 = airtcp_tcp::ns2::Ns2Config::new(airtcp_tcp::ns2::Ns2Variant::Reno, airtcp_tcp::ns2::Ns2SinkKind::TcpSink);
     let flows = super::flows::flow_keys();
+    let nodes = super::run::node_keys();
     vec![
+        ("sim", table(&super::run::SIM, &[])),
+        ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
         ("flows.tcp.ns2", table(&super::ns2::NS2, &[("default (`ns2-reno`)", &ns2)])),
@@ -118,7 +121,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
@@ -126,7 +129,36 @@ mod tests {
         assert!(out.contains("<!-- /keys -->\nprose\n"));
         assert_eq!(refresh(&out).unwrap(), out);
         assert_eq!(refresh("<!-- keys: flows.udp -->\n<!-- /keys -->").unwrap_err(), "no key table named flows.udp");
-        assert_eq!(refresh("<!-- keys: flows.tcp -->\n<!-- /keys -->").unwrap_err(), "the page has no region <!-- keys: flows -->");
+        assert_eq!(refresh("<!-- keys: flows.tcp -->\n<!-- /keys -->").unwrap_err(), "the page has no region <!-- keys: sim -->");
         assert_eq!(refresh("<!-- keys: flows -->\n").unwrap_err(), "region flows has no <!-- /keys -->");
+    }
+
+    /// The defaults a table states as a literal (`` `"10ms"` ``) are what a
+    /// scenario without that key resolves to.
+    #[test]
+    fn stated_defaults_are_the_resolved_ones() {
+        let text = "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n";
+        let j = crate::Scenario::from_toml_str(text, "t.toml", &[]).unwrap().to_json();
+        let flows = super::super::flows::flow_keys();
+        let nodes = super::super::run::node_keys();
+        let sections: [(&[(&str, &str)], &Value); 3] = [
+            (&super::super::run::SIM.keys.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["sim"]),
+            (&nodes.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["nodes"][0]),
+            (&flows.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["flows"][0]),
+        ];
+        let mut checked = 0;
+        for (keys, resolved) in sections {
+            for (name, default) in keys {
+                let Some(literal) = default.strip_prefix('`').and_then(|d| d.strip_suffix('`')).filter(|d| !d.contains('`')) else { continue };
+                match resolved.get(name) {
+                    Some(v) => assert_eq!(toml_text(v), literal, "{name}"),
+                    None => assert_eq!(literal, "false", "{name} is not recorded"),
+                }
+                checked += 1;
+            }
+        }
+        // seed, series_interval, learn_hosts, start, app, recv_rate,
+        // recv_interval.
+        assert_eq!(checked, 7);
     }
 }

@@ -25,8 +25,8 @@ const DEFAULT_OVERHEAD_BYTES: u32 = 2;
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
     root.known(&["sim", "nodes", "links", "flows", "udp_flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
-    let sim = sim_spec(&root.req("sim")?.table()?)?;
-    let mut nodes = nodes(&root)?;
+    let sim = super::run::sim_spec(&root.req("sim")?.table()?)?;
+    let mut nodes = super::run::nodes(&root, &list_of_tables(&root, "nodes")?)?;
     let index = NodeIndex::new(&nodes);
     let links = links(&root, &nodes, &index)?;
     unique_addresses(&root, &links)?;
@@ -46,51 +46,10 @@ pub fn build(doc: &Doc) -> R<Scenario> {
     Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, udp_flows, agents, route_changes, wifi, sdn, mesh })
 }
 
-fn sim_spec(t: &Table) -> R<SimSpec> {
-    t.known(&["duration", "seed", "series_interval"])?;
-    let f = t.req("duration")?;
-    let duration = f.duration()?;
-    if duration == Duration::ZERO {
-        return Err(f.err("duration must be positive"));
-    }
-    let seed = match t.opt("seed") {
-        Some(f) => f.u64()?,
-        None => 1,
-    };
-    let series_interval = match t.opt("series_interval") {
-        Some(f) => f.duration()?,
-        None => Duration::from_millis(10),
-    };
-    Ok(SimSpec { duration, seed, series_interval })
-}
-
 fn list_of_tables<'a>(root: &Table<'a>, key: &str) -> R<Vec<Table<'a>>> {
     let Some(f) = root.opt(key) else { return Ok(Vec::new()) };
     let items = f.list()?;
     (0..items.len()).map(|i| f.item(i).table()).collect()
-}
-
-fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
-    let tables = list_of_tables(root, "nodes")?;
-    if tables.is_empty() {
-        return Err(root.doc.err(&KeyPath::root().key("nodes"), "at least one [[nodes]] entry is required"));
-    }
-    let mut out: Vec<NodeSpec> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(tables.len());
-    for t in &tables {
-        t.known(&["name", "learn_hosts"])?;
-        let f = t.req("name")?;
-        let name = check_name(&f, "node")?;
-        if let Some(j) = seen.insert(name.clone(), out.len()) {
-            return Err(f.err(format!("duplicate node name \"{name}\" (also nodes[{j}])")));
-        }
-        let learn_hosts = t.opt("learn_hosts").map(|f| f.bool()).transpose()?.unwrap_or(false);
-        out.push(NodeSpec { name, learn_hosts, radio: false });
-    }
-    if out.len() > 65_536 {
-        return Err(root.doc.err(&KeyPath::root().key("nodes"), "at most 65536 nodes"));
-    }
-    Ok(out)
 }
 
 fn node_ref(f: &Field, nodes: &[NodeSpec], index: &NodeIndex) -> R<usize> {
