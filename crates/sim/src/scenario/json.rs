@@ -67,14 +67,7 @@ pub fn scenario_json(s: &Scenario) -> Value {
                     m.insert(format!("reorder_{d}"), json!({ "p": r.p, "delay": format_duration(r.delay) }));
                 }
                 if let Some(AqmSpec::Red(p)) = &l.aqm[i] {
-                    m.insert(
-                        format!("red_{d}"),
-                        json!({
-                            "min_th": p.min_th, "max_th": p.max_th, "max_p": p.max_p, "w_q": p.w_q,
-                            "gentle": p.gentle, "ecn": p.ecn, "harddrop": p.harddrop,
-                            "mean_pkt_bytes": p.mean_pkt_bytes,
-                        }),
-                    );
+                    m.insert(format!("red_{d}"), super::red::red_json(p));
                 }
             }
             match l.queue {

@@ -117,6 +117,7 @@ pub mod mesh_coding;
 mod mobileip;
 mod names;
 pub mod ns2;
+pub mod red;
 pub mod reference;
 mod routes;
 mod run;

@@ -64,11 +64,13 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let linux = super::tcp::tcp_default();
     let ns3 = airtcp_tcp::profiles::config("ns3").expect("built-in profile");
     let ns2 = airtcp_tcp::ns2::Ns2Config::new(airtcp_tcp::ns2::Ns2Variant::Reno, airtcp_tcp::ns2::Ns2SinkKind::TcpSink);
+    let red = crate::link::aqm::RedParams::default();
     let flows = super::flows::flow_keys();
     let nodes = super::run::node_keys();
     vec![
         ("sim", table(&super::run::SIM, &[])),
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
+        ("links.red", table(&super::red::RED, &[("default", &red)])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
         ("flows.tcp.ns2", table(&super::ns2::NS2, &[("default (`ns2-reno`)", &ns2)])),
@@ -121,7 +123,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");

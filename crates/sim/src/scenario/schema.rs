@@ -12,7 +12,7 @@ use super::names::{check_name, NodeIndex};
 use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
 use super::{FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
-use crate::link::aqm::{AqmSpec, RedParams};
+use crate::link::aqm::AqmSpec;
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::{auto_link_subnet, fmt_addr, mask, parse_addr, Prefix, MAX_AUTO_LINKS};
 use crate::network::components;
@@ -297,7 +297,7 @@ fn outages(f: &Field) -> R<Vec<(Duration, Duration)>> {
 /// `ecn_threshold` (both directions: a number of packets, or a size for
 /// bytes) or `[links.red]` / `red_ab` / `red_ba`, not both.
 fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
-    let red = directional(t, "red", red_spec)?;
+    let red = directional(t, "red", super::red::red_spec)?;
     let Some(f) = t.opt("ecn_threshold") else {
         return Ok(red.map(|r| r.map(AqmSpec::Red)));
     };
@@ -321,34 +321,6 @@ fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
         }
     };
     Ok([Some(AqmSpec::StepMark(k)), Some(AqmSpec::StepMark(k))])
-}
-
-const RED_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q", "gentle", "ecn", "harddrop", "mean_pkt_bytes"];
-
-/// A `[links.red]` table; missing keys take ns-3 `RedQueueDisc`'s defaults.
-fn red_spec(t: &Table) -> R<RedParams> {
-    t.known(RED_KEYS)?;
-    let mut p = RedParams::default();
-    for key in RED_KEYS {
-        let Some(f) = t.opt(key) else { continue };
-        match *key {
-            "min_th" => p.min_th = f.f64()?,
-            "max_th" => p.max_th = f.f64()?,
-            "max_p" => p.max_p = f.f64()?,
-            "w_q" => p.w_q = f.f64()?,
-            "gentle" => p.gentle = f.bool()?,
-            "ecn" => p.ecn = f.bool()?,
-            "harddrop" => p.harddrop = f.bool()?,
-            _ => p.mean_pkt_bytes = f.size_u32()?,
-        }
-    }
-    if let Err(m) = p.validate() {
-        // The message starts with the offending key.
-        let key = RED_KEYS.iter().find(|k| m.starts_with(*k)).copied().unwrap_or("min_th");
-        let path = t.opt(key).map(|f| f.path).unwrap_or_else(|| t.path.key(key));
-        return Err(t.doc.err(&path, m));
-    }
-    Ok(p)
 }
 
 fn reorder_spec(t: &Table) -> R<ReorderSpec> {
