@@ -64,10 +64,10 @@ pub fn scenario_json(s: &Scenario) -> Value {
                 m.insert(format!("delay_{d}"), json!(format_duration(l.delay[i])));
                 m.insert(format!("loss_{d}"), loss_json(&l.loss[i]));
                 if let Some(r) = &l.reorder[i] {
-                    m.insert(format!("reorder_{d}"), json!({ "p": r.p, "delay": format_duration(r.delay) }));
+                    m.insert(format!("reorder_{d}"), super::link_tables::reorder_json(r));
                 }
                 if let Some(AqmSpec::Red(p)) = &l.aqm[i] {
-                    m.insert(format!("red_{d}"), super::red::red_json(p));
+                    m.insert(format!("red_{d}"), super::link_tables::red_json(p));
                 }
             }
             match l.queue {

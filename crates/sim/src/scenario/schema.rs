@@ -11,7 +11,7 @@ use super::doc::{Doc, KeyPath};
 use super::names::{check_name, NodeIndex};
 use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
-use super::{FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
+use super::{FlowSpec, LinkSpec, LossSpec, NodeSpec, Scenario, SimSpec};
 use crate::link::aqm::AqmSpec;
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::{auto_link_subnet, fmt_addr, mask, parse_addr, Prefix, MAX_AUTO_LINKS};
@@ -137,7 +137,7 @@ fn links(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<LinkSpec>
         };
         let loss = directional(&t, "loss", loss_spec)?.map(|l| l.unwrap_or_else(LossSpec::none));
         check_trace_loss(&t, &trace, &loss)?;
-        let reorder = directional(&t, "reorder", reorder_spec)?;
+        let reorder = directional(&t, "reorder", super::link_tables::reorder_spec)?;
         let aqm = aqm_specs(&t)?;
         let (subnet, addr) = addresses(&t, out.len())?;
         out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace, aqm, subnet, addr });
@@ -297,7 +297,7 @@ fn outages(f: &Field) -> R<Vec<(Duration, Duration)>> {
 /// `ecn_threshold` (both directions: a number of packets, or a size for
 /// bytes) or `[links.red]` / `red_ab` / `red_ba`, not both.
 fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
-    let red = directional(t, "red", super::red::red_spec)?;
+    let red = directional(t, "red", super::link_tables::red_spec)?;
     let Some(f) = t.opt("ecn_threshold") else {
         return Ok(red.map(|r| r.map(AqmSpec::Red)));
     };
@@ -321,11 +321,6 @@ fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
         }
     };
     Ok([Some(AqmSpec::StepMark(k)), Some(AqmSpec::StepMark(k))])
-}
-
-fn reorder_spec(t: &Table) -> R<ReorderSpec> {
-    t.known(&["p", "delay"])?;
-    Ok(ReorderSpec { p: t.req("p")?.prob()?, delay: t.req("delay")?.duration()? })
 }
 
 /// `[[udp_flows]]` (`scenario::udp`), with the same reachability check as TCP flows.

@@ -1,11 +1,13 @@
-//! `[links.red]` (or `red_ab` / `red_ba`): RED's parameters, each key one
-//! entry of [`RED`]; missing keys take ns-3 `RedQueueDisc`'s defaults
-//! (`RedParams::default`).
+//! The per-direction sub-tables of `[[links]]`, each key one entry of its
+//! table: `[links.red]` (or `red_ab` / `red_ba`, [`RED`]), whose missing
+//! keys take ns-3 `RedQueueDisc`'s defaults (`RedParams::default`), and
+//! `[links.reorder]` ([`REORDER`]).
 
 use serde_json::Value;
 
-use super::keys::{field, Bool, Bytes, Codec, Section};
+use super::keys::{field, Bool, Bytes, Codec, Dur, Key, Section};
 use super::value::{Field, Table, R};
+use super::ReorderSpec;
 use crate::link::aqm::RedParams;
 
 /// A number (integer or float); written as a float.
@@ -15,6 +17,19 @@ impl Codec for F64 {
     const TY: &'static str = "number";
     fn read(f: &Field) -> R<f64> {
         f.f64()
+    }
+    fn write(v: &f64) -> Value {
+        serde_json::json!(v)
+    }
+}
+
+/// A probability in [0, 1].
+struct Prob;
+impl Codec for Prob {
+    type V = f64;
+    const TY: &'static str = "probability";
+    fn read(f: &Field) -> R<f64> {
+        f.prob()
     }
     fn write(v: &f64) -> Value {
         serde_json::json!(v)
@@ -50,4 +65,26 @@ pub(super) fn red_spec(t: &Table) -> R<RedParams> {
 
 pub(super) fn red_json(p: &RedParams) -> Value {
     RED.write(p)
+}
+
+pub static REORDER: Section<'static, ReorderSpec> = Section {
+    path: "links.reorder",
+    keys: &[
+        Key { default: "required", ..field!(p: Prob, "Probability that a frame is held back.") },
+        Key { default: "required", ..field!(delay: Dur, "How long a held-back frame is delayed beyond its normal arrival.") },
+    ],
+};
+
+/// A `[links.reorder]` table; both keys are required.
+pub(super) fn reorder_spec(t: &Table) -> R<ReorderSpec> {
+    REORDER.known(t)?;
+    t.req("p")?;
+    t.req("delay")?;
+    let mut r = ReorderSpec { p: 0.0, delay: airtcp_core::Duration::ZERO };
+    REORDER.read_present(t, &mut r)?;
+    Ok(r)
+}
+
+pub(super) fn reorder_json(r: &ReorderSpec) -> Value {
+    REORDER.write(r)
 }
