@@ -129,6 +129,7 @@ pub mod udp;
 pub mod units;
 mod value;
 pub mod wifi;
+mod wifi_medium;
 
 use std::path::Path;
 

@@ -72,6 +72,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
         ("links.red", table(&super::link_tables::RED, &[("default", &red)])),
         ("links.reorder", table(&super::link_tables::REORDER, &[])),
+        ("wifi", table(&super::wifi_medium::WIFI, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
         ("flows.tcp.ns2", table(&super::ns2::NS2, &[("default (`ns2-reno`)", &ns2)])),
@@ -124,7 +125,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
