@@ -225,30 +225,75 @@ fn snoop(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<Ag
     Ok(AgentSpec::Snoop(read_kind(t, &snoop_keys(), On { nodes, links, node, c }, &["wireless"])?))
 }
 
-fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "wireless", "relay_bytes", "tcp", "wireless_tcp"])?;
-    let wireless = iface_ref(&t.req("wireless")?, links, nodes, node)?;
-    let relay_bytes = match t.opt("relay_bytes") {
-        Some(f) => {
-            let n = f.size()?;
-            if n == 0 {
-                return Err(f.err("relay_bytes must be positive"));
-            }
-            n
-        }
-        None => DEFAULT_RELAY_BYTES,
-    };
-    let tcp = |key: &str| -> R<Option<airtcp_tcp::TcpConfig>> {
-        let Some(f) = t.opt(key) else { return Ok(None) };
+/// Every key of an `itcp` agent (the I-TCP split-connection proxy).
+pub fn itcp_keys<'a>() -> [Key<On<'a, ItcpConfig>>; 4] {
+    /// A proxy connection's `[flows.tcp]`-style table. The proxy's
+    /// endpoints are built at the start of the run; a configuration they
+    /// would refuse is a scenario error, not a panic.
+    fn tcp(f: &super::value::Field) -> R<airtcp_tcp::TcpConfig> {
         let c = tcp_config(&f.table()?)?;
-        // The proxy's endpoints are built at the start of the run; a
-        // configuration they would refuse is a scenario error, not a panic.
         c.validate().map_err(|m| f.err(m))?;
-        Ok(Some(c))
-    };
-    let fixed_tcp = tcp("tcp")?.unwrap_or_else(super::tcp::tcp_default);
-    let wireless_tcp = tcp("wireless_tcp")?.unwrap_or_else(|| fixed_tcp.clone());
-    Ok(AgentSpec::Itcp(ItcpConfig { wireless, relay_bytes, fixed_tcp, wireless_tcp }))
+        Ok(c)
+    }
+    [
+        Key {
+            name: "wireless",
+            ty: "link name or `\"radio\"`",
+            doc: "The interface facing the mobile host: the proxy splits each connection there.",
+            default: "required",
+            read: |o, f| {
+                o.c.wireless = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.wireless)),
+        },
+        Key {
+            name: "relay_bytes",
+            ty: "size (bytes)",
+            doc: "The relay buffer between the two connections (a classic 64 KiB socket buffer by default).",
+            default: "`65536`",
+            read: |o, f| {
+                o.c.relay_bytes = f.size()?;
+                if o.c.relay_bytes == 0 {
+                    return Err(f.err("relay_bytes must be positive"));
+                }
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.relay_bytes)),
+        },
+        Key {
+            name: "tcp",
+            ty: "table",
+            doc: "The fixed-side connection's TCP options (the keys of [`[flows.tcp]`](#flowstcp)).",
+            default: "the `linux` profile",
+            read: |o, f| {
+                o.c.fixed_tcp = tcp(f)?;
+                Ok(())
+            },
+            write: |o| Some(tcp_json(&o.c.fixed_tcp)),
+        },
+        Key {
+            name: "wireless_tcp",
+            ty: "table",
+            doc: "The wireless-side connection's TCP options (the keys of [`[flows.tcp]`](#flowstcp)).",
+            default: "`tcp`'s",
+            read: |o, f| {
+                o.c.wireless_tcp = tcp(f)?;
+                Ok(())
+            },
+            write: |o| Some(tcp_json(&o.c.wireless_tcp)),
+        },
+    ]
+}
+
+fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
+    let linux = super::tcp::tcp_default();
+    let c = ItcpConfig { wireless: IfaceId(0), relay_bytes: DEFAULT_RELAY_BYTES, fixed_tcp: linux.clone(), wireless_tcp: linux };
+    let mut c = read_kind(t, &itcp_keys(), On { nodes, links, node, c }, &["wireless"])?;
+    if t.opt("wireless_tcp").is_none() {
+        c.wireless_tcp = c.fixed_tcp.clone();
+    }
+    Ok(AgentSpec::Itcp(c))
 }
 
 /// M-TCP's supervisor host at an AP: `wireless` (default "radio") and
@@ -309,10 +354,8 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
         }
         AgentSpec::Itcp(c) => {
             m.insert("kind".into(), json!("itcp"));
-            m.insert("wireless".into(), link(c.wireless));
-            m.insert("relay_bytes".into(), json!(c.relay_bytes));
-            m.insert("tcp".into(), tcp_json(&c.fixed_tcp));
-            m.insert("wireless_tcp".into(), tcp_json(&c.wireless_tcp));
+            let keys = itcp_keys();
+            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
         }
         AgentSpec::Mtcp(c) => {
             m.insert("kind".into(), json!("mtcp"));

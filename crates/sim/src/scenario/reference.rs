@@ -69,6 +69,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let nodes = super::run::node_keys();
     let peg = super::agents::peg_keys();
     let snoop = super::agents::snoop_keys();
+    let itcp = super::agents::itcp_keys();
     vec![
         ("sim", table(&super::run::SIM, &[])),
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
@@ -76,6 +77,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("links.reorder", table(&super::link_tables::REORDER, &[])),
         ("agents.peg", table(&Section { path: "agents", keys: &peg }, &[])),
         ("agents.snoop", table(&Section { path: "agents", keys: &snoop }, &[])),
+        ("agents.itcp", table(&Section { path: "agents", keys: &itcp }, &[])),
         ("wifi", table(&super::wifi_medium::WIFI, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
@@ -129,7 +131,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
@@ -146,18 +148,21 @@ mod tests {
     #[test]
     fn stated_defaults_are_the_resolved_ones() {
         let text = "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n\
-                    [[agents]]\nnode = \"a\"\nkind = \"peg\"\n[[agents]]\nnode = \"a\"\nkind = \"snoop\"\nwireless = \"a-b\"\n";
+                    [[agents]]\nnode = \"a\"\nkind = \"peg\"\n[[agents]]\nnode = \"a\"\nkind = \"snoop\"\nwireless = \"a-b\"\n\
+                    [[agents]]\nnode = \"a\"\nkind = \"itcp\"\nwireless = \"a-b\"\n";
         let j = crate::Scenario::from_toml_str(text, "t.toml", &[]).unwrap().to_json();
         let flows = super::super::flows::flow_keys();
         let nodes = super::super::run::node_keys();
         let peg = super::super::agents::peg_keys();
         let snoop = super::super::agents::snoop_keys();
-        let sections: [(&[(&str, &str)], &Value); 5] = [
+        let itcp = super::super::agents::itcp_keys();
+        let sections: [(&[(&str, &str)], &Value); 6] = [
             (&super::super::run::SIM.keys.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["sim"]),
             (&nodes.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["nodes"][0]),
             (&flows.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["flows"][0]),
             (&peg.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][0]),
             (&snoop.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][1]),
+            (&itcp.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][2]),
         ];
         let mut checked = 0;
         for (keys, resolved) in sections {
@@ -172,7 +177,7 @@ mod tests {
         }
         // seed, series_interval, learn_hosts, start, app, recv_rate,
         // recv_interval; peg's two rates and data_only; snoop's timer and
-        // cache_packets.
-        assert_eq!(checked, 12);
+        // cache_packets; itcp's relay_bytes.
+        assert_eq!(checked, 13);
     }
 }
