@@ -90,12 +90,16 @@ pub enum CcAlgorithm {
     Reno,
     /// RFC 5681's per-ACK growth as ns-3's TcpNewReno does it (`newreno.rs`).
     NewReno,
+    /// Linux's CUBIC (RFC 9438), the default since 2.6.19.
     Cubic,
+    /// Linux's TCP Veno (Fu and Liew 2003).
     Veno,
     /// Linux's `westwood` module, which is Westwood+ (`westwood+` and
     /// `westwoodplus` name it too).
     Westwood,
+    /// Linux's TCP Vegas (Brakmo and Peterson 1995).
     Vegas,
+    /// Linux's BBR (v1).
     Bbr,
 }
 
@@ -247,6 +251,11 @@ mod tests {
             let cc = CongestionControl::from_name(name).unwrap();
             assert_eq!(cc.name(), module);
             assert_eq!(cc.has_cong_control(), module == "bbr", "{name}");
+            // The configuration's algorithm records the module's name,
+            // which reads back to the same algorithm.
+            let algorithm = CcAlgorithm::from_name(name).unwrap();
+            assert_eq!(algorithm.name(), module);
+            assert_eq!(CcAlgorithm::from_name(module), Ok(algorithm));
         }
     }
 
