@@ -4,7 +4,8 @@
 //!
 //! A section's keys are declared once, in its table (`keys::Section`):
 //! `run::SIM`, `run::node_keys`, `flows::flow_keys`, `tcp::TCP`,
-//! `ns2::NS2`, `link_tables::{RED, REORDER}`, `wifi_medium::WIFI` and the
+//! `ns2::NS2`, `link_tables::{RED, REORDER}`, `wifi_medium::WIFI`,
+//! `wifi_errors::wifi_error_keys` and the
 //! agent kinds `agents::{peg_keys, snoop_keys, itcp_keys}`. Each key's
 //! type, default and meaning is there, and docs/scenario-reference.md's key
 //! tables are generated from them (`reference`). The other sections are
@@ -120,6 +121,7 @@ pub mod udp;
 pub mod units;
 mod value;
 pub mod wifi;
+mod wifi_errors;
 mod wifi_medium;
 
 use std::path::Path;

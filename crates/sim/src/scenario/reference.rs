@@ -70,6 +70,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let peg = super::agents::peg_keys();
     let snoop = super::agents::snoop_keys();
     let itcp = super::agents::itcp_keys();
+    let wifi_errors = super::wifi_errors::wifi_error_keys();
     vec![
         ("sim", table(&super::run::SIM, &[])),
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
@@ -79,6 +80,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("agents.snoop", table(&Section { path: "agents", keys: &snoop }, &[])),
         ("agents.itcp", table(&Section { path: "agents", keys: &itcp }, &[])),
         ("wifi", table(&super::wifi_medium::WIFI, &[])),
+        ("wifi_errors", table(&Section { path: "wifi_errors", keys: &wifi_errors }, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
         ("flows.tcp.ns2", table(&super::ns2::NS2, &[("default (`ns2-reno`)", &ns2)])),
@@ -131,7 +133,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");

@@ -326,7 +326,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     } else if let Some(i) = out.iter().position(|r| matches!(r.mode, RadioMode::Station { ap: None, .. })) {
         return Err(root.doc.err(&KeyPath::root().key("radios").index(i), "a station of the p2p medium needs `ap` (the cell it starts in)"));
     }
-    let errors = errors(root, &out, nodes, index)?;
+    let errors = super::wifi_errors::wifi_errors(root, &out, nodes, index)?;
     let raw = [
         root.opt("wifi").map(|f| f.v.clone()).unwrap_or_else(|| serde_json::json!({})),
         radios_f.v.clone(),
@@ -602,34 +602,6 @@ fn check_reach(root: &Table, out: &[RadioDecl], pl: &PathLoss) -> R<()> {
         }
     }
     Ok(())
-}
-
-fn errors(root: &Table, out: &[RadioDecl], nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<(usize, usize, f64, u32)>> {
-    let Some(f) = root.opt("wifi_errors") else { return Ok(Vec::new()) };
-    let radio_of: HashMap<usize, usize> = out.iter().enumerate().map(|(i, r)| (r.node, i)).collect();
-    let mut v = Vec::new();
-    for k in 0..f.list()?.len() {
-        let t = f.item(k).table()?;
-        t.known(&["from", "to", "fer", "both", "min_bytes"])?;
-        let mut ends = [0usize; 2];
-        for (j, key) in ["from", "to"].iter().enumerate() {
-            let g = t.req(key)?;
-            let s = g.str()?;
-            let n = index.get(s).ok_or_else(|| g.err(format!("unknown node \"{s}\"")))?;
-            ends[j] = *radio_of.get(&n).ok_or_else(|| g.err(format!("node \"{}\" has no radio", nodes[n].name)))?;
-        }
-        let ff = t.req("fer")?;
-        let fer = ff.prob()?;
-        if ends[0] == ends[1] {
-            return Err(t.req("to")?.err("from and to are the same radio"));
-        }
-        let min_bytes = t.opt("min_bytes").map(|f| f.u32()).transpose()?.unwrap_or(0);
-        v.push((ends[0], ends[1], fer, min_bytes));
-        if t.opt("both").map(|b| b.bool()).transpose()?.unwrap_or(false) {
-            v.push((ends[1], ends[0], fer, min_bytes));
-        }
-    }
-    Ok(v)
 }
 
 /// Node pairs a wireless segment connects (every radio of a network with
