@@ -7,7 +7,7 @@
 //! all come from that table, so adding a key is one entry in it.
 //!
 //! A key that maps to one field with one of the value [`Codec`]s below is
-//! declared with [`field!`]; a key with its own rules writes its `read` and
+//! declared with `field!`; a key with its own rules writes its `read` and
 //! `write` functions inline.
 
 use serde_json::{Map, Value};
