@@ -1,7 +1,7 @@
 //! The 802.11 DCF MAC (802.11-2016 clause 10.3): what a radio sends when.
 //! The state of every radio lives in [`crate::medium::Wlan`]; this module
 //! holds the parameters, the frames as the MAC sees them, the counters and
-//! (in `dcf.rs`) the channel-access logic.
+//! (in `dcf.rs` and its parts) the channel-access state and logic.
 
 mod dcf;
 pub mod minstrel;

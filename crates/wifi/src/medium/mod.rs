@@ -20,7 +20,7 @@ use airtcp_core::{Duration, Instant, RngStream};
 
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MacCounters, MacParams};
-use crate::mgmt::{ApState, MgmtEvent, MgmtSpec, StaState};
+use crate::mgmt::{ApState, MgmtEvent, MgmtRole, MgmtSpec, StaState};
 use crate::mobility::{Mobility, Pos, Track};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
@@ -76,13 +76,6 @@ pub enum WlanOutput {
         frame: AirFrame,
         rx_dbm: f32,
     },
-}
-
-/// A radio's part in infrastructure mode.
-pub(crate) enum MgmtRole {
-    Static,
-    Ap(ApState),
-    Sta(Box<StaState>),
 }
 
 /// A frame being received: its signal and the log of its success

@@ -2,52 +2,13 @@
 //! to probes, open-system authentication, (re)association with AIDs, and
 //! the table of associated stations that decides which frames it accepts.
 
-use std::collections::BTreeMap;
+use airtcp_core::Instant;
 
-use airtcp_core::{Duration, Instant};
-
-use super::{ApSpec, MgmtEvent};
+use super::state::{MgmtRole, WILDCARD_SSID};
+use super::MgmtEvent;
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MgmtInfo, BROADCAST};
-use crate::medium::{MgmtRole, Wake, Wlan, WlanOutput};
-
-pub(crate) struct ApState {
-    pub ssid: u16,
-    pub interval: Duration,
-    /// Associated stations and their AIDs (ordered, so nothing depends on
-    /// hashing).
-    pub assoc: BTreeMap<u32, u16>,
-    next_aid: u16,
-}
-
-/// Wildcard SSID of a probe request (802.11-2016 9.4.2.2: length 0).
-pub(crate) const WILDCARD_SSID: u16 = u16::MAX;
-
-impl ApState {
-    pub(crate) fn new(spec: &ApSpec, ssid: u16) -> ApState {
-        ApState {
-            ssid,
-            interval: spec.beacon_interval,
-            assoc: BTreeMap::new(),
-            next_aid: 1,
-        }
-    }
-
-    /// The station's AID, allocating one (1..=2007, 802.11-2016 9.4.1.8).
-    pub(crate) fn admit(&mut self, sta: u32) -> u16 {
-        if let Some(&aid) = self.assoc.get(&sta) {
-            return aid;
-        }
-        let aid = self.next_aid;
-        self.next_aid = if self.next_aid >= 2007 {
-            1
-        } else {
-            self.next_aid + 1
-        };
-        self.assoc.insert(sta, aid);
-        aid
-    }
-}
+use crate::medium::{Wake, Wlan, WlanOutput};
 
 impl Wlan {
     /// Whether AP `radio` takes frames from / sends frames to `sta`.

@@ -6,20 +6,21 @@
 //!
 //! The state machines are methods of the medium ([`crate::medium::Wlan`]):
 //! they send real management frames through the DCF, so a handoff costs
-//! airtime and can fail like any exchange.
+//! airtime and can fail like any exchange. What they keep per radio is in
+//! `state.rs`, which the medium holds without depending on the machines.
 
 mod ap;
 mod sta;
+mod state;
 
 use airtcp_core::Duration;
 
 use crate::frame::FrameKind;
 
-pub(crate) use ap::ApState;
-pub(crate) use sta::StaState;
+pub(crate) use state::{ApState, MgmtRole, StaState};
 
-pub(crate) fn sta_phase_associated() -> sta::Phase {
-    sta::Phase::Associated
+pub(crate) fn sta_phase_associated() -> state::Phase {
+    state::Phase::Associated
 }
 
 /// How a radio takes part in infrastructure mode.

@@ -5,108 +5,11 @@
 
 use airtcp_core::{Duration, Instant};
 
-use super::{MgmtEvent, ScanKind, StaSpec, Trigger};
+use super::state::{MgmtRole, Phase, StaState};
+use super::{MgmtEvent, ScanKind, Trigger};
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MgmtInfo, BROADCAST};
-use crate::medium::{MgmtRole, Wake, Wlan, WlanOutput};
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Phase {
-    /// Not associated, waiting to scan again.
-    Idle,
-    Associated,
-    /// Scanning channel `idx` of the list; `heard`: a response came.
-    Scanning {
-        idx: usize,
-        heard: bool,
-        extended: bool,
-    },
-    Authenticating {
-        ap: u32,
-        channel: u8,
-    },
-    Associating {
-        ap: u32,
-        channel: u8,
-    },
-    /// Waiting for our disassociation frame to leave before scanning.
-    Leaving,
-}
-
-pub(crate) struct StaState {
-    pub spec: StaSpec,
-    pub ssid: u16,
-    pub phase: Phase,
-    /// The AP we are (or were last) associated with, and its channel.
-    pub ap: Option<(u32, u8)>,
-    pub trigger: Trigger,
-    /// Beacon signal of the current AP: an EWMA in dBm (weight 1/8 new, as
-    /// Linux mac80211's ave_beacon_signal smoothing).
-    pub rssi: Option<f64>,
-    pub last_beacon: Instant,
-    /// Best candidate of the scan: AP, signal, channel.
-    best: Option<(u32, f64, u8)>,
-    /// A scripted handoff's target, and what the scan heard of it.
-    target: Option<u32>,
-    target_hit: Option<(u32, f64, u8)>,
-    next_script: usize,
-    tries: u32,
-    next_scan_ok: Instant,
-    /// `Air::busy_starts` when the current channel's dwell began.
-    dwell_mark: u32,
-    /// Idle because a scripted handoff keeps the station away.
-    away: bool,
-    pub deadline: Instant,
-    /// The timer (see `sta_arm`): `stamp` names the pending wake that
-    /// counts (the medium's wake stamp, 0: none), `armed` is its time
-    /// (`Instant::MAX`: none pending), `want` the time the station wants
-    /// now. A later `want` does not push a new wake: the pending one, when
-    /// it fires, moves itself to `want`.
-    pub stamp: u64,
-    pub armed: Instant,
-    pub want: Instant,
-    /// Beacon signal samples of the current AP `(t, dBm)`.
-    pub signal: Vec<(Instant, f32)>,
-    /// Scripted handoffs already announced (`handoff_warning`): indices below.
-    warned_script: usize,
-    /// The signal warning was given for the current association.
-    signal_warned: bool,
-    /// The signal was at or above `warning_threshold_dbm` in this association.
-    signal_armed: bool,
-    /// `warn_at` instants passed.
-    next_warn: usize,
-}
-
-impl StaState {
-    pub(crate) fn new(spec: StaSpec, ssid: u16) -> StaState {
-        StaState {
-            spec,
-            ssid,
-            phase: Phase::Idle,
-            ap: None,
-            trigger: Trigger::Startup,
-            rssi: None,
-            last_beacon: Instant::ZERO,
-            best: None,
-            target: None,
-            target_hit: None,
-            next_script: 0,
-            tries: 0,
-            next_scan_ok: Instant::ZERO,
-            dwell_mark: 0,
-            away: false,
-            deadline: Instant::MAX,
-            stamp: 0,
-            armed: Instant::MAX,
-            want: Instant::MAX,
-            signal: Vec::new(),
-            warned_script: 0,
-            signal_warned: false,
-            signal_armed: false,
-            next_warn: 0,
-        }
-    }
-}
+use crate::medium::{Wake, Wlan, WlanOutput};
 
 impl Wlan {
     fn sta(&mut self, radio: u32) -> &mut StaState {
