@@ -20,7 +20,7 @@ use airtcp_core::{Duration, Instant, RngStream};
 
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MacCounters, MacParams};
-use crate::mgmt::{ApState, MgmtEvent, MgmtRole, MgmtSpec, StaState};
+use crate::mgmt::{ApState, Bss, MgmtEvent, MgmtRole, MgmtSpec, StaState, WILDCARD_SSID};
 use crate::mobility::{Mobility, Pos, Track};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
@@ -42,8 +42,10 @@ pub struct RadioSpec {
     pub phy: RadioParams,
     pub mac: MacParams,
     /// The AP radio a station of an infrastructure BSS sends every frame
-    /// through (its association at the start); `None` for an AP, an ad hoc
-    /// radio, or a station that starts unassociated.
+    /// through at the start; `None` for an AP, an ad hoc radio, or a
+    /// station that starts unassociated. [`Wlan::new`] takes it into the
+    /// radio's one record of its BSS, which a roam updates; ask
+    /// [`Wlan::associated_ap`] for the AP now.
     pub ap: Option<u32>,
     /// Beacons, scanning, association and roaming (or none).
     pub mgmt: MgmtSpec,
@@ -163,12 +165,17 @@ impl Air {
 }
 
 pub(crate) struct Radio {
+    /// The radio as declared, with `channel` kept current (a scan or a
+    /// roam retunes it) and without `ap` and `mgmt`, which `Wlan::new`
+    /// moves into `bss` and `Wlan::mgmt` (left `None` and `Static` here).
     pub spec: RadioSpec,
     /// MAC: see `mac/dcf.rs`.
     pub mac: crate::mac::DcfState,
     pub counters: MacCounters,
     /// Grid cell the radio was filed under.
     pub cell: (i32, i32),
+    /// The AP a station sends through and the radio's SSID (see `Bss`).
+    pub bss: Bss,
 }
 
 /// Internal events: the end of a transmission, a radio's MAC or
@@ -291,6 +298,8 @@ impl Wlan {
                 mac,
                 counters: MacCounters::default(),
                 cell: (0, 0),
+                // Set below, once every radio's channel is known.
+                bss: Bss::new(None, WILDCARD_SSID),
                 spec,
             });
         }
@@ -320,27 +329,35 @@ impl Wlan {
         };
         let mut is_ap = vec![false; radios.len()];
         let mut mgmt = Vec::with_capacity(radios.len());
-        for (i, r) in radios.iter().enumerate() {
-            if let Some(ap) = r.spec.ap {
+        let start_channel: Vec<u8> = radios.iter().map(|r| r.spec.channel).collect();
+        for (i, r) in radios.iter_mut().enumerate() {
+            // The declared association and management move out of the
+            // spec into `bss` and the role: one live copy of each.
+            let ap = r.spec.ap.take();
+            if let Some(ap) = ap {
                 if let Some(x) = is_ap.get_mut(ap as usize) {
                     *x = true;
                 }
             }
-            mgmt.push(match &r.spec.mgmt {
-                MgmtSpec::Static => MgmtRole::Static,
+            let (role, ssid) = match std::mem::take(&mut r.spec.mgmt) {
+                MgmtSpec::Static => (MgmtRole::Static, WILDCARD_SSID),
                 MgmtSpec::Ap(a) => {
                     is_ap[i] = true;
-                    MgmtRole::Ap(ApState::new(a, ssid_index(&a.ssid)))
+                    (MgmtRole::Ap(ApState::new(&a)), ssid_index(&a.ssid))
                 }
                 MgmtSpec::Station(s) => {
-                    MgmtRole::Sta(Box::new(StaState::new(s.clone(), ssid_index(&s.ssid))))
+                    let ssid = ssid_index(&s.ssid);
+                    (MgmtRole::Sta(Box::new(StaState::new(s))), ssid)
                 }
-            });
+            };
+            mgmt.push(role);
+            let ap_channel = |ap: u32| start_channel.get(ap as usize).copied().unwrap_or(0);
+            r.bss = Bss::new(ap.map(|ap| (ap, ap_channel(ap))), ssid);
         }
         let mut channels: Vec<u8> = radios.iter().map(|r| r.spec.channel).collect();
-        for r in &radios {
-            if let MgmtSpec::Station(s) = &r.spec.mgmt {
-                channels.extend_from_slice(&s.channels);
+        for m in &mgmt {
+            if let MgmtRole::Sta(s) = m {
+                channels.extend_from_slice(&s.spec.channels);
             }
         }
         channels.sort_unstable();
@@ -862,12 +879,18 @@ impl Wlan {
         self.ssids.get(i as usize).map(|s| s.as_str())
     }
 
+    /// The BSS of `radio`: the AP a station sends through and its SSID,
+    /// kept in this one place (a copy, so reading it borrows nothing).
+    #[inline]
+    pub(crate) fn bss(&self, radio: u32) -> Bss {
+        self.radios[radio as usize].bss
+    }
+
     /// The AP a station is associated with now (`None` while it is not).
     pub fn associated_ap(&self, radio: u32) -> Option<u32> {
         match &self.mgmt[radio as usize] {
-            MgmtRole::Sta(s) if s.phase == crate::mgmt::sta_phase_associated() => s.ap.map(|a| a.0),
-            MgmtRole::Sta(_) => None,
-            _ => self.radios[radio as usize].spec.ap,
+            MgmtRole::Sta(s) if !s.is_associated() => None,
+            _ => self.radios[radio as usize].bss.ap(),
         }
     }
 }

@@ -36,7 +36,7 @@ impl Wlan {
         let MgmtRole::Ap(a) = &self.mgmt[radio as usize] else {
             return;
         };
-        let (ssid, interval) = (a.ssid, a.interval);
+        let (ssid, interval) = (self.bss(radio).ssid(), a.interval);
         let info = MgmtInfo {
             ssid,
             channel: self.radios[radio as usize].spec.channel,
@@ -51,7 +51,7 @@ impl Wlan {
         let MgmtRole::Ap(a) = &mut self.mgmt[radio as usize] else {
             return;
         };
-        let ssid = a.ssid;
+        let ssid = self.radios[radio as usize].bss.ssid();
         let channel = self.radios[radio as usize].spec.channel;
         let reply = MgmtInfo {
             ssid,
@@ -100,9 +100,9 @@ impl Wlan {
     /// Data from a station AP `radio` does not know: tell it to go away
     /// (802.11-2016 11.3.3, reason 7: class 3 frame from a nonassociated STA).
     pub(crate) fn ap_reject(&mut self, now: Instant, radio: u32, sta: u32) {
-        if let MgmtRole::Ap(a) = &self.mgmt[radio as usize] {
+        if let MgmtRole::Ap(_) = &self.mgmt[radio as usize] {
             let info = MgmtInfo {
-                ssid: a.ssid,
+                ssid: self.bss(radio).ssid(),
                 reason: 7,
                 ..Default::default()
             };

@@ -17,11 +17,7 @@ use airtcp_core::Duration;
 
 use crate::frame::FrameKind;
 
-pub(crate) use state::{ApState, MgmtRole, StaState};
-
-pub(crate) fn sta_phase_associated() -> state::Phase {
-    state::Phase::Associated
-}
+pub(crate) use state::{ApState, Bss, MgmtRole, StaState, WILDCARD_SSID};
 
 /// How a radio takes part in infrastructure mode.
 #[derive(Clone, Debug, PartialEq, Default)]

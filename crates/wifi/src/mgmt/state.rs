@@ -19,7 +19,6 @@ pub(crate) enum MgmtRole {
 }
 
 pub(crate) struct ApState {
-    pub ssid: u16,
     pub interval: Duration,
     /// Associated stations and their AIDs (ordered, so nothing depends on
     /// hashing).
@@ -28,9 +27,8 @@ pub(crate) struct ApState {
 }
 
 impl ApState {
-    pub(crate) fn new(spec: &ApSpec, ssid: u16) -> ApState {
+    pub(crate) fn new(spec: &ApSpec) -> ApState {
         ApState {
-            ssid,
             interval: spec.beacon_interval,
             assoc: BTreeMap::new(),
             next_aid: 1,
@@ -80,11 +78,10 @@ pub(crate) enum Phase {
 }
 
 pub(crate) struct StaState {
+    /// The station's declaration, owned here (the medium keeps no other
+    /// copy); its `ssid` was interned into [`Bss::ssid`] at construction.
     pub spec: StaSpec,
-    pub ssid: u16,
     pub phase: Phase,
-    /// The AP we are (or were last) associated with, and its channel.
-    pub ap: Option<(u32, u8)>,
     pub trigger: Trigger,
     /// Beacon signal of the current AP: an EWMA in dBm (weight 1/8 new, as
     /// Linux mac80211's ave_beacon_signal smoothing).
@@ -124,12 +121,10 @@ pub(crate) struct StaState {
 }
 
 impl StaState {
-    pub(crate) fn new(spec: StaSpec, ssid: u16) -> StaState {
+    pub(crate) fn new(spec: StaSpec) -> StaState {
         StaState {
             spec,
-            ssid,
             phase: Phase::Idle,
-            ap: None,
             trigger: Trigger::Startup,
             rssi: None,
             last_beacon: Instant::ZERO,
@@ -151,5 +146,59 @@ impl StaState {
             signal_armed: false,
             next_warn: 0,
         }
+    }
+
+    /// Whether the station is associated now (not scanning, joining or
+    /// leaving): the medium reports its AP only then.
+    pub(crate) fn is_associated(&self) -> bool {
+        self.phase == Phase::Associated
+    }
+}
+
+/// The BSS a radio belongs to: the one record of which AP a station sends
+/// through and which SSID a radio's management frames carry. The DCF reads
+/// the AP to address a station's data, the station's machine writes it
+/// when it (re)associates, and the report asks it through
+/// `Wlan::associated_ap`; kept once, so no copy can lag behind a roam.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bss {
+    /// The AP a station sends every frame through, with the channel it was
+    /// found on: its association now, or its last one while it scans or
+    /// rejoins (the AP's address stays the destination of what is queued).
+    /// `None` for an AP, an ad hoc radio, and a station never associated.
+    ap: Option<(u32, u8)>,
+    /// Index into the medium's SSID table (management frames carry the
+    /// index): an AP's own network, the one a station looks for. A radio
+    /// without management sends no management frame; it holds the wildcard.
+    ssid: u16,
+}
+
+impl Bss {
+    /// A radio's BSS as the scenario declares it: a station's AP at the
+    /// start (`RadioSpec::ap`, with the AP's channel) and its SSID.
+    pub(crate) fn new(ap: Option<(u32, u8)>, ssid: u16) -> Bss {
+        Bss { ap, ssid }
+    }
+
+    /// The AP this radio's unicast data goes through (see the field).
+    #[inline]
+    pub(crate) fn ap(&self) -> Option<u32> {
+        self.ap.map(|(ap, _)| ap)
+    }
+
+    /// The AP with the channel the station found it on.
+    pub(crate) fn ap_and_channel(&self) -> Option<(u32, u8)> {
+        self.ap
+    }
+
+    /// The SSID's index in the medium's table.
+    pub(crate) fn ssid(&self) -> u16 {
+        self.ssid
+    }
+
+    /// The station (re)associated with `ap` on `channel`: from now on its
+    /// frames go there.
+    pub(crate) fn join(&mut self, ap: u32, channel: u8) {
+        self.ap = Some((ap, channel));
     }
 }

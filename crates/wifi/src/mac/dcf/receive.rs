@@ -213,7 +213,7 @@ impl Wlan {
         }
         let r = &mut self.radios[ri];
         r.counters.rx_data += 1;
-        if f.da != radio && r.spec.ap.is_none() && f.da != BROADCAST {
+        if f.da != radio && r.bss.ap().is_none() && f.da != BROADCAST {
             self.out.push_back(WlanOutput::Relay {
                 handle: f.handle,
                 radio,

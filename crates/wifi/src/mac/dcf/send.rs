@@ -282,7 +282,7 @@ impl Wlan {
         if msdu.kind == FrameKind::Data && msdu.dst != BROADCAST {
             // A station sends everything to its AP; a frame for the DS (an
             // AP's own address) is for the AP it is associated with now.
-            if let Some(ap) = r.spec.ap {
+            if let Some(ap) = r.bss.ap() {
                 msdu.dst = ap;
                 if self.is_ap[msdu.da as usize] {
                     msdu.da = ap;
