@@ -36,10 +36,14 @@ use wheel::WakeWheel;
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
 pub struct RadioSpec {
+    /// Where the radio is over time: the medium evaluates it at each
+    /// transmission, so moving stations change their links as they go.
     pub mobility: Mobility,
     /// Channel number (802.11-2016 Annex E).
     pub channel: u8,
+    /// Transmit power, sensitivity, CCA level, noise figure and antenna gain.
     pub phy: RadioParams,
+    /// The DCF's parameters (standard, rates, retry limits, queue).
     pub mac: MacParams,
     /// The AP radio a station of an infrastructure BSS sends every frame
     /// through at the start; `None` for an AP, an ad hoc radio, or a
@@ -57,25 +61,58 @@ pub enum WlanOutput {
     /// Data frame `handle` arrived correctly at `radio`, for it (unicast or
     /// broadcast). The network copies the frame: the sender keeps `handle`
     /// until its `Released`.
-    Delivered { handle: u32, radio: u32 },
+    Delivered {
+        /// The sender's frame; the network copies it before `Released`.
+        handle: u32,
+        /// The receiving radio.
+        radio: u32,
+    },
     /// An AP received data frame `handle` for station radio `da` of its BSS:
     /// the network copies it and enqueues the copy at `radio` toward `da`
     /// (the AP's bridging, 802.11-2016 4.5.3).
-    Relay { handle: u32, radio: u32, da: u32 },
+    Relay {
+        /// The frame as received by the AP.
+        handle: u32,
+        /// The AP that relays it.
+        radio: u32,
+        /// The station it is for.
+        da: u32,
+    },
     /// The MAC of `radio` is done with `handle` (acknowledged, sent as
     /// broadcast, or dropped): the network frees it.
-    Released { handle: u32, radio: u32 },
+    Released {
+        /// The frame the network may now free.
+        handle: u32,
+        /// The radio whose MAC let it go.
+        radio: u32,
+    },
     /// `radio` dropped `handle` after its retry limit toward `dst`
     /// (reported to the node's agents); the frame is released as well.
-    RetryDrop { handle: u32, radio: u32, dst: u32 },
+    RetryDrop {
+        /// The frame given up on.
+        handle: u32,
+        /// The radio that gave up.
+        radio: u32,
+        /// The radio it was addressed to: agents learn which link failed
+        /// (the cross-layer signal Wi-TCP's EHO-ACK is built on).
+        dst: u32,
+    },
     /// A management step of `radio` (scan, authentication, association,
     /// loss of link), for the event log and the node's agents.
-    Mgmt { radio: u32, event: MgmtEvent },
+    Mgmt {
+        /// The station or AP the step happened at.
+        radio: u32,
+        /// The step, with the AP or station it concerns.
+        event: MgmtEvent,
+    },
     /// With captures on: `radio` started sending `frame` (`rx_dbm` NaN) or
     /// received it correctly at `rx_dbm`, now — a monitor-mode capture.
     Air {
+        /// The sending or receiving radio (the capture's interface).
         radio: u32,
+        /// The frame as on the air.
         frame: AirFrame,
+        /// Signal at the receiver in dBm; NaN for the sender's own copy.
         rx_dbm: f32,
     },
 }
@@ -189,6 +226,12 @@ pub(crate) enum Wake {
     Beacon { radio: u32 },
 }
 
+/// The shared 802.11 medium of a scenario: every radio with its PHY, DCF
+/// and management state, and the frames on the air between them. One
+/// struct, driven from outside through `handle_timeout` / `poll_output`
+/// (sans-IO), because a transmission changes the state of every radio in
+/// range at once: splitting radios into separate objects would need a
+/// message per receiver per frame.
 pub struct Wlan {
     pub(crate) radios: Vec<Radio>,
     pub(crate) air: Vec<Air>,
@@ -245,6 +288,11 @@ pub struct Wlan {
 }
 
 impl Wlan {
+    /// Build the medium from the radios in index order (a radio's number
+    /// is its index: frames, outputs and the report use it). `seed` seeds
+    /// every random stream (reception draws, backoffs, shadowing, Minstrel),
+    /// each named by what it serves, so the same scenario and seed give the
+    /// same run. Call [`Wlan::start`] before the first `handle_timeout`.
     pub fn new(
         specs: Vec<RadioSpec>,
         path_loss: PathLoss,
@@ -464,10 +512,13 @@ impl Wlan {
         self.radios[radio as usize].mac.queue_len()
     }
 
+    /// Radios in the medium (their numbers are `0..radio_count()`).
     pub fn radio_count(&self) -> usize {
         self.radios.len()
     }
 
+    /// What `radio`'s MAC counted so far (for the report and for tests that
+    /// check retries, drops and duplicates).
     pub fn counters(&self, radio: u32) -> &MacCounters {
         &self.radios[radio as usize].counters
     }

@@ -325,7 +325,7 @@ impl Wlan {
                 }
                 loop {
                     let s = self.sta(radio);
-                    if !s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
+                    if s.spec.warn_at.get(s.next_warn).is_none_or(|&w| w > now) {
                         break;
                     }
                     s.next_warn += 1;

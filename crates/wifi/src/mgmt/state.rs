@@ -13,11 +13,16 @@ use super::{ApSpec, StaSpec, Trigger};
 
 /// A radio's part in infrastructure mode.
 pub(crate) enum MgmtRole {
+    /// No management frames (`MgmtSpec::Static`).
     Static,
+    /// An AP's beacons and station table.
     Ap(ApState),
+    /// A station's machine, boxed: it is several times an AP's size, and
+    /// unboxed it would set the size of every radio's entry.
     Sta(Box<StaState>),
 }
 
+/// What an AP keeps: its beacon interval and the stations it admitted.
 pub(crate) struct ApState {
     pub interval: Duration,
     /// Associated stations and their AIDs (ordered, so nothing depends on
@@ -54,6 +59,8 @@ impl ApState {
 /// Wildcard SSID of a probe request (802.11-2016 9.4.2.2: length 0).
 pub(crate) const WILDCARD_SSID: u16 = u16::MAX;
 
+/// Where a station's machine is; one timer (`StaState::deadline`) serves
+/// whichever phase it is in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Phase {
     /// Not associated, waiting to scan again.
@@ -77,6 +84,8 @@ pub(crate) enum Phase {
     Leaving,
 }
 
+/// What a station's machine keeps between frames and timers (its AP and
+/// SSID are in [`Bss`], shared with the DCF).
 pub(crate) struct StaState {
     /// The station's declaration, owned here (the medium keeps no other
     /// copy); its `ssid` was interned into [`Bss::ssid`] at construction.
