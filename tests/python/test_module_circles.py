@@ -12,24 +12,6 @@ _spec = importlib.util.spec_from_file_location("module_circles", REPO / "scripts
 module_circles = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(module_circles)
 
-#: The one circle left, inside the 802.11 medium: the MAC (`mac/dcf.rs`,
-#: `mac/dcf/carrier.rs`) and management (`mgmt/ap.rs`, `mgmt/sta.rs`) add
-#: `impl Wlan` blocks to the medium, whose struct holds their per-radio
-#: state. Breaking it means splitting each state type from its `impl Wlan`
-#: inside the MAC; listed here so that no other circle can appear, and so
-#: that this test fails (asking for the entry to go) once it is broken.
-KNOWN = {
-    frozenset(
-        {
-            "crates/wifi/src/mac/dcf.rs",
-            "crates/wifi/src/mac/dcf/carrier.rs",
-            "crates/wifi/src/medium/mod.rs",
-            "crates/wifi/src/mgmt/ap.rs",
-            "crates/wifi/src/mgmt/sta.rs",
-        }
-    )
-}
-
 
 def write_crate(root: Path, files: dict[str, str]) -> None:
     (root / "crates" / "demo").mkdir(parents=True)
@@ -42,12 +24,9 @@ def write_crate(root: Path, files: dict[str, str]) -> None:
 
 def test_no_circle_of_files_in_crates():
     comps, inside = module_circles.circles(REPO)
-    found = {frozenset(c) for c in comps}
-    new = [sorted(c) for c in found - KNOWN]
-    assert not new, "circles of files (each file imports from another that imports back):\n" + "\n".join(
-        f"  {a} -> {b} ({p}, line {line})" for (a, b), (line, p) in sorted(inside.items()) if any(a in c for c in new)
+    assert not comps, "circles of files (each file imports from another that imports back):\n" + "\n".join(
+        f"  {a} -> {b} ({p}, line {line})" for (a, b), (line, p) in sorted(inside.items())
     )
-    assert not KNOWN - found, f"a known circle is gone: remove it from KNOWN: {sorted(map(sorted, KNOWN - found))}"
 
 
 def test_checker_finds_sibling_circle_through_facade(tmp_path):

@@ -477,8 +477,8 @@ pub struct TcpConfig {
     /// RTO formula and restarts (default RFC 6298, as ns-3; `Linux` for a
     /// Linux sender).
     pub rto_timer: RtoTimer,
-    /// Congestion control module name (see `cc::BUILTIN_NAMES`).
-    pub cc: String,
+    /// The congestion-control algorithm (named by `cc::BUILTIN_NAMES`).
+    pub cc: crate::cc::CcAlgorithm,
     /// Kernel HZ for the jiffies clock the modules see (Linux default 1000).
     pub hz: u32,
     /// First persist (zero-window probe) interval lower bound (Linux TCP_RTO_MIN 200 ms).
@@ -567,7 +567,7 @@ impl Default for TcpConfig {
             rto_ssthresh: RtoSsthresh::OncePerWindow,
             partial_ack_rto: PartialAckRto::Every,
             rto_timer: RtoTimer::Rfc6298,
-            cc: "reno".to_string(),
+            cc: crate::cc::CcAlgorithm::Reno,
             hz: 1000,
             persist_min: Duration::from_millis(200),
             persist_max: Duration::from_secs(60),
@@ -685,6 +685,6 @@ impl TcpConfig {
         if self.hz == 0 || 1_000_000_000 % self.hz as u64 != 0 {
             return Err(format!("hz = {} must divide 1e9 (e.g. 100, 250, 1000)", self.hz));
         }
-        crate::cc::CongestionControl::from_name(&self.cc).map(|_| ())
+        Ok(())
     }
 }

@@ -43,7 +43,7 @@ pub mod ns2;
 pub mod profiles;
 pub mod stats;
 
-pub use cc::{CaState, CongestionControl, CongestionOps, TcpSock};
+pub use cc::{CaState, CcAlgorithm, CongestionControl, CongestionOps, TcpSock};
 pub use config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, TcpConfig};
 pub use endpoint::{Endpoint, Probe, State, TR_ACKS};
 pub use event::Event;

@@ -95,7 +95,11 @@ pub struct RadioInfo {
     pub ofdm: bool,
     /// 5 GHz band rather than 2.4 GHz; sets the channel flag 5 GHz or 2 GHz.
     pub five_ghz: bool,
+    /// Received signal in dBm (radiotap antenna signal), so a capture shows
+    /// each frame's strength as a real monitor-mode capture would.
     pub signal_dbm: i8,
+    /// Noise floor in dBm (radiotap antenna noise), so a reader can tell
+    /// the frame's SNR without knowing the radio's noise figure.
     pub noise_dbm: i8,
     /// Short PLCP preamble (802.11b); sets radiotap flag 0x02 and the
     /// Short Preamble capability bit of management frames.

@@ -24,6 +24,8 @@
 //! assert!((dbm_to_mw(20.0) - 100.0).abs() < 1e-9);
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod bianchi;
 pub mod capture;
 pub mod frame;

@@ -7,6 +7,7 @@ use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
 
 use super::agent_decl::{iface_addr, AgentDecl, Net};
+use super::keys::{Key, Section};
 use super::names::{iface_name, iface_ref, NodeIndex};
 use super::tcp::{tcp_config, tcp_json};
 use super::units::format_duration;
@@ -70,70 +71,229 @@ pub(super) fn agents(
     Ok(out)
 }
 
+/// Keys every agent has, read by [`agents`] before the kind's own.
+const COMMON_KEYS: [&str; 3] = ["node", "kind", "name"];
+
+/// An agent's configuration being read or written, with the node it sits
+/// on and the links its interface keys name.
+pub struct On<'a, C> {
+    nodes: &'a [NodeSpec],
+    links: &'a [LinkSpec],
+    node: usize,
+    c: C,
+}
+
+impl<C> On<'_, C> {
+    fn iface(&self, f: &super::value::Field) -> R<IfaceId> {
+        iface_ref(f, self.links, self.nodes, self.node)
+    }
+
+    fn link(&self, i: IfaceId) -> Value {
+        json!(iface_name(self.links, self.node, i))
+    }
+}
+
+/// Read a kind's own keys (`keys`) into `c`, after checking that the table
+/// has no other keys than the common ones and these.
+fn read_kind<'a, C>(t: &Table, keys: &[Key<On<'a, C>>], on: On<'a, C>, required: &[&str]) -> R<C> {
+    let section = Section { path: "agents", keys };
+    let known: Vec<&str> = COMMON_KEYS.iter().copied().chain(section.names()).collect();
+    t.known(&known)?;
+    for k in required {
+        t.req(k)?;
+    }
+    let mut on = on;
+    for name in t.map.keys().filter(|k| !COMMON_KEYS.contains(&k.as_str())) {
+        let key = section.key(name).expect("checked by known()");
+        (key.read)(&mut on, &t.opt(name).expect("present"))?;
+    }
+    Ok(on.c)
+}
+
+/// Every key of a `peg` agent (seed 004's packet error generator).
+pub fn peg_keys<'a>() -> [Key<On<'a, PegConfig>>; 4] {
+    [
+        Key {
+            name: "send_data_drop_rate",
+            ty: "probability",
+            doc: "Drop rate of packets leaving the node (`Send_Data_Drop_Rate`).",
+            default: "`0.0`",
+            read: |o, f| {
+                o.c.send_drop_rate = f.prob()?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.send_drop_rate)),
+        },
+        Key {
+            name: "recv_data_drop_rate",
+            ty: "probability",
+            doc: "Drop rate of packets arriving at the node (`Recv_Data_Drop_Rate`).",
+            default: "`0.0`",
+            read: |o, f| {
+                o.c.recv_drop_rate = f.prob()?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.recv_drop_rate)),
+        },
+        Key {
+            name: "data_only",
+            ty: "boolean",
+            doc: "Drop only TCP segments with payload; `false`: every packet, ACKs and control traffic included.",
+            default: "`true`",
+            read: |o, f| {
+                o.c.data_only = f.bool()?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.data_only)),
+        },
+        Key {
+            name: "iface",
+            ty: "link name or `\"radio\"`",
+            doc: "Only this interface of the node.",
+            default: "all of the node's",
+            read: |o, f| {
+                o.c.iface = Some(o.iface(f)?);
+                Ok(())
+            },
+            write: |o| o.c.iface.map(|i| o.link(i)),
+        },
+    ]
+}
+
 fn peg(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "send_data_drop_rate", "recv_data_drop_rate", "data_only", "iface"])?;
-    let rate = |k: &str| t.opt(k).map(|f| f.prob()).transpose().map(|p| p.unwrap_or(0.0));
-    Ok(AgentSpec::Peg(PegConfig {
-        send_drop_rate: rate("send_data_drop_rate")?,
-        recv_drop_rate: rate("recv_data_drop_rate")?,
-        data_only: t.opt("data_only").map(|f| f.bool()).transpose()?.unwrap_or(true),
-        iface: t.opt("iface").map(|f| iface_ref(&f, links, nodes, node)).transpose()?,
-    }))
+    let c = PegConfig { send_drop_rate: 0.0, recv_drop_rate: 0.0, data_only: true, iface: None };
+    Ok(AgentSpec::Peg(read_kind(t, &peg_keys(), On { nodes, links, node, c }, &[])?))
+}
+
+/// Every key of a `snoop` agent.
+pub fn snoop_keys<'a>() -> [Key<On<'a, SnoopConfig>>; 3] {
+    [
+        Key {
+            name: "wireless",
+            ty: "link name or `\"radio\"`",
+            doc: "The interface facing the wireless hop: data leaving through it is cached, ACKs arriving on it are snooped.",
+            default: "required",
+            read: |o, f| {
+                o.c.wireless = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.wireless)),
+        },
+        Key {
+            name: "timer",
+            ty: "duration or `\"adaptive\"`",
+            doc: "Local retransmission timer: fixed, or adaptive (from the wireless hop's RTT, between 200 ms and 1 s).",
+            default: "`\"1s\"`",
+            read: |o, f| {
+                o.c.timer = if f.v.as_str() == Some("adaptive") {
+                    SnoopTimer::Adaptive { initial: ADAPTIVE_INITIAL, min: ADAPTIVE_MIN, max: ADAPTIVE_MAX }
+                } else {
+                    let d = f.duration()?;
+                    if d == Duration::ZERO {
+                        return Err(f.err("timer must be positive (or \"adaptive\")"));
+                    }
+                    SnoopTimer::Fixed(d)
+                };
+                Ok(())
+            },
+            write: |o| {
+                Some(match o.c.timer {
+                    SnoopTimer::Fixed(d) => json!(format_duration(d)),
+                    SnoopTimer::Adaptive { .. } => json!("adaptive"),
+                })
+            },
+        },
+        Key {
+            name: "cache_packets",
+            ty: "integer ≥ 1",
+            doc: "Segments cached per connection.",
+            default: "`64`",
+            read: |o, f| {
+                o.c.cache_packets = f.u32()?;
+                if o.c.cache_packets == 0 {
+                    return Err(f.err("cache_packets must be at least 1"));
+                }
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.cache_packets)),
+        },
+    ]
 }
 
 fn snoop(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "wireless", "timer", "cache_packets"])?;
-    let wireless = iface_ref(&t.req("wireless")?, links, nodes, node)?;
-    let timer = match t.opt("timer") {
-        None => SnoopTimer::Fixed(DEFAULT_SNOOP_TIMEOUT),
-        Some(f) if f.v.as_str() == Some("adaptive") => {
-            SnoopTimer::Adaptive { initial: ADAPTIVE_INITIAL, min: ADAPTIVE_MIN, max: ADAPTIVE_MAX }
-        }
-        Some(f) => {
-            let d = f.duration()?;
-            if d == Duration::ZERO {
-                return Err(f.err("timer must be positive (or \"adaptive\")"));
-            }
-            SnoopTimer::Fixed(d)
-        }
-    };
-    let cache_packets = match t.opt("cache_packets") {
-        Some(f) => {
-            let n = f.u32()?;
-            if n == 0 {
-                return Err(f.err("cache_packets must be at least 1"));
-            }
-            n
-        }
-        None => DEFAULT_CACHE_PACKETS,
-    };
-    Ok(AgentSpec::Snoop(SnoopConfig { wireless, timer, cache_packets }))
+    let c = SnoopConfig { wireless: IfaceId(0), timer: SnoopTimer::Fixed(DEFAULT_SNOOP_TIMEOUT), cache_packets: DEFAULT_CACHE_PACKETS };
+    Ok(AgentSpec::Snoop(read_kind(t, &snoop_keys(), On { nodes, links, node, c }, &["wireless"])?))
+}
+
+/// Every key of an `itcp` agent (the I-TCP split-connection proxy).
+pub fn itcp_keys<'a>() -> [Key<On<'a, ItcpConfig>>; 4] {
+    /// A proxy connection's `[flows.tcp]`-style table. The proxy's
+    /// endpoints are built at the start of the run; a configuration they
+    /// would refuse is a scenario error, not a panic.
+    fn tcp(f: &super::value::Field) -> R<airtcp_tcp::TcpConfig> {
+        let c = tcp_config(&f.table()?)?;
+        c.validate().map_err(|m| f.err(m))?;
+        Ok(c)
+    }
+    [
+        Key {
+            name: "wireless",
+            ty: "link name or `\"radio\"`",
+            doc: "The interface facing the mobile host: the proxy splits each connection there.",
+            default: "required",
+            read: |o, f| {
+                o.c.wireless = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.wireless)),
+        },
+        Key {
+            name: "relay_bytes",
+            ty: "size (bytes)",
+            doc: "The relay buffer between the two connections (a classic 64 KiB socket buffer by default).",
+            default: "`65536`",
+            read: |o, f| {
+                o.c.relay_bytes = f.size()?;
+                if o.c.relay_bytes == 0 {
+                    return Err(f.err("relay_bytes must be positive"));
+                }
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.relay_bytes)),
+        },
+        Key {
+            name: "tcp",
+            ty: "table",
+            doc: "The fixed-side connection's TCP options (the keys of [`[flows.tcp]`](#flowstcp)).",
+            default: "the `linux` profile",
+            read: |o, f| {
+                o.c.fixed_tcp = tcp(f)?;
+                Ok(())
+            },
+            write: |o| Some(tcp_json(&o.c.fixed_tcp)),
+        },
+        Key {
+            name: "wireless_tcp",
+            ty: "table",
+            doc: "The wireless-side connection's TCP options (the keys of [`[flows.tcp]`](#flowstcp)).",
+            default: "`tcp`'s",
+            read: |o, f| {
+                o.c.wireless_tcp = tcp(f)?;
+                Ok(())
+            },
+            write: |o| Some(tcp_json(&o.c.wireless_tcp)),
+        },
+    ]
 }
 
 fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "wireless", "relay_bytes", "tcp", "wireless_tcp"])?;
-    let wireless = iface_ref(&t.req("wireless")?, links, nodes, node)?;
-    let relay_bytes = match t.opt("relay_bytes") {
-        Some(f) => {
-            let n = f.size()?;
-            if n == 0 {
-                return Err(f.err("relay_bytes must be positive"));
-            }
-            n
-        }
-        None => DEFAULT_RELAY_BYTES,
-    };
-    let tcp = |key: &str| -> R<Option<airtcp_tcp::TcpConfig>> {
-        let Some(f) = t.opt(key) else { return Ok(None) };
-        let c = tcp_config(&f.table()?)?;
-        // The proxy's endpoints are built at the start of the run; a
-        // configuration they would refuse is a scenario error, not a panic.
-        c.validate().map_err(|m| f.err(m))?;
-        Ok(Some(c))
-    };
-    let fixed_tcp = tcp("tcp")?.unwrap_or_else(super::tcp::tcp_default);
-    let wireless_tcp = tcp("wireless_tcp")?.unwrap_or_else(|| fixed_tcp.clone());
-    Ok(AgentSpec::Itcp(ItcpConfig { wireless, relay_bytes, fixed_tcp, wireless_tcp }))
+    let linux = super::tcp::tcp_default();
+    let c = ItcpConfig { wireless: IfaceId(0), relay_bytes: DEFAULT_RELAY_BYTES, fixed_tcp: linux.clone(), wireless_tcp: linux };
+    let mut c = read_kind(t, &itcp_keys(), On { nodes, links, node, c }, &["wireless"])?;
+    if t.opt("wireless_tcp").is_none() {
+        c.wireless_tcp = c.fixed_tcp.clone();
+    }
+    Ok(AgentSpec::Itcp(c))
 }
 
 /// M-TCP's supervisor host at an AP: `wireless` (default "radio") and
@@ -184,29 +344,18 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
     match &a.spec {
         AgentSpec::Peg(c) => {
             m.insert("kind".into(), json!("peg"));
-            m.insert("send_data_drop_rate".into(), json!(c.send_drop_rate));
-            m.insert("recv_data_drop_rate".into(), json!(c.recv_drop_rate));
-            m.insert("data_only".into(), json!(c.data_only));
-            if let Some(i) = c.iface {
-                m.insert("iface".into(), link(i));
-            }
+            let keys = peg_keys();
+            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
         }
         AgentSpec::Snoop(c) => {
             m.insert("kind".into(), json!("snoop"));
-            m.insert("wireless".into(), link(c.wireless));
-            let timer = match c.timer {
-                SnoopTimer::Fixed(d) => json!(format_duration(d)),
-                SnoopTimer::Adaptive { .. } => json!("adaptive"),
-            };
-            m.insert("timer".into(), timer);
-            m.insert("cache_packets".into(), json!(c.cache_packets));
+            let keys = snoop_keys();
+            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
         }
         AgentSpec::Itcp(c) => {
             m.insert("kind".into(), json!("itcp"));
-            m.insert("wireless".into(), link(c.wireless));
-            m.insert("relay_bytes".into(), json!(c.relay_bytes));
-            m.insert("tcp".into(), tcp_json(&c.fixed_tcp));
-            m.insert("wireless_tcp".into(), tcp_json(&c.wireless_tcp));
+            let keys = itcp_keys();
+            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
         }
         AgentSpec::Mtcp(c) => {
             m.insert("kind".into(), json!("mtcp"));
@@ -220,4 +369,11 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
         }
     }
     Value::Object(m)
+}
+
+/// A kind's own keys into the agent's record.
+fn write_kind<'a, C>(m: &mut Map<String, Value>, keys: &[Key<On<'a, C>>], on: On<'a, C>) {
+    if let Value::Object(own) = (Section { path: "agents", keys }).write(&on) {
+        m.extend(own);
+    }
 }

@@ -3,9 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::tcp::tcp_json;
 use super::units::{format_duration, format_rate};
-use super::{AppSpec, LossSpec, Scenario, DIR_NAMES};
+use super::{LossSpec, Scenario, DIR_NAMES};
 use crate::link::aqm::AqmSpec;
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::fmt_addr;
@@ -48,11 +47,7 @@ fn loss_json(l: &LossSpec) -> Value {
 }
 
 pub fn scenario_json(s: &Scenario) -> Value {
-    let nodes: Vec<Value> = s
-        .nodes
-        .iter()
-        .map(|n| if n.learn_hosts { json!({ "name": n.name, "learn_hosts": true }) } else { json!({ "name": n.name }) })
-        .collect();
+    let nodes: Vec<Value> = s.nodes.iter().map(super::run::node_json).collect();
     let links: Vec<Value> = s
         .links
         .iter()
@@ -69,17 +64,10 @@ pub fn scenario_json(s: &Scenario) -> Value {
                 m.insert(format!("delay_{d}"), json!(format_duration(l.delay[i])));
                 m.insert(format!("loss_{d}"), loss_json(&l.loss[i]));
                 if let Some(r) = &l.reorder[i] {
-                    m.insert(format!("reorder_{d}"), json!({ "p": r.p, "delay": format_duration(r.delay) }));
+                    m.insert(format!("reorder_{d}"), super::link_tables::reorder_json(r));
                 }
                 if let Some(AqmSpec::Red(p)) = &l.aqm[i] {
-                    m.insert(
-                        format!("red_{d}"),
-                        json!({
-                            "min_th": p.min_th, "max_th": p.max_th, "max_p": p.max_p, "w_q": p.w_q,
-                            "gentle": p.gentle, "ecn": p.ecn, "harddrop": p.harddrop,
-                            "mean_pkt_bytes": p.mean_pkt_bytes,
-                        }),
-                    );
+                    m.insert(format!("red_{d}"), super::link_tables::red_json(p));
                 }
             }
             match l.queue {
@@ -99,44 +87,9 @@ pub fn scenario_json(s: &Scenario) -> Value {
             Value::Object(m)
         })
         .collect();
-    let flows: Vec<Value> = s
-        .flows
-        .iter()
-        .map(|f| {
-            let mut m = Map::new();
-            m.insert("name".into(), json!(f.name));
-            m.insert("from".into(), json!(s.nodes[f.from].name));
-            m.insert("to".into(), json!(s.nodes[f.to].name));
-            m.insert("start".into(), json!(format_duration(f.start)));
-            match f.app {
-                AppSpec::Bulk => {
-                    m.insert("app".into(), json!("bulk"));
-                }
-                AppSpec::Transfer { bytes } => {
-                    m.insert("app".into(), json!("transfer"));
-                    m.insert("bytes".into(), json!(bytes));
-                }
-            }
-            let rr = match f.recv_rate_bps {
-                None => json!("unlimited"),
-                Some(r) => json!(format_rate(r)),
-            };
-            m.insert("recv_rate".into(), rr);
-            m.insert("recv_interval".into(), json!(format_duration(f.recv_interval)));
-            let tcp = match &f.ns2 {
-                Some(c) => super::ns2::ns2_json(c),
-                None => tcp_json(&f.tcp),
-            };
-            m.insert("tcp".into(), tcp);
-            Value::Object(m)
-        })
-        .collect();
+    let flows: Vec<Value> = s.flows.iter().map(|f| super::flows::flow_json(f, &s.nodes)).collect();
     let mut out = json!({
-        "sim": {
-            "duration": format_duration(s.sim.duration),
-            "seed": s.sim.seed,
-            "series_interval": format_duration(s.sim.series_interval),
-        },
+        "sim": super::run::sim_json(&s.sim),
         "nodes": nodes,
         "links": links,
         "flows": flows,

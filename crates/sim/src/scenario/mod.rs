@@ -2,18 +2,25 @@
 //! flows, loss models and TCP options. Everything is validated before a run;
 //! an error names the file, line and key.
 //!
-//! Format (every key; durations take ns/us/ms/s/min/h or a plain number of
-//! seconds, rates bps/kbps/Mbps/Gbps or a plain number of bits/s, sizes
+//! A section's keys are declared once, in its table (`keys::Section`):
+//! `run::SIM`, `run::node_keys`, `flows::flow_keys`, `tcp::TCP`,
+//! `ns2::NS2`, `link_tables::{RED, REORDER}`, `wifi_medium::WIFI`,
+//! `wifi_errors::wifi_error_keys` and the
+//! agent kinds `agents::{peg_keys, snoop_keys, itcp_keys}`. Each key's
+//! type, default and meaning is there, and docs/scenario-reference.md's key
+//! tables are generated from them (`reference`). The other sections are
+//! read by hand-written code and annotated below.
+//!
+//! Format (durations take ns/us/ms/s/min/h or a plain number of seconds,
+//! rates bps/kbps/Mbps/Gbps or a plain number of bits/s, sizes
 //! B/KB/MB/GB/KiB/MiB/GiB or a plain number of bytes):
 //!
 //! ```toml
-//! [sim]
-//! duration = "60s"          # required, > 0
-//! seed = 1                  # default 1; `RunOptions::seed` overrides
-//! series_interval = "10ms"  # time-series sampling period; "0s" disables
+//! [sim]                     # run::SIM
+//! duration = "60s"
 //!
-//! [[nodes]]
-//! name = "snd"              # unique; letters, digits, '_', '-', '.'
+//! [[nodes]]                 # run::node_keys
+//! name = "snd"
 //!
 //! [[links]]
 //! name = "snd-rtr"          # default "<a>-<b>"; names RNG streams and pcaps
@@ -39,12 +46,10 @@
 //!                           # list (drops = [i, j, ...]: frame numbers, 0-based, as
 //!                           # ns-2's ErrorModel/List)
 //! outages = [["5s", "7s"]]  # frames ending in [t1, t2) are lost
-//! [links.red]               # or red_ab / red_ba: RED (link::aqm), keys and
-//! min_th = 5                # defaults min_th 5, max_th 15 (packets), max_p 0.02,
-//! ecn = true                # w_q 0.002, gentle true, ecn false, harddrop false,
-//!                           # mean_pkt_bytes 500
-//! [links.reorder]           # or reorder_ab / reorder_ba
-//! p = 0.01                  # with probability p a frame gets `delay` extra
+//! [links.red]               # or red_ab / red_ba: RED (link::aqm), link_tables::RED
+//! ecn = true
+//! [links.reorder]           # or reorder_ab / reorder_ba: link_tables::REORDER
+//! p = 0.01
 //! delay = "5ms"
 //! [links.trace]             # or trace_ab / trace_ba: the direction's rate
 //!                           # follows a trace instead of `rate` (see scenario::trace)
@@ -67,37 +72,12 @@
 //! midpoint_dbm = -130.7     # midpoint_dbm, slope_per_db, max_loss (0 = none);
 //!                           # unset fields keep the log kind's default curve
 //!
-//! [[flows]]
-//! name = "flow0"            # default "flow<i>"
-//! from = "snd"              # TCP client (data sender)
-//! to = "rcv"                # TCP server (data receiver)
-//! start = "0s"              # connect time (default 0)
-//! app = "bulk"              # bulk (unlimited) | transfer (needs bytes)
-//! bytes = 1000000           # transfer size
-//! recv_rate = "unlimited"   # or a rate: the receiver reads that fast,
-//! recv_interval = "10ms"    # in reads of rate x recv_interval bytes (default 10ms)
-//! [flows.tcp]               # a named profile, then any TcpConfig field by its name
-//! profile = "linux"         # (scenario::tcp::TCP_KEYS) overriding the profile's value;
-//!                           # profiles: linux (default), linux-4.4, linux-3.16, ns3,
-//!                           # opnet-2003, rfc (docs/tcp-profiles.md)
-//! cc = "newreno"           # mss, initial_cwnd, initial_ssthresh (or "infinite"), rcv_buf,
-//!                           # snd_buf, sack, timestamps, window_scaling, delack_count,
-//!                           # delack_timeout, initial_rto, min_rto, max_rto, clock_granularity,
-//!                           # rto_tick (a duration or "none"), recovery
-//!                           # (tahoe|reno|newreno|prr|ns3-prr), dupack_threshold,
-//!                           # limited_transmit, cc, hz, persist_min, persist_max,
-//!                           # shrink_policy (linux|rfc), max_retries, syn_retries,
-//!                           # ts_granularity, msl, ecn (0|1|2 or off|on|passive),
-//!                           # rack, tlp, rcv_buf_autotune, tcp_rmem
-//!                           # ([min, default, max]), snd_buf_autotune, tcp_wmem,
-//!                           # nodelay, slow_start_after_idle (an explicit rcv_buf /
-//!                           # snd_buf turns its autotuning off, as SO_RCVBUF does)
-//!                           # profile = "ns2-tahoe" | "ns2-reno" | "ns2-newreno" runs
-//!                           # ns-2 2.35's one-way agents instead (scenario::ns2::NS2_KEYS:
-//!                           # sink = "ns2-tcpsink" | "ns2-delack", packet_size, window,
-//!                           # window_init, maxburst, tcp_tick, min_rto, max_rto,
-//!                           # initial_rto, dupack_threshold, bug_fix, syn,
-//!                           # delack_interval, boot_time; docs/ns2-profiles.md)
+//! [[flows]]                 # flows::flow_keys
+//! from = "snd"
+//! to = "rcv"
+//! [flows.tcp]               # tcp::TCP: a named profile, then any TcpConfig field
+//! profile = "linux"         # overriding the profile's value; profile = "ns2-*"
+//! cc = "newreno"            # runs ns-2 2.35's one-way agents instead (ns2::NS2)
 //!
 //! [[udp_flows]]             # UDP senders with iperf-style receivers: see
 //! from = "snd"              # scenario::udp for every key (cbr, onoff,
@@ -107,14 +87,9 @@
 //!
 //! [[agents]]                # in-network agents (scenario::agents); a node's agents
 //! node = "rtr"              # form a stack, first declared = closest to IP
-//! kind = "snoop"            # peg | snoop | itcp
-//! name = "rtr.snoop0"       # default "<node>.<kind><i>"; unique
-//! wireless = "rtr-rcv"      # snoop, itcp: the link facing the wireless hop
-//! timer = "1s"              # snoop: a duration or "adaptive" (default 1s)
-//! cache_packets = 64        # snoop: segments cached per connection (default 64)
-//! # peg: send_data_drop_rate, recv_data_drop_rate (in [0, 1], default 0),
-//! #      data_only (default true), iface (a link of the node; default all)
-//! # itcp: relay_bytes (default 64 KiB), [agents.tcp], [agents.wireless_tcp]
+//! kind = "snoop"            # each kind's own keys: agents::{peg,snoop,itcp}_keys,
+//! name = "rtr.snoop0"       # mobileip (home_agent, ...), agents::mtcp
+//! wireless = "rtr-rcv"
 //!
 //! [[route_changes]]         # forwarding changes during the run (scenario::routes)
 //! at = "20s"                # before the end of the run
@@ -126,13 +101,18 @@
 mod agent_decl;
 mod agents;
 mod doc;
+mod flows;
 mod json;
+pub mod link_tables;
+pub mod keys;
 pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;
 mod names;
 pub mod ns2;
+pub mod reference;
 mod routes;
+mod run;
 mod schema;
 pub mod sdn;
 pub mod tcp;
@@ -141,6 +121,8 @@ pub mod udp;
 pub mod units;
 mod value;
 pub mod wifi;
+mod wifi_errors;
+mod wifi_medium;
 
 use std::path::Path;
 

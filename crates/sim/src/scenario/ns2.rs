@@ -6,31 +6,54 @@
 //! named-profile table can hand `ns2-*` names here.
 
 use airtcp_tcp::ns2::{Ns2Config, Ns2SinkKind, Ns2Variant};
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use super::units::format_duration;
+use super::keys::{field, Bool, Dur, Key, Section, U32};
 use super::value::{Table, R};
 
-/// Keys an ns-2 `[flows.tcp]` accepts.
-pub const NS2_KEYS: &[&str] = &[
-    "profile",
-    "sink",
-    "packet_size",
-    "window",
-    "window_init",
-    "maxburst",
-    "tcp_tick",
-    "min_rto",
-    "max_rto",
-    "initial_rto",
-    "dupack_threshold",
-    "bug_fix",
-    "syn",
-    "delack_interval",
-    "boot_time",
-    "witcp",
-    "ehn",
-];
+/// `profile` and `sink` choose the agent pair (`Ns2Config::new`) before
+/// the other keys are read, so reading them here does nothing.
+const PROFILE: Key<Ns2Config> = Key {
+    name: "profile",
+    ty: "`\"ns2-tahoe\"` | `\"ns2-reno\"` | `\"ns2-newreno\"`",
+    doc: "ns-2 2.35's `Agent/TCP` (Tahoe), `Agent/TCP/Reno` or `Agent/TCP/Newreno` sender, one-way, in place of the Linux-style endpoint ([ns-2's agents](ns2-profiles.md)).",
+    read: |_, _| Ok(()),
+    write: |c| Some(Value::from(c.variant.name())),
+    default: "",
+};
+
+const SINK: Key<Ns2Config> = Key {
+    name: "sink",
+    ty: "`\"ns2-tcpsink\"` | `\"ns2-delack\"`",
+    doc: "The receiver: `Agent/TCPSink` (one ACK per packet) or `Agent/TCPSink/DelAck` (delays an in-order ACK up to `delack_interval`).",
+    read: |_, _| Ok(()),
+    write: |c| Some(Value::from(c.sink.name())),
+    default: "",
+};
+
+/// Keys an ns-2 `[flows.tcp]` accepts; the defaults are ns-default.tcl's.
+pub static NS2: Section<'static, Ns2Config> = Section {
+    path: "flows.tcp",
+    keys: &[
+        PROFILE,
+        SINK,
+        field!(packet_size: U32, "`packetSize_`: payload bytes of a data packet (the wire adds the 40-byte header)."),
+        field!(window: U32, "`window_`: the receiver's window, a cap on the window in packets."),
+        field!(window_init: U32, "`windowInit_`: the initial window in packets."),
+        field!(maxburst: U32, "`maxburst_`: packets one call of send_much may send (0 = no limit)."),
+        field!(tcp_tick: Dur, "`tcpTick_`: the RTT clock's granularity."),
+        field!(min_rto: Dur, "`minrto_`: lower bound of the RTO."),
+        field!(max_rto: Dur, "`maxrto_`: upper bound of the RTO."),
+        field!(initial_rto => rtxcur_init: Dur, "`rtxcur_init_`: the RTO before the first RTT sample."),
+        field!(dupack_threshold => numdupacks: U32, "`numdupacks_`: duplicate ACKs that trigger fast retransmit."),
+        field!(bug_fix: Bool, "`bugFix_`: no new fast retransmit until the ACK passes the highest packet sent when the last one began."),
+        field!(syn: Bool, "`syn_` with `delay_growth_`: packet 0 is a 40-byte SYN and the window stays at one packet until it is acknowledged."),
+        field!(delack_interval: Dur, "`Agent/TCPSink/DelAck`'s `interval_`: the longest an in-order ACK is delayed."),
+        field!(boot_time: Dur, "Where between two ticks of `tcp_tick` the agent's clock started (ns-2 draws `boot_time_` in [0, `tcpTick_`) at every reset)."),
+        field!(witcp: Bool, "Not ns-2: obey Wi-TCP's EHO-ACK / EHC-ACK, as `witcp` of the Linux-style endpoint."),
+        field!(ehn: Bool, "Not ns-2: obey the explicit handover notification, as `ehn` of the Linux-style endpoint."),
+    ],
+};
 
 /// The ns-2 variant a profile name selects, if it is an ns-2 profile.
 pub fn ns2_variant(profile: &str) -> Option<Ns2Variant> {
@@ -60,7 +83,7 @@ pub(crate) fn ns2_config(t: &Table) -> R<Option<Ns2Config>> {
             return Ok(None);
         }
     };
-    t.known(NS2_KEYS)?;
+    NS2.known(t)?;
     let sink = match t.opt("sink") {
         None => Ns2SinkKind::TcpSink,
         Some(f) => match f.str()? {
@@ -70,51 +93,12 @@ pub(crate) fn ns2_config(t: &Table) -> R<Option<Ns2Config>> {
         },
     };
     let mut c = Ns2Config::new(variant, sink);
-    for key in t.map.keys() {
-        let f = t.opt(key).expect("present");
-        match key.as_str() {
-            "profile" | "sink" => {}
-            "packet_size" => c.packet_size = f.u32()?,
-            "window" => c.window = f.u32()?,
-            "window_init" => c.window_init = f.u32()?,
-            "maxburst" => c.maxburst = f.u32()?,
-            "tcp_tick" => c.tcp_tick = f.duration()?,
-            "min_rto" => c.min_rto = f.duration()?,
-            "max_rto" => c.max_rto = f.duration()?,
-            "initial_rto" => c.rtxcur_init = f.duration()?,
-            "dupack_threshold" => c.numdupacks = f.u32()?,
-            "bug_fix" => c.bug_fix = f.bool()?,
-            "syn" => c.syn = f.bool()?,
-            "delack_interval" => c.delack_interval = f.duration()?,
-            "boot_time" => c.boot_time = f.duration()?,
-            "witcp" => c.witcp = f.bool()?,
-            "ehn" => c.ehn = f.bool()?,
-            _ => unreachable!("checked by known()"),
-        }
-    }
+    NS2.read_present(t, &mut c)?;
     c.validate().map_err(|m| t.err(m))?;
     Ok(Some(c))
 }
 
 /// The resolved configuration, every knob, for the scenario echo in summary.json.
 pub(crate) fn ns2_json(c: &Ns2Config) -> Value {
-    json!({
-        "profile": c.variant.name(),
-        "sink": c.sink.name(),
-        "packet_size": c.packet_size,
-        "window": c.window,
-        "window_init": c.window_init,
-        "maxburst": c.maxburst,
-        "tcp_tick": format_duration(c.tcp_tick),
-        "min_rto": format_duration(c.min_rto),
-        "max_rto": format_duration(c.max_rto),
-        "initial_rto": format_duration(c.rtxcur_init),
-        "dupack_threshold": c.numdupacks,
-        "bug_fix": c.bug_fix,
-        "syn": c.syn,
-        "delack_interval": format_duration(c.delack_interval),
-        "boot_time": format_duration(c.boot_time),
-        "witcp": c.witcp,
-        "ehn": c.ehn,
-    })
+    NS2.write(c)
 }

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::doc::{Doc, KeyPath};
-use super::names::{check_name, NodeIndex, MAX_FLOWS};
+use super::names::{check_name, NodeIndex};
 use super::value::{Field, Table, R};
 use super::trace::{TraceModel, TraceSpec};
-use super::{AppSpec, FlowSpec, LinkSpec, LossSpec, NodeSpec, ReorderSpec, Scenario, SimSpec};
-use crate::link::aqm::{AqmSpec, RedParams};
+use super::{FlowSpec, LinkSpec, LossSpec, NodeSpec, Scenario, SimSpec};
+use crate::link::aqm::AqmSpec;
 use crate::link::{LossModel, QueueLimit};
 use crate::network::addr::{auto_link_subnet, fmt_addr, mask, parse_addr, Prefix, MAX_AUTO_LINKS};
 use crate::network::components;
@@ -25,8 +25,8 @@ const DEFAULT_OVERHEAD_BYTES: u32 = 2;
 pub fn build(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
     root.known(&["sim", "nodes", "links", "flows", "udp_flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
-    let sim = sim_spec(&root.req("sim")?.table()?)?;
-    let mut nodes = nodes(&root)?;
+    let sim = super::run::sim_spec(&root.req("sim")?.table()?)?;
+    let mut nodes = super::run::nodes(&root, &list_of_tables(&root, "nodes")?)?;
     let index = NodeIndex::new(&nodes);
     let links = links(&root, &nodes, &index)?;
     unique_addresses(&root, &links)?;
@@ -46,51 +46,10 @@ pub fn build(doc: &Doc) -> R<Scenario> {
     Ok(Scenario { origin: doc.origin.clone(), sim, nodes, links, flows, udp_flows, agents, route_changes, wifi, sdn, mesh })
 }
 
-fn sim_spec(t: &Table) -> R<SimSpec> {
-    t.known(&["duration", "seed", "series_interval"])?;
-    let f = t.req("duration")?;
-    let duration = f.duration()?;
-    if duration == Duration::ZERO {
-        return Err(f.err("duration must be positive"));
-    }
-    let seed = match t.opt("seed") {
-        Some(f) => f.u64()?,
-        None => 1,
-    };
-    let series_interval = match t.opt("series_interval") {
-        Some(f) => f.duration()?,
-        None => Duration::from_millis(10),
-    };
-    Ok(SimSpec { duration, seed, series_interval })
-}
-
 fn list_of_tables<'a>(root: &Table<'a>, key: &str) -> R<Vec<Table<'a>>> {
     let Some(f) = root.opt(key) else { return Ok(Vec::new()) };
     let items = f.list()?;
     (0..items.len()).map(|i| f.item(i).table()).collect()
-}
-
-fn nodes(root: &Table) -> R<Vec<NodeSpec>> {
-    let tables = list_of_tables(root, "nodes")?;
-    if tables.is_empty() {
-        return Err(root.doc.err(&KeyPath::root().key("nodes"), "at least one [[nodes]] entry is required"));
-    }
-    let mut out: Vec<NodeSpec> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::with_capacity(tables.len());
-    for t in &tables {
-        t.known(&["name", "learn_hosts"])?;
-        let f = t.req("name")?;
-        let name = check_name(&f, "node")?;
-        if let Some(j) = seen.insert(name.clone(), out.len()) {
-            return Err(f.err(format!("duplicate node name \"{name}\" (also nodes[{j}])")));
-        }
-        let learn_hosts = t.opt("learn_hosts").map(|f| f.bool()).transpose()?.unwrap_or(false);
-        out.push(NodeSpec { name, learn_hosts, radio: false });
-    }
-    if out.len() > 65_536 {
-        return Err(root.doc.err(&KeyPath::root().key("nodes"), "at most 65536 nodes"));
-    }
-    Ok(out)
 }
 
 fn node_ref(f: &Field, nodes: &[NodeSpec], index: &NodeIndex) -> R<usize> {
@@ -178,7 +137,7 @@ fn links(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<LinkSpec>
         };
         let loss = directional(&t, "loss", loss_spec)?.map(|l| l.unwrap_or_else(LossSpec::none));
         check_trace_loss(&t, &trace, &loss)?;
-        let reorder = directional(&t, "reorder", reorder_spec)?;
+        let reorder = directional(&t, "reorder", super::link_tables::reorder_spec)?;
         let aqm = aqm_specs(&t)?;
         let (subnet, addr) = addresses(&t, out.len())?;
         out.push(LinkSpec { name, a, b, rate_bps, delay, queue, overhead_bytes, loss, reorder, trace, aqm, subnet, addr });
@@ -338,7 +297,7 @@ fn outages(f: &Field) -> R<Vec<(Duration, Duration)>> {
 /// `ecn_threshold` (both directions: a number of packets, or a size for
 /// bytes) or `[links.red]` / `red_ab` / `red_ba`, not both.
 fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
-    let red = directional(t, "red", red_spec)?;
+    let red = directional(t, "red", super::link_tables::red_spec)?;
     let Some(f) = t.opt("ecn_threshold") else {
         return Ok(red.map(|r| r.map(AqmSpec::Red)));
     };
@@ -362,39 +321,6 @@ fn aqm_specs(t: &Table) -> R<[Option<AqmSpec>; 2]> {
         }
     };
     Ok([Some(AqmSpec::StepMark(k)), Some(AqmSpec::StepMark(k))])
-}
-
-const RED_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q", "gentle", "ecn", "harddrop", "mean_pkt_bytes"];
-
-/// A `[links.red]` table; missing keys take ns-3 `RedQueueDisc`'s defaults.
-fn red_spec(t: &Table) -> R<RedParams> {
-    t.known(RED_KEYS)?;
-    let mut p = RedParams::default();
-    for key in RED_KEYS {
-        let Some(f) = t.opt(key) else { continue };
-        match *key {
-            "min_th" => p.min_th = f.f64()?,
-            "max_th" => p.max_th = f.f64()?,
-            "max_p" => p.max_p = f.f64()?,
-            "w_q" => p.w_q = f.f64()?,
-            "gentle" => p.gentle = f.bool()?,
-            "ecn" => p.ecn = f.bool()?,
-            "harddrop" => p.harddrop = f.bool()?,
-            _ => p.mean_pkt_bytes = f.size_u32()?,
-        }
-    }
-    if let Err(m) = p.validate() {
-        // The message starts with the offending key.
-        let key = RED_KEYS.iter().find(|k| m.starts_with(*k)).copied().unwrap_or("min_th");
-        let path = t.opt(key).map(|f| f.path).unwrap_or_else(|| t.path.key(key));
-        return Err(t.doc.err(&path, m));
-    }
-    Ok(p)
-}
-
-fn reorder_spec(t: &Table) -> R<ReorderSpec> {
-    t.known(&["p", "delay"])?;
-    Ok(ReorderSpec { p: t.req("p")?.prob()?, delay: t.req("delay")?.duration()? })
 }
 
 /// `[[udp_flows]]` (`scenario::udp`), with the same reachability check as TCP flows.
@@ -423,8 +349,7 @@ fn udp_flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkS
     super::udp::udp_flows(tables, nodes, &node_ref, &connected, &radio_only, sim)
 }
 
-const FLOW_KEYS: &[&str] = &["name", "from", "to", "start", "app", "bytes", "recv_rate", "recv_interval", "tcp"];
-
+/// `[[flows]]` (`scenario::flows`): every flow needs a route between its nodes.
 fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec], wifi: Option<&super::wifi::WifiSpec>, sim: &SimSpec) -> R<Vec<FlowSpec>> {
     let mut pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.a, l.b)).collect();
     if let Some(w) = wifi {
@@ -432,100 +357,7 @@ fn flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec]
     }
     let component = components(nodes.len(), &pairs);
     let tables = list_of_tables(root, "flows")?;
-    if tables.len() > MAX_FLOWS {
-        return Err(root.doc.err(&KeyPath::root().key("flows"), format!("at most {MAX_FLOWS} flows")));
-    }
-    let mut out: Vec<FlowSpec> = Vec::new();
-    for (i, t) in tables.iter().enumerate() {
-        t.known(FLOW_KEYS)?;
-        let name = match t.opt("name") {
-            Some(f) => {
-                let n = check_name(&f, "flow")?;
-                if let Some(j) = out.iter().position(|x| x.name == n) {
-                    return Err(f.err(format!("duplicate flow name \"{n}\" (also flows[{j}])")));
-                }
-                n
-            }
-            None => format!("flow{i}"),
-        };
-        let from = node_ref(&t.req("from")?, nodes, index)?;
-        let tf = t.req("to")?;
-        let to = node_ref(&tf, nodes, index)?;
-        if from == to {
-            return Err(tf.err(format!("a flow needs two different nodes (from = to = \"{}\")", nodes[to].name)));
-        }
-        if component[from] != component[to] {
-            return Err(tf.err(format!("no route from \"{}\" to \"{}\" (the nodes are not connected by links)", nodes[from].name, nodes[to].name)));
-        }
-        let start = match t.opt("start") {
-            Some(f) => {
-                let s = f.duration()?;
-                if s >= sim.duration {
-                    return Err(f.err(format!(
-                        "start {} is not before the end of the run ({})",
-                        super::units::format_duration(s),
-                        super::units::format_duration(sim.duration)
-                    )));
-                }
-                s
-            }
-            None => Duration::ZERO,
-        };
-        let app_name = match t.opt("app") {
-            Some(f) => (f.str()?, Some(f)),
-            None => ("bulk", None),
-        };
-        let app = match app_name {
-            ("bulk", _) => {
-                if let Some(f) = t.opt("bytes") {
-                    return Err(f.err("only a transfer app takes bytes (bulk sends forever)"));
-                }
-                AppSpec::Bulk
-            }
-            ("transfer", _) => {
-                let f = t.req("bytes")?;
-                let bytes = f.size()?;
-                if bytes == 0 {
-                    return Err(f.err("a transfer needs at least 1 byte"));
-                }
-                AppSpec::Transfer { bytes }
-            }
-            (other, f) => {
-                return Err(f.expect("app given").err(format!("unknown app \"{other}\" (known: bulk, transfer)")));
-            }
-        };
-        let recv_rate = match t.opt("recv_rate") {
-            None => None,
-            Some(f) => match f.v {
-                Value::String(s) if s == "unlimited" => None,
-                _ => Some(f.rate()?),
-            },
-        };
-        let recv_interval = match t.opt("recv_interval") {
-            Some(f) => {
-                let d = f.duration()?;
-                if d == Duration::ZERO {
-                    return Err(f.err("recv_interval must be positive"));
-                }
-                d
-            }
-            None => crate::apps::READ_TICK,
-        };
-        let (tcp, ns2) = match t.opt("tcp") {
-            Some(f) => {
-                let tt = f.table()?;
-                match super::ns2::ns2_config(&tt)? {
-                    // The handover schemes' switches also tell the report
-                    // to print their counters, as for the Linux endpoint.
-                    Some(c) => (airtcp_tcp::TcpConfig { witcp: c.witcp, ehn: c.ehn, ..super::tcp::tcp_default() }, Some(c)),
-                    None => (super::tcp::tcp_config(&tt)?, None),
-                }
-            }
-            None => (super::tcp::tcp_default(), None),
-        };
-        out.push(FlowSpec { name, from, to, start, app, recv_rate_bps: recv_rate, recv_interval, tcp, ns2 });
-    }
-    Ok(out)
+    super::flows::flows(root, &tables, nodes, index, &component, sim)
 }
 
 /// A link's subnet and interface addresses, declared or from the automatic

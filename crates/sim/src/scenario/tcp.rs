@@ -5,80 +5,152 @@
 //! scenarios name no profile), anything else `linux`. An explicit `rcv_buf`
 //! / `snd_buf` locks that buffer's autotuning, as a program's SO_RCVBUF /
 //! SO_SNDBUF does. Both ends of a flow use the same configuration.
+//!
+//! Every key is one entry of [`TCP`]: the accepted keys, the reader, the
+//! resolved JSON and the reference page's table all come from it.
 
 use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
 use airtcp_tcp::profiles::{self, DEFAULT_PROFILE};
-use airtcp_tcp::TcpConfig;
-use serde_json::{json, Value};
+use airtcp_tcp::{CcAlgorithm, TcpConfig};
+use serde_json::Value;
 
-use super::units::format_duration;
-use super::value::{Table, R};
+use super::keys::{field, named_codec, Bool, Bytes, Codec, Dur, Key, OptDur, Section, SizeTriple, U32};
+use super::value::{Field, Table, R};
 
-pub const TCP_KEYS: &[&str] = &[
-    "profile",
-    "mss",
-    "initial_cwnd",
-    "initial_ssthresh",
-    "rcv_buf",
-    "snd_buf",
-    "sack",
-    "timestamps",
-    "window_scaling",
-    "delack_count",
-    "delack_timeout",
-    "initial_rto",
-    "min_rto",
-    "max_rto",
-    "clock_granularity",
-    "rto_tick",
-    "recovery",
-    "dupack_threshold",
-    "limited_transmit",
-    "cc",
-    "hz",
-    "persist_min",
-    "persist_max",
-    "shrink_policy",
-    "max_retries",
-    "syn_retries",
-    "ts_granularity",
-    "msl",
-    "initial_quickacks",
-    "syn_rto",
-    "reno_sacks",
-    "loss_exit_growth",
-    "rto_ssthresh",
-    "partial_ack_rto",
-    "rto_timer",
-    "rack",
-    "tlp",
-    "frto",
-    "frto_nonsack_guard",
-    "dsack",
-    "undo",
-    "eifel",
-    "ecn",
-    "rcv_buf_autotune",
-    "tcp_rmem",
-    "snd_buf_autotune",
-    "tcp_wmem",
-    "nodelay",
-    "window_update_ack",
-    "slow_start_after_idle",
-    "witcp",
-    "witcp_max_freeze",
-    "ehn",
-    "freeze",
-];
+named_codec!(RecoveryC, Recovery, "`\"tahoe\"` | `\"reno\"` | `\"newreno\"` | `\"prr\"` | `\"ns3-prr\"`");
+named_codec!(RenoSacksC, RenoSacks, "`\"reset\"` | `\"persist\"`");
+named_codec!(LossExitGrowthC, LossExitGrowth, "`\"all-acked\"` | `\"beyond-recovery-point\"`");
+named_codec!(RtoSsthreshC, RtoSsthresh, "`\"once-per-window\"` | `\"always\"`");
+named_codec!(PartialAckRtoC, PartialAckRto, "`\"every\"` | `\"first-only\"`");
+named_codec!(RtoTimerC, RtoTimer, "`\"rfc6298\"` | `\"linux\"`");
+named_codec!(Cc, CcAlgorithm, "`\"reno\"` | `\"newreno\"` | `\"cubic\"` | `\"veno\"` | `\"westwood\"` | `\"vegas\"` | `\"bbr\"`");
 
-/// A `[min, default, max]` list of sizes (`tcp_rmem`, `tcp_wmem`).
-fn size_triple(f: &super::value::Field) -> R<[u32; 3]> {
-    let items = f.list()?;
-    if items.len() != 3 {
-        return Err(f.err(format!("expected [min, default, max] (3 sizes), got {} items", items.len())));
+/// Segments, or `"infinite"` (written as the number it stands for).
+struct Ssthresh;
+impl Codec for Ssthresh {
+    type V = u32;
+    const TY: &'static str = "integer (segments) or `\"infinite\"`";
+    fn read(f: &Field) -> R<u32> {
+        match f.v {
+            Value::String(s) if s == "infinite" => Ok(airtcp_tcp::cc::TCP_INFINITE_SSTHRESH),
+            _ => f.u32(),
+        }
     }
-    Ok([f.item(0).size_u32()?, f.item(1).size_u32()?, f.item(2).size_u32()?])
+    fn write(v: &u32) -> Value {
+        Value::from(*v)
+    }
 }
+
+struct Shrink;
+impl Codec for Shrink {
+    type V = ShrinkPolicy;
+    const TY: &'static str = "`\"linux\"` | `\"rfc\"`";
+    fn read(f: &Field) -> R<ShrinkPolicy> {
+        match f.str()? {
+            "linux" => Ok(ShrinkPolicy::Linux),
+            "rfc" => Ok(ShrinkPolicy::Rfc),
+            other => Err(f.err(format!("unknown shrink_policy \"{other}\" (known: linux, rfc)"))),
+        }
+    }
+    fn write(v: &ShrinkPolicy) -> Value {
+        Value::from(match v {
+            ShrinkPolicy::Linux => "linux",
+            ShrinkPolicy::Rfc => "rfc",
+        })
+    }
+}
+
+/// `net.ipv4.tcp_ecn`'s number or its name; written as the number.
+struct Ecn;
+impl Codec for Ecn {
+    type V = EcnMode;
+    const TY: &'static str = "`0` | `1` | `2` or `\"off\"` | `\"on\"` | `\"passive\"`";
+    fn read(f: &Field) -> R<EcnMode> {
+        match f.v {
+            Value::Number(n) => n
+                .as_i64()
+                .ok_or_else(|| f.err(format!("ecn = {n} is not 0, 1 or 2")))
+                .and_then(|n| EcnMode::from_sysctl(n).map_err(|m| f.err(m))),
+            _ => EcnMode::from_name(f.str()?).map_err(|m| f.err(m)),
+        }
+    }
+    fn write(v: &EcnMode) -> Value {
+        Value::from(v.sysctl())
+    }
+}
+
+/// `profile` is resolved before the other keys (its configuration is what
+/// they override), so reading it here does nothing.
+const PROFILE: Key<TcpConfig> = Key {
+    name: "profile",
+    ty: "`\"linux\"` | `\"linux-4.4\"` | `\"linux-3.16\"` | `\"ns3\"` | `\"opnet-2003\"` | `\"rfc\"` | `\"ns2-tahoe\"` | `\"ns2-reno\"` | `\"ns2-newreno\"`",
+    doc: "The stack every other key starts from ([TCP profiles](tcp-profiles.md) lists each profile's values and sources). Without it a flow runs `linux`, except that `recovery = \"ns3-prr\"` alone selects `ns3`. The `ns2-*` names run ns-2's one-way agents instead, with their own keys (below).",
+    read: |_, _| Ok(()),
+    write: |c| Some(Value::from(c.profile)),
+    default: "",
+};
+
+/// Every `[flows.tcp]` key (also `[agents.tcp]` and `[agents.wireless_tcp]`
+/// of an I-TCP proxy), in the order errors and the reference page list them.
+pub static TCP: Section<'static, TcpConfig> = Section {
+    path: "flows.tcp",
+    keys: &[
+        PROFILE,
+        field!(mss: U32, "Sender maximum segment size in payload bytes."),
+        field!(initial_cwnd: U32, "Initial congestion window in segments (RFC 6928 / Linux: 10; ns-3: 10)."),
+        field!(initial_ssthresh: Ssthresh, "Initial ssthresh in segments (Linux/ns-3: unlimited)."),
+        field!(rcv_buf: Bytes, "Receive buffer in bytes: the most the advertised window can be, when the buffer is fixed (`rcv_buf_autotune = false`). This is the value a program passes to `setsockopt(SO_RCVBUF)`: Linux doubles it into `sk_rcvbuf` and `tcp_win_from_space` halves it back, so the window limit is this number."),
+        field!(snd_buf: Bytes, "Send buffer in bytes of unacknowledged and unsent application data, when the buffer is fixed (`snd_buf_autotune = false`)."),
+        field!(sack: Bool, "Offer and use selective acknowledgements (RFC 2018)."),
+        field!(timestamps: Bool, "Offer and use the timestamps option (RFC 7323)."),
+        field!(window_scaling: Bool, "Offer window scaling (RFC 7323); the shift is the smallest that covers `rcv_buf`."),
+        field!(delack_count: U32, "ACK every `delack_count`-th full segment (RFC 1122: 2). 1 disables delayed ACK. Above 2 it only shows when `window_update_ack` is off or the application reads slower than the data arrives: a read that opens the window by min(2·MSS, buffer/2) ACKs at once (see `window_update_ack`), which with an application that keeps up is every second full segment, as on Linux."),
+        field!(delack_timeout: Dur, "Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive)."),
+        field!(initial_rto: Dur, "RFC 6298 initial RTO (RFC 6298: 1 s; ns-3: 1 s)."),
+        field!(min_rto: Dur, "Lower bound on RTO (RFC 6298: 1 s; Linux: 200 ms; ns-3: 1 s)."),
+        field!(max_rto: Dur, "Upper bound on RTO (RFC 6298 allows >= 60 s; Linux TCP_RTO_MAX: 120 s)."),
+        field!(clock_granularity: Dur, "Clock granularity G in RTO = SRTT + max(G, 4·RTTVAR) (ns-3: 1 ms)."),
+        field!(rto_tick: OptDur, "A coarse timer tick, as BSD's 500 ms slow timer and OPNET's \"Timer Granularity\" apply it (`endpoint/rtt.rs`, `endpoint/timers.rs`): every RTT sample is rounded up to whole ticks (at least one), and the retransmission timer fires only on a tick boundary (the first at or after its deadline). `\"none\"`: no tick, samples and timers at the simulator's resolution."),
+        field!(recovery: RecoveryC, "Loss recovery: `tahoe` (RFC 5681 without fast recovery), `reno` (RFC 5681), `newreno` (RFC 6582), `prr` (RFC 6937 as Linux `tcp_cwnd_reduction`), `ns3-prr` (ns-3 3.44's `TcpPrrRecovery` with its ns-3 behaviour set)."),
+        field!(dupack_threshold: U32, "Duplicate-ACK threshold (RFC 5681: 3)."),
+        field!(limited_transmit: Bool, "RFC 3042 limited transmit (ns-3 default: on)."),
+        field!(cc: Cc, "The congestion-control module: `reno` is Linux's tcp_reno (per-segment growth), `newreno` RFC 5681's per-ACK growth as ns-3's TcpNewReno, `westwood` (also `westwood+`, `westwoodplus`) Linux's Westwood+; the rest are Linux's modules of those names. Loss recovery is chosen by `recovery`."),
+        field!(hz: U32, "Kernel HZ for the jiffies clock the modules see (Linux default 1000)."),
+        field!(persist_min: Dur, "First persist (zero-window probe) interval lower bound (Linux TCP_RTO_MIN 200 ms)."),
+        field!(persist_max: Dur, "Persist interval upper bound (Linux TCP_RTO_MAX: 120 s)."),
+        field!(shrink_policy: Shrink, "What the sender does when the peer shrinks its window: `linux` (`tcp_ack` keeps the data, retransmits it when the window reopens) or `rfc` (RFC 9293 §3.8.6: treat it as not yet sent)."),
+        field!(max_retries: U32, "Retransmissions of one segment before the connection is aborted (Linux tcp_retries2 = 15; ns-3 DataRetries = 6)."),
+        field!(syn_retries: U32, "SYN retransmissions before giving up (Linux tcp_syn_retries = 6)."),
+        field!(ts_granularity: Dur, "Timestamp clock tick (Linux: 1 ms)."),
+        field!(msl: Dur, "Maximum segment lifetime; TIME_WAIT lasts 2·MSL (RFC 9293 §3.4.2). Default 1 s (TIME_WAIT 2 s) is deliberately short: RFC 9293 suggests 2 min and Linux holds TIME_WAIT for a fixed 60 s (TCP_TIMEWAIT_LEN), but nothing in a simulated run reuses the port pair, and a long TIME_WAIT would only keep the event queue alive."),
+        field!(initial_quickacks: U32, "In-order data segments ACKed immediately once the connection is established, before delayed ACK applies. Default 0 (RFC 1122 4.2.3.2 has no such rule). ns-3: 1 — `ProcessSynRcvd`/`ProcessSynSent` set `m_delAckCount = m_delAckMaxCount` (\"always respond to first data packet\"). Linux instead starts in quickack mode (up to 16 segments, `tcp_incr_quickack`), which this field only approximates."),
+        field!(syn_rto: OptDur, "Retransmission timeout of SYN / SYN-ACK, doubled per retry; `\"none\"` = `initial_rto` (RFC 6298 §2.1 and Linux TCP_TIMEOUT_INIT: 1 s). ns-3: `TcpSocket::ConnTimeout` = 3 s, doubled per retry (`SendEmptyPacket`)."),
+        field!(reno_sacks: RenoSacksC, "Duplicate-ACK bookkeeping without SACK (default Linux)."),
+        field!(loss_exit_growth: LossExitGrowthC, "cwnd growth on the ACK that ends Loss (default Linux)."),
+        field!(rto_ssthresh: RtoSsthreshC, "Whether an RTO recomputes ssthresh (default Linux)."),
+        field!(partial_ack_rto: PartialAckRtoC, "Retransmission-timer restarts on partial ACKs (default Linux)."),
+        field!(rto_timer: RtoTimerC, "RTO formula and restarts (default RFC 6298, as ns-3; `Linux` for a Linux sender)."),
+        field!(rack: Bool, "RACK loss detection on SACK connections (`net.ipv4.tcp_recovery = 1`): a segment is lost once one *sent later* was delivered and RACK.rtt + reo_wnd has passed since it was sent — which also finds retransmissions lost again, in Recovery and in Loss (a lost retransmission in Loss starts Recovery, as `tcp_fastretrans_alert` falls through on `FLAG_LOST_RETRANS`). The reordering window `reo_wnd` is `tcp_rack_reo_wnd`: 0 in Recovery or once `dupack_threshold` segments are SACKed, unless reordering has been seen (a never-retransmitted hole below SACKed data filled late, `tcp_check_sack_reordering`); then min_rtt/4 × `reo_wnd_steps`, capped at SRTT. A D-SACK after reordering adds a step, once per round trip, up to 255 (`tcp_rack_update_reo_wnd`); 16 recoveries without one (`TCP_RACK_RECOVERY_THRESH`) return to one step. A segment not yet due arms the reordering timer (remaining wait + 2 ms, at most one RTO); on expiry the scan runs again and what it marks is retransmitted at once, entering Recovery if needed (`tcp_rack_reo_timeout`). Inactive without SACK and with `recovery = \"ns3-prr\"` (ns-3 3.44 has no RACK)."),
+        field!(tlp: Bool, "Tail loss probe (`net.ipv4.tcp_early_retrans = 3`; Linux requires SACK). In Open or CWR with data outstanding, PTO = 2·SRTT + 2 ms (+ `min_rto` instead of 2 ms when one segment is out: room for a delayed ACK; 1 s without an RTT sample), capped at the RTO, re-armed after each new-data send and each ACK that acknowledges data. On expiry one segment goes out regardless of cwnd: new data if the peer's window admits it, else the highest-sequence segment again; the RTO restarts from the probe; one probe at a time (`tlp_high_seq`). Its ACK shows the tail hole to SACK/RACK, so fast recovery repairs a tail loss instead of the RTO. If an ACK goes beyond the probe without a D-SACK of it, the probe repaired a loss: cwnd is reduced once (module ssthresh, CWR, cwnd = ssthresh; `tcp_process_tlp_ack`). A D-SACK of exactly the probe, or a pure duplicate ACK, ends the episode without a reduction. Inactive without SACK and with `recovery = \"ns3-prr\"`."),
+        field!(frto: Bool, "F-RTO after a retransmission timeout (RFC 5682 with Linux's SACK-enhanced variant, `net.ipv4.tcp_frto = 2`). The first ACK that advances SND.UNA only past the retransmission sends *new* data instead of retransmitting (step 2); an ACK or SACK of never-retransmitted data sent before the timeout then proves the RTO spurious (step 3b) and the timeout is undone: Loss ends, cwnd and ssthresh are restored, nothing is retransmitted go-back-N. A duplicate ACK or a SACK of the new data means the loss was real (step 3a) and recovery continues as without F-RTO. Armed for a new loss episode or a repeated timeout of the same SND.UNA (RFC 5682 §3.2), not for an RTO during fast recovery (`tcp_enter_loss`)."),
+        field!(frto_nonsack_guard: Bool, "Without SACK, an ACK that covers the timeout's retransmission is not taken as proof that never-retransmitted data arrived after the timeout, so F-RTO does not undo on it (Linux 4.17, `tcp_clean_rtx_queue`: \"tcp: prevent bogus FRTO undos with non-SACK flows\"). Off in the `linux-3.16` and `linux-4.4` profiles, which predate it: there a real timeout can be undone, cwnd restored below what is outstanding, and the next hole waits for the next RTO. Only matters with `frto` on and `sack` off."),
+        field!(dsack: Bool, "The receiver reports duplicate segments with D-SACK (RFC 2883; Linux `tcp_dsack_set` / `tcp_dsack_extend`, `net.ipv4.tcp_dsack = 1`): the first SACK block of the next ACK names the repeated bytes (below RCV.NXT, straddling it, or already queued out of order, followed by the SACK block that holds them), once. Only on SACK connections. A sender always reads D-SACKs (as Linux): they are no duplicate ACKs, are checked (`tcp_dsack_seen`: at most the largest window, not more duplicates than we ever retransmitted) and count down `undo_retrans`."),
+        field!(undo: Bool, "Undo of reductions that prove unnecessary, Linux's `tcp_try_undo_*`: at the end of fast recovery (`tcp_try_undo_recovery`), on a partial ACK (`tcp_try_undo_partial`), in Loss (`tcp_try_undo_loss`) and when D-SACKs show every retransmission of the episode was a duplicate (`tcp_try_undo_dsack`, also after recovery ended). cwnd comes from the congestion module's `undo_cwnd` hook (Reno, CUBIC, Veno, Westwood, Vegas: max(cwnd, prior_cwnd); BBR resets its full-pipe and long-term-bandwidth state; `newreno`, the ns-3 module, keeps cwnd), ssthresh goes back to `prior_ssthresh` (`tcp_current_ssthresh` when the reduction began) if that is larger. Linux has no switch for this; it is always on there. Recovery-side undo applies to `recovery = \"prr\"` (Linux); Loss-side undo to every recovery. F-RTO's own undo belongs to `frto`."),
+        field!(eifel: Bool, "The timestamp test of `tcp_packet_delayed` (Eifel detection, RFC 3522): an ACK whose TSecr is older than the first retransmission of the episode was caused by an original transmission, so `undo` may act at once. Needs `timestamps`."),
+        field!(ecn: Ecn, "`net.ipv4.tcp_ecn`: `0`/`\"off\"` never, `1`/`\"on\"` request on our SYN (ECE + CWR, `tcp_ecn_send_syn`) and accept, `2`/`\"passive\"` (the kernel default) accept a peer's request (`tcp_ecn_create_request`: SYN-ACK with ECE) but never ask. So two default ends never use ECN; set `ecn = 1` on the flow to have its client ask (both ends of a flow share `[flows.tcp]`, and the server's 1 accepts as 2 would). A retransmitted SYN drops ECE/CWR (`tcp_ecn_clear_syn`, `tcp_ecn_fallback = 1`); a SYN-ACK with ECE + CWR, or an ECT SYN, does not negotiate. Once negotiated: new data goes out ECT(0), retransmissions, pure ACKs and SYNs Not-ECT (`tcp_ecn_send`); a CE data segment makes the receiver set ECE on every segment until a data segment with CWR arrives, and quick-ACK two segments (`__tcp_ecn_check_ce`, `tcp_ecn_accept_cwr`); an ECE puts the sender from Open/Disorder into CWR (`tcp_enter_cwr`: the module's `ssthresh`, then PRR toward it per ACK via `tcp_cwnd_reduction`, cwnd = ssthresh at the end; with the RFC recoveries cwnd = ssthresh at once), with CWR on the next new data segment. CWR ends once an ACK passes the recovery point, so further ECEs in that window (and in Recovery/Loss) do nothing: one reduction per window. Fast recovery entered from CWR keeps CWR's ssthresh; an ECE forbids undo. Recovery and RTO reductions queue CWR too. ns-3 3.44's `UseEcn` defaults to Off."),
+        field!(rcv_buf_autotune: Bool, "Receive-buffer autotuning, Linux 6.6's Dynamic Right-Sizing (`tcp_rcv_space_adjust`, `net.ipv4.tcp_moderate_rcvbuf = 1`). The buffer starts at `tcp_rmem[1]`; the SYN offers its half rounded down to whole MSS (65000 for MSS 1000, 64240 for 1460) with window shift ilog2(max(`tcp_rmem[2]`, rmem_max)) − 15 = 7, and at ESTABLISHED the window is clamped to that half less one MSS (`tcp_init_buffer_space`). Once per receiver RTT (from timestamps, `tcp_rcv_rtt_measure_ts`, else one window's fill time, `tcp_rcv_rtt_measure`) the bytes the application read are compared with the previous RTT's; when they grew the buffer becomes 2 × (2·copied + 16·MSS + 2·growth), at most `tcp_rmem[2]`, and the window clamp its half. Every received segment of ≥ 128 bytes raises the window ceiling `rcv_ssthresh` by 2 MSS towards the clamp (`tcp_grow_window`); the window offered is min(free half-buffer, `rcv_ssthresh`). 6.6's `scaling_ratio` is held at its default of ½ (no skb truesize here), which is what `tcp_adv_win_scale = 1` gave before. Setting `rcv_buf` locks the buffer, as SO_RCVBUF does (`SOCK_RCVBUF_LOCK`): the window is then at most `rcv_buf`. An explicit `rcv_buf_autotune` wins over that."),
+        field!(tcp_rmem: SizeTriple, "`net.ipv4.tcp_rmem` = [min, default, max] in bytes of buffer memory (Linux 5.4+ defaults 4096 / 131072 / 6291456); half of it is window (`tcp_win_from_space`, see `endpoint/autotune.rs`)."),
+        field!(snd_buf_autotune: Bool, "Send-buffer growth (`tcp_sndbuf_expand`, `tcp_new_space`): the buffer starts at `tcp_wmem[1]`, is sized at ESTABLISHED and, whenever ACKs free room while the writer waited and cwnd is not full, grows to 2 (BBR: 3) × max(IW, cwnd, reordering + 1) × the kernel's worst-case per-segment memory (4352 bytes for MSS 1460), at most `tcp_wmem[2]`. The buffer holds payload bytes (as with GSO skbs), so it ends up about 6 × cwnd × MSS: it never limits a bulk sender. Setting `snd_buf` locks it (SO_SNDBUF, `SOCK_SNDBUF_LOCK`)."),
+        field!(tcp_wmem: SizeTriple, "`net.ipv4.tcp_wmem` = [min, default, max] in bytes (Linux defaults 4096 / 16384 / 4194304)."),
+        field!(nodelay: Bool, "TCP_NODELAY. When false, Nagle's algorithm (RFC 896) in Linux's Minshall form (`tcp_nagle_check`, `tcp_minshall_check`): the last, sub-MSS segment of the write queue waits while an earlier sub-MSS segment is unacknowledged. Full segments and a segment with FIN never wait. ns-3 3.44's `TcpSocket::TcpNoDelay` defaults to true. The simulator's applications write whole MSS chunks (bulk) or the whole transfer before closing (so its last segment carries FIN); Nagle shows with I-TCP relays and partial writes into a nearly full send buffer."),
+        field!(window_update_ack: Bool, "Send an ACK when the application's read opens the advertised window by at least min(2·MSS, buffer/2) (RFC 1122 4.2.3.3 receiver SWS avoidance; Linux `__tcp_cleanup_rbuf`). Off: reads never cause an ACK and `delack_count` / `delack_timeout` alone pace them, as in a stack without a receive buffer to drain (ns-2's `Agent/TCPSink` family, whose sink consumes data on arrival)."),
+        field!(slow_start_after_idle: Bool, "Congestion-window restart after idle (RFC 5681 §4.1; `net.ipv4.tcp_slow_start_after_idle = 1`, `tcp_cwnd_restart`): new data with nothing in flight after more than one RTO without sending sets ssthresh = max(ssthresh, ¾·cwnd), raises the module's `CA_EVENT_CWND_RESTART` (Vegas and Veno re-initialise) and halves cwnd per further RTO idle, down to min(IW, cwnd). Not for BBR (`cong_control`). ns-3 3.44's `TcpSocketBase` never restarts cwnd after idle."),
+        field!(witcp: Bool, "Wi-TCP sender (seed 001, `endpoint/witcp.rs`): obey EHO-ACK / EHC-ACK signals (TCP option 253, ExID 0x5754) by freezing and restoring cwnd and ssthresh. Default off: the option is then ignored, as by any unmodified stack."),
+        field!(witcp_max_freeze: OptDur, "With `witcp`: resume on our own after this long frozen without an EHC-ACK. `\"none\"` (the paper waits for the EHC-ACK indefinitely)."),
+        field!(ehn: Bool, "Explicit handover notification sender (seed 001's reference [8], `endpoint/ehn.rs`): on an ACK carrying the EHN signal, reset the retransmission timer and resend from its acknowledgement number at once. Default off: the signal is then an ordinary ACK."),
+        field!(freeze: Bool, "Freeze-TCP receiver (Goff et al., INFOCOM 2000; `endpoint/freeze.rs`): the driver may call `Endpoint::freeze` when its radio predicts a handoff and `unfreeze` on reconnection. Default off."),
+    ],
+};
 
 /// The configuration of a flow (or proxy connection) without a `tcp`
 /// table: the default profile.
@@ -86,16 +158,8 @@ pub(crate) fn tcp_default() -> TcpConfig {
     profiles::config(DEFAULT_PROFILE).expect("the default profile exists")
 }
 
-/// An optional duration: a duration, or "none".
-fn opt_duration(f: &super::value::Field) -> R<Option<airtcp_core::Duration>> {
-    match f.v {
-        Value::String(s) if s == "none" => Ok(None),
-        _ => Ok(Some(f.duration()?)),
-    }
-}
-
 pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
-    t.known(TCP_KEYS)?;
+    TCP.known(t)?;
     let mut c = match t.opt("profile") {
         Some(f) => profiles::config(f.str()?).map_err(|m| f.err(m))?,
         None => {
@@ -103,87 +167,7 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
             profiles::config(if ns3 { "ns3" } else { DEFAULT_PROFILE }).expect("built-in profile")
         }
     };
-    for key in t.map.keys() {
-        let f = t.opt(key).expect("present");
-        match key.as_str() {
-            "profile" => {}
-            "mss" => c.mss = f.u32()?,
-            "initial_cwnd" => c.initial_cwnd = f.u32()?,
-            "initial_ssthresh" => {
-                c.initial_ssthresh = match f.v {
-                    Value::String(s) if s == "infinite" => airtcp_tcp::cc::TCP_INFINITE_SSTHRESH,
-                    _ => f.u32()?,
-                }
-            }
-            "rcv_buf" => c.rcv_buf = f.size_u32()?,
-            "snd_buf" => c.snd_buf = f.size_u32()?,
-            "sack" => c.sack = f.bool()?,
-            "timestamps" => c.timestamps = f.bool()?,
-            "window_scaling" => c.window_scaling = f.bool()?,
-            "delack_count" => c.delack_count = f.u32()?,
-            "delack_timeout" => c.delack_timeout = f.duration()?,
-            "initial_rto" => c.initial_rto = f.duration()?,
-            "min_rto" => c.min_rto = f.duration()?,
-            "max_rto" => c.max_rto = f.duration()?,
-            "clock_granularity" => c.clock_granularity = f.duration()?,
-            "rto_tick" => c.rto_tick = opt_duration(&f)?,
-            "recovery" => c.recovery = Recovery::from_name(f.str()?).map_err(|m| f.err(m))?,
-            "dupack_threshold" => c.dupack_threshold = f.u32()?,
-            "limited_transmit" => c.limited_transmit = f.bool()?,
-            "cc" => {
-                let name = f.str()?;
-                airtcp_tcp::CongestionControl::from_name(name).map_err(|m| f.err(m))?;
-                c.cc = name.to_string();
-            }
-            "hz" => c.hz = f.u32()?,
-            "persist_min" => c.persist_min = f.duration()?,
-            "persist_max" => c.persist_max = f.duration()?,
-            "shrink_policy" => {
-                c.shrink_policy = match f.str()? {
-                    "linux" => ShrinkPolicy::Linux,
-                    "rfc" => ShrinkPolicy::Rfc,
-                    other => return Err(f.err(format!("unknown shrink_policy \"{other}\" (known: linux, rfc)"))),
-                }
-            }
-            "max_retries" => c.max_retries = f.u32()?,
-            "syn_retries" => c.syn_retries = f.u32()?,
-            "ts_granularity" => c.ts_granularity = f.duration()?,
-            "msl" => c.msl = f.duration()?,
-            "initial_quickacks" => c.initial_quickacks = f.u32()?,
-            "syn_rto" => c.syn_rto = opt_duration(&f)?,
-            "reno_sacks" => c.reno_sacks = RenoSacks::from_name(f.str()?).map_err(|m| f.err(m))?,
-            "loss_exit_growth" => c.loss_exit_growth = LossExitGrowth::from_name(f.str()?).map_err(|m| f.err(m))?,
-            "rto_ssthresh" => c.rto_ssthresh = RtoSsthresh::from_name(f.str()?).map_err(|m| f.err(m))?,
-            "partial_ack_rto" => c.partial_ack_rto = PartialAckRto::from_name(f.str()?).map_err(|m| f.err(m))?,
-            "rto_timer" => c.rto_timer = RtoTimer::from_name(f.str()?).map_err(|m| f.err(m))?,
-            "rack" => c.rack = f.bool()?,
-            "tlp" => c.tlp = f.bool()?,
-            "frto" => c.frto = f.bool()?,
-            "frto_nonsack_guard" => c.frto_nonsack_guard = f.bool()?,
-            "dsack" => c.dsack = f.bool()?,
-            "undo" => c.undo = f.bool()?,
-            "eifel" => c.eifel = f.bool()?,
-            "ecn" => {
-                c.ecn = match f.v {
-                    Value::Number(n) => n.as_i64().ok_or_else(|| f.err(format!("ecn = {n} is not 0, 1 or 2")))
-                        .and_then(|n| EcnMode::from_sysctl(n).map_err(|m| f.err(m)))?,
-                    _ => EcnMode::from_name(f.str()?).map_err(|m| f.err(m))?,
-                }
-            }
-            "rcv_buf_autotune" => c.rcv_buf_autotune = f.bool()?,
-            "tcp_rmem" => c.tcp_rmem = size_triple(&f)?,
-            "snd_buf_autotune" => c.snd_buf_autotune = f.bool()?,
-            "tcp_wmem" => c.tcp_wmem = size_triple(&f)?,
-            "nodelay" => c.nodelay = f.bool()?,
-            "window_update_ack" => c.window_update_ack = f.bool()?,
-            "slow_start_after_idle" => c.slow_start_after_idle = f.bool()?,
-            "witcp" => c.witcp = f.bool()?,
-            "freeze" => c.freeze = f.bool()?,
-            "witcp_max_freeze" => c.witcp_max_freeze = opt_duration(&f)?,
-            "ehn" => c.ehn = f.bool()?,
-            _ => unreachable!("checked by known()"),
-        }
-    }
+    TCP.read_present(t, &mut c)?;
     // A program's SO_RCVBUF / SO_SNDBUF locks that buffer
     // (SOCK_RCVBUF_LOCK, SOCK_SNDBUF_LOCK): an explicit size turns the
     // profile's autotuning off unless the autotune key is given too.
@@ -201,75 +185,49 @@ pub(crate) fn tcp_config(t: &Table) -> R<TcpConfig> {
 /// keys (so the JSON loads back to the same configuration), with the
 /// profile it started from.
 pub(crate) fn tcp_json(c: &TcpConfig) -> Value {
-    let mut v = tcp_json_fixed(c);
-    // Separate from `tcp_json_fixed`: one json! literal of every key
-    // exceeds serde_json's macro recursion limit.
-    let opt = |d: Option<airtcp_core::Duration>| d.map_or(json!("none"), |d| json!(format_duration(d)));
-    if let Some(map) = v.as_object_mut() {
-        let rest = [
-            ("profile", json!(c.profile)),
-            ("rcv_buf_autotune", json!(c.rcv_buf_autotune)),
-            ("tcp_rmem", json!(c.tcp_rmem)),
-            ("snd_buf_autotune", json!(c.snd_buf_autotune)),
-            ("tcp_wmem", json!(c.tcp_wmem)),
-            ("nodelay", json!(c.nodelay)),
-            ("window_update_ack", json!(c.window_update_ack)),
-            ("frto_nonsack_guard", json!(c.frto_nonsack_guard)),
-            ("slow_start_after_idle", json!(c.slow_start_after_idle)),
-            ("rto_tick", opt(c.rto_tick)),
-            ("syn_rto", opt(c.syn_rto)),
-            ("witcp", json!(c.witcp)),
-            ("witcp_max_freeze", opt(c.witcp_max_freeze)),
-            ("ehn", json!(c.ehn)),
-            ("freeze", json!(c.freeze)),
-        ];
-        for (k, val) in rest {
-            map.insert(k.into(), val);
-        }
-    }
-    v
+    TCP.write(c)
 }
 
-fn tcp_json_fixed(c: &TcpConfig) -> Value {
-    json!({
-        "mss": c.mss,
-        "initial_cwnd": c.initial_cwnd,
-        "initial_ssthresh": c.initial_ssthresh,
-        "rcv_buf": c.rcv_buf,
-        "snd_buf": c.snd_buf,
-        "sack": c.sack,
-        "timestamps": c.timestamps,
-        "window_scaling": c.window_scaling,
-        "delack_count": c.delack_count,
-        "delack_timeout": format_duration(c.delack_timeout),
-        "initial_rto": format_duration(c.initial_rto),
-        "min_rto": format_duration(c.min_rto),
-        "max_rto": format_duration(c.max_rto),
-        "clock_granularity": format_duration(c.clock_granularity),
-        "recovery": c.recovery.name(),
-        "dupack_threshold": c.dupack_threshold,
-        "limited_transmit": c.limited_transmit,
-        "cc": c.cc,
-        "hz": c.hz,
-        "persist_min": format_duration(c.persist_min),
-        "persist_max": format_duration(c.persist_max),
-        "shrink_policy": match c.shrink_policy { ShrinkPolicy::Linux => "linux", ShrinkPolicy::Rfc => "rfc" },
-        "max_retries": c.max_retries,
-        "syn_retries": c.syn_retries,
-        "ts_granularity": format_duration(c.ts_granularity),
-        "msl": format_duration(c.msl),
-        "initial_quickacks": c.initial_quickacks,
-        "reno_sacks": c.reno_sacks.name(),
-        "loss_exit_growth": c.loss_exit_growth.name(),
-        "rto_ssthresh": c.rto_ssthresh.name(),
-        "partial_ack_rto": c.partial_ack_rto.name(),
-        "rto_timer": c.rto_timer.name(),
-        "rack": c.rack,
-        "tlp": c.tlp,
-        "frto": c.frto,
-        "dsack": c.dsack,
-        "undo": c.undo,
-        "eifel": c.eifel,
-        "ecn": c.ecn.sysctl(),
-    })
+#[cfg(test)]
+mod tests {
+    use super::super::keys::listed_values;
+    use super::*;
+    use crate::Scenario;
+
+    fn with_tcp(line: &str) -> Result<Scenario, String> {
+        let text = format!(
+            "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[flows.tcp]\n{line}\n"
+        );
+        Scenario::from_toml_str(&text, "t.toml", &[]).map_err(|e| e.to_string())
+    }
+
+    /// Every value a type column lists is accepted, and the resolved
+    /// scenario records it in the same spelling (`ecn` and
+    /// `initial_ssthresh` record the number).
+    #[test]
+    fn every_listed_value_reads_and_is_recorded() {
+        let mut checked = 0;
+        for k in TCP.keys {
+            for v in listed_values(k.ty) {
+                let s = with_tcp(&format!("{} = {v}", k.name)).unwrap_or_else(|e| panic!("{} = {v}: {e}", k.name));
+                let recorded = s.to_json()["flows"][0]["tcp"][k.name].to_string();
+                if !matches!((k.name, v), ("ecn", _) | ("initial_ssthresh", "\"infinite\"")) {
+                    assert_eq!(recorded, v, "{}", k.name);
+                }
+                checked += 1;
+            }
+        }
+        // profile 9, recovery 5, the five ns-3 switches 2 each, cc 7,
+        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3.
+        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3);
+    }
+
+    #[test]
+    fn cc_is_read_once_into_its_algorithm() {
+        let s = with_tcp("cc = \"westwood+\"").unwrap();
+        assert_eq!(s.flows[0].tcp.cc, CcAlgorithm::Westwood);
+        assert_eq!(s.to_json()["flows"][0]["tcp"]["cc"], "westwood");
+        let e = with_tcp("cc = \"hybla\"").unwrap_err();
+        assert!(e.starts_with("t.toml:15: flows[0].tcp.cc: unknown congestion control 'hybla' (known: reno, newreno,"), "{e}");
+    }
 }

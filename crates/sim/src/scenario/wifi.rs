@@ -10,15 +10,15 @@
 use std::collections::HashMap;
 
 use airtcp_core::{Duration, Instant};
-use airtcp_wifi::mac::{MacParams, RateControl};
 use airtcp_wifi::medium::RadioSpec;
 use airtcp_wifi::mgmt::{ApSpec, MgmtSpec, ScanKind, StaSpec};
 use airtcp_wifi::mobility::{self, Mobility, Pos};
-use airtcp_wifi::phy::{PathLoss, Preamble, RadioParams, Rate, Shadowing, Standard};
+use airtcp_wifi::phy::{PathLoss, Rate, Shadowing, Standard};
 
 use super::doc::KeyPath;
 use super::names::NodeIndex;
 use super::value::{Field, Table, R};
+use super::wifi_medium::{at_least_one, finite, rate_control, std_letter};
 use super::NodeSpec;
 use crate::network::addr::{fmt_addr, mask, parse_addr, Prefix};
 
@@ -71,12 +71,6 @@ pub struct P2pSpec {
     pub attempts: u32,
 }
 
-const WIFI_KEYS: &[&str] = &[
-    "standard", "propagation", "exponent", "reference_m", "reference_loss_db", "frequency_hz", "antenna_height_m", "system_loss",
-    "shadowing_db", "rate", "rts_threshold", "queue_packets", "short_retry_limit", "long_retry_limit", "preamble", "tx_power_dbm",
-    "rx_sensitivity_dbm", "cca_threshold_dbm", "noise_figure_db", "radio_profile", "adhoc_subnet", "rate_control",
-    "preamble_min_snr_db", "preamble_min_rssi_dbm", "medium", "p2p_delay",
-];
 const RADIO_KEYS: &[&str] = &[
     "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
     "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
@@ -93,7 +87,6 @@ const AP_KEYS: &[&str] = &["beacons", "beacon_interval", "subnet"];
 /// the link plan, which uses 10.0.0.0/8, never touches).
 const AUTO_BSS_BASE: u32 = 0xAC10_0000;
 const AUTO_BSS_COUNT: usize = 1024;
-const AUTO_ADHOC: (u32, u8) = (0xC0A8_0000, 16);
 
 /// Read `[wifi]`, `[[radios]]` and `[[wifi_errors]]`; `None` when the
 /// scenario has no radios.
@@ -114,113 +107,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
         Some(t) => t,
         None => Table::new(root.doc, KeyPath::root().key("wifi"), &empty)?,
     };
-    w.known(WIFI_KEYS)?;
-    let standard = match w.opt("standard") {
-        None => Standard::A,
-        Some(f) => match f.str()? {
-            "a" | "802.11a" => Standard::A,
-            "b" | "802.11b" => Standard::B,
-            "g" | "802.11g" => Standard::G,
-            s => return Err(f.err(format!("unknown standard \"{s}\" (known: a, b, g)"))),
-        },
-    };
-    let mut phy = match w.opt("radio_profile") {
-        None => RadioParams::default(),
-        Some(f) => match f.str()? {
-            "ns3" => RadioParams::default(),
-            "ns2" => RadioParams::ns2(),
-            s => return Err(f.err(format!("unknown radio_profile \"{s}\" (known: ns3, ns2)"))),
-        },
-    };
-    read_dbm(&w, "tx_power_dbm", &mut phy.tx_power_dbm)?;
-    read_dbm(&w, "rx_sensitivity_dbm", &mut phy.rx_sensitivity_dbm)?;
-    read_dbm(&w, "cca_threshold_dbm", &mut phy.cca_threshold_dbm)?;
-    read_dbm(&w, "noise_figure_db", &mut phy.noise_figure_db)?;
-    read_dbm(&w, "preamble_min_snr_db", &mut phy.preamble.min_snr_db)?;
-    read_dbm(&w, "preamble_min_rssi_dbm", &mut phy.preamble.min_rssi_dbm)?;
-    let freq = match w.opt("frequency_hz") {
-        Some(f) => positive(&f)?,
-        None => standard.center_freq_mhz(standard.default_channel()).unwrap_or(5180) as f64 * 1e6,
-    };
-    let system_loss = match w.opt("system_loss") {
-        Some(f) => {
-            let x = positive(&f)?;
-            if x < 1.0 {
-                return Err(f.err(format!("system_loss {x} must be at least 1 (a loss factor)")));
-            }
-            x
-        }
-        None => 1.0,
-    };
-    let path_loss = match w.opt("propagation").map(|f| f.str().map(|s| (s, f.clone()))).transpose()? {
-        None | Some(("log-distance", _)) => {
-            let exponent = w.opt("exponent").map(|f| positive(&f)).transpose()?.unwrap_or(3.0);
-            let reference_m = w.opt("reference_m").map(|f| positive(&f)).transpose()?.unwrap_or(1.0);
-            let reference_loss_db = w.opt("reference_loss_db").map(|f| finite(&f)).transpose()?.unwrap_or(46.6777);
-            PathLoss::LogDistance { exponent, reference_m, reference_loss_db }
-        }
-        Some(("friis", _)) => PathLoss::Friis { freq_hz: freq, system_loss },
-        Some(("two-ray", _)) => {
-            let h = w.opt("antenna_height_m").map(|f| positive(&f)).transpose()?.unwrap_or(1.5);
-            PathLoss::TwoRayGround { freq_hz: freq, tx_height_m: h, rx_height_m: h, system_loss }
-        }
-        Some((s, f)) => return Err(f.err(format!("unknown propagation \"{s}\" (known: log-distance, friis, two-ray)"))),
-    };
-    let shadowing = match w.opt("shadowing_db") {
-        Some(f) => {
-            let s = finite(&f)?;
-            if s < 0.0 {
-                return Err(f.err(format!("shadowing_db {s} must not be negative")));
-            }
-            (s > 0.0).then_some(Shadowing { sigma_db: s })
-        }
-        None => None,
-    };
-    let default_rate = match w.opt("rate") {
-        Some(f) => rate(&f, standard)?,
-        None => *standard.rates().last().expect("every standard has rates"),
-    };
-    let mut mac = MacParams::new(standard, default_rate);
-    mac.broadcast_rate = standard.lowest_basic_rate();
-    if let Some(f) = w.opt("preamble") {
-        mac.preamble = match f.str()? {
-            "long" => Preamble::Long,
-            "short" => Preamble::Short,
-            s => return Err(f.err(format!("unknown preamble \"{s}\" (known: long, short)"))),
-        };
-    }
-    if let Some(f) = w.opt("rts_threshold") {
-        mac.rts_threshold = f.u32()?;
-    }
-    if let Some(f) = w.opt("rate_control") {
-        mac.rate_control = rate_control(&f)?;
-    }
-    if let Some(f) = w.opt("queue_packets") {
-        mac.queue_limit = at_least_one(&f, "queue_packets")?;
-    }
-    if let Some(f) = w.opt("short_retry_limit") {
-        mac.short_retry_limit = at_least_one(&f, "short_retry_limit")?;
-    }
-    if let Some(f) = w.opt("long_retry_limit") {
-        mac.long_retry_limit = at_least_one(&f, "long_retry_limit")?;
-    }
-    let p2p = match w.opt("medium") {
-        None => None,
-        Some(f) => match f.str()? {
-            "802.11" | "80211" => None,
-            "p2p" => Some(P2pSpec { bps: default_rate.kbps as u64 * 1000, delay: Duration::ZERO, attempts: mac.short_retry_limit }),
-            s => return Err(f.err(format!("unknown medium \"{s}\" (known: 802.11, p2p)"))),
-        },
-    };
-    let p2p = match (p2p, w.opt("p2p_delay")) {
-        (Some(p), Some(f)) => Some(P2pSpec { delay: f.duration()?, ..p }),
-        (None, Some(f)) => return Err(f.err("p2p_delay needs medium = \"p2p\"")),
-        (p, None) => p,
-    };
-    let adhoc_subnet = match w.opt("adhoc_subnet") {
-        Some(f) => Prefix::parse(f.str()?).map_err(|m| f.err(m))?,
-        None => Prefix::new(AUTO_ADHOC.0, AUTO_ADHOC.1),
-    };
+    let super::wifi_medium::Medium { standard, phy, path_loss, shadowing, mac, p2p, adhoc_subnet } = super::wifi_medium::medium(&w)?;
 
     // Radios: first pass reads each; stations resolve their AP after.
     let items = radios_f.list()?;
@@ -439,7 +326,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     } else if let Some(i) = out.iter().position(|r| matches!(r.mode, RadioMode::Station { ap: None, .. })) {
         return Err(root.doc.err(&KeyPath::root().key("radios").index(i), "a station of the p2p medium needs `ap` (the cell it starts in)"));
     }
-    let errors = errors(root, &out, nodes, index)?;
+    let errors = super::wifi_errors::wifi_errors(root, &out, nodes, index)?;
     let raw = [
         root.opt("wifi").map(|f| f.v.clone()).unwrap_or_else(|| serde_json::json!({})),
         radios_f.v.clone(),
@@ -448,43 +335,11 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     Ok(Some(WifiSpec { raw, standard, path_loss, shadowing, radios: out, errors, p2p }))
 }
 
-fn std_letter(s: Standard) -> &'static str {
-    match s {
-        Standard::A => "a",
-        Standard::B => "b",
-        Standard::G => "g",
-    }
-}
-
-fn finite(f: &Field) -> R<f64> {
-    let x = f.f64()?;
-    if !x.is_finite() {
-        return Err(f.err(format!("{x} is not a finite number")));
-    }
-    Ok(x)
-}
-
-fn positive(f: &Field) -> R<f64> {
-    let x = finite(f)?;
-    if x <= 0.0 {
-        return Err(f.err(format!("{x} must be positive")));
-    }
-    Ok(x)
-}
-
 fn read_dbm(t: &Table, key: &str, into: &mut f64) -> R<()> {
     if let Some(f) = t.opt(key) {
         *into = finite(&f)?;
     }
     Ok(())
-}
-
-fn at_least_one(f: &Field, key: &str) -> R<u32> {
-    let n = f.u32()?;
-    if n == 0 {
-        return Err(f.err(format!("{key} must be at least 1")));
-    }
-    Ok(n)
 }
 
 /// "54Mbps" / "5.5Mbps" text or a number of Mb/s, one of the standard's rates.
@@ -570,14 +425,6 @@ fn mobility_of(t: &Table) -> R<(Mobility, Option<RandomWaypoint>)> {
         return mobility::parse_csv(&text).map(|m| (m, None)).map_err(|m| f.err(format!("{}: {m}", path.display())));
     }
     Ok((Mobility::Static(pos), None))
-}
-
-fn rate_control(f: &Field) -> R<RateControl> {
-    match f.str()? {
-        "constant" => Ok(RateControl::Constant),
-        "minstrel" => Ok(RateControl::Minstrel),
-        s => Err(f.err(format!("unknown rate_control \"{s}\" (known: constant, minstrel)"))),
-    }
 }
 
 fn t_has(f: Field, key: &str) -> bool {
@@ -755,34 +602,6 @@ fn check_reach(root: &Table, out: &[RadioDecl], pl: &PathLoss) -> R<()> {
         }
     }
     Ok(())
-}
-
-fn errors(root: &Table, out: &[RadioDecl], nodes: &[NodeSpec], index: &NodeIndex) -> R<Vec<(usize, usize, f64, u32)>> {
-    let Some(f) = root.opt("wifi_errors") else { return Ok(Vec::new()) };
-    let radio_of: HashMap<usize, usize> = out.iter().enumerate().map(|(i, r)| (r.node, i)).collect();
-    let mut v = Vec::new();
-    for k in 0..f.list()?.len() {
-        let t = f.item(k).table()?;
-        t.known(&["from", "to", "fer", "both", "min_bytes"])?;
-        let mut ends = [0usize; 2];
-        for (j, key) in ["from", "to"].iter().enumerate() {
-            let g = t.req(key)?;
-            let s = g.str()?;
-            let n = index.get(s).ok_or_else(|| g.err(format!("unknown node \"{s}\"")))?;
-            ends[j] = *radio_of.get(&n).ok_or_else(|| g.err(format!("node \"{}\" has no radio", nodes[n].name)))?;
-        }
-        let ff = t.req("fer")?;
-        let fer = ff.prob()?;
-        if ends[0] == ends[1] {
-            return Err(t.req("to")?.err("from and to are the same radio"));
-        }
-        let min_bytes = t.opt("min_bytes").map(|f| f.u32()).transpose()?.unwrap_or(0);
-        v.push((ends[0], ends[1], fer, min_bytes));
-        if t.opt("both").map(|b| b.bool()).transpose()?.unwrap_or(false) {
-            v.push((ends[1], ends[0], fer, min_bytes));
-        }
-    }
-    Ok(v)
 }
 
 /// Node pairs a wireless segment connects (every radio of a network with

@@ -56,7 +56,7 @@ fn bulk_lossy_is_the_ns3_anchor() {
     assert_eq!((t.mss, t.initial_cwnd, t.sack, t.timestamps, t.delack_count), (1000, 1, false, true, 2));
     assert_eq!((t.min_rto, t.delack_timeout), (Duration::from_secs(1), Duration::from_millis(200)));
     assert_eq!((t.rcv_buf, t.snd_buf, t.recovery), (131_072, 131_072, Recovery::Ns3Prr));
-    assert_eq!(t.cc, "newreno");
+    assert_eq!(t.cc.name(), "newreno");
 }
 
 #[test]
@@ -175,7 +175,7 @@ fn set_overrides_apply_before_validation() {
         &sets(&[("flows.0.tcp.cc", "reno"), ("links.1.loss_ab.p", "0.05"), ("sim.duration", "600s"), ("flows.0.tcp.sack", "true")]),
     )
     .unwrap();
-    assert_eq!(s.flows[0].tcp.cc, "reno");
+    assert_eq!(s.flows[0].tcp.cc.name(), "reno");
     assert!(s.flows[0].tcp.sack);
     assert_eq!(s.links[1].loss[0].model, LossModel::Uniform { p: 0.05 });
     assert_eq!(s.duration(), Duration::from_secs(600));
@@ -272,14 +272,14 @@ fn a_flow_naming_no_profile_runs_linux() {
         assert!(t.rcv_buf_autotune && t.snd_buf_autotune);
     }
     let s = Scenario::from_toml_str(&with_tcp(""), "x.toml", &[]).unwrap();
-    assert_eq!(s.flows[0].tcp.cc, "cubic");
+    assert_eq!(s.flows[0].tcp.cc.name(), "cubic");
 }
 
 #[test]
 fn keys_beside_a_profile_override_only_themselves() {
     let s = Scenario::from_toml_str(&with_tcp("profile = \"linux-3.16\"\ncc = \"westwood\"\nrcv_buf = 65536"), "x.toml", &[]).unwrap();
     let t = &s.flows[0].tcp;
-    assert_eq!((t.profile, t.cc.as_str(), t.rack, t.tlp), ("linux-3.16", "westwood", false, true));
+    assert_eq!((t.profile, t.cc.name(), t.rack, t.tlp), ("linux-3.16", "westwood", false, true));
     assert_eq!(t.tcp_rmem, [4096, 87_380, 6_291_456]);
     // An explicit buffer locks its autotuning, the other stays on.
     assert!(!t.rcv_buf_autotune && t.snd_buf_autotune);
@@ -288,7 +288,7 @@ fn keys_beside_a_profile_override_only_themselves() {
     assert_eq!((t.mss, t.rcv_buf, t.min_rto, t.rto_tick), (2264, 8760, Duration::from_millis(500), Some(Duration::from_millis(500))));
     // ns-3's recovery alone selects the ns3 profile; a profile given wins.
     let s = Scenario::from_toml_str(&with_tcp("recovery = \"ns3-prr\""), "x.toml", &[]).unwrap();
-    assert_eq!((s.flows[0].tcp.profile, s.flows[0].tcp.cc.as_str(), s.flows[0].tcp.frto), ("ns3", "newreno", false));
+    assert_eq!((s.flows[0].tcp.profile, s.flows[0].tcp.cc.name(), s.flows[0].tcp.frto), ("ns3", "newreno", false));
     let s = Scenario::from_toml_str(&with_tcp("profile = \"linux\"\nrecovery = \"ns3-prr\""), "x.toml", &[]).unwrap();
     assert_eq!((s.flows[0].tcp.profile, s.flows[0].tcp.frto), ("linux", true));
 }
@@ -312,7 +312,7 @@ fn summary_records_the_profile_and_every_value() {
     // Every key the input accepts is written, so the record is complete
     // and loads back to the same configuration.
     let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-    let mut want = airtcp_sim::scenario::tcp::TCP_KEYS.to_vec();
+    let mut want = airtcp_sim::scenario::tcp::TCP.names();
     want.sort_unstable();
     let mut have = keys.clone();
     have.sort_unstable();

@@ -86,9 +86,61 @@ pub enum CongestionControl {
     Custom(Box<dyn CongestionOps + Send>),
 }
 
-/// Names accepted by [`CongestionControl::from_name`] (aliases included).
+/// Names accepted by [`CcAlgorithm::from_name`] (aliases included).
 pub const BUILTIN_NAMES: &[&str] =
     &["reno", "newreno", "cubic", "veno", "westwood", "westwood+", "westwoodplus", "vegas", "bbr"];
+
+/// Which built-in algorithm a configuration runs: the name is read once
+/// (when the scenario or the code builds the [`crate::TcpConfig`]) and
+/// every endpoint builds its instance from this value, with no string
+/// lookup per connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CcAlgorithm {
+    /// Linux's tcp_reno (per-segment growth).
+    Reno,
+    /// RFC 5681's per-ACK growth as ns-3's TcpNewReno does it (`newreno.rs`).
+    NewReno,
+    /// Linux's CUBIC (RFC 9438), the default since 2.6.19.
+    Cubic,
+    /// Linux's TCP Veno (Fu and Liew 2003).
+    Veno,
+    /// Linux's `westwood` module, which is Westwood+ (`westwood+` and
+    /// `westwoodplus` name it too).
+    Westwood,
+    /// Linux's TCP Vegas (Brakmo and Peterson 1995).
+    Vegas,
+    /// Linux's BBR (v1).
+    Bbr,
+}
+
+impl CcAlgorithm {
+    /// The algorithm a name selects; the error lists every accepted name.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        Ok(match name {
+            "reno" => CcAlgorithm::Reno,
+            "newreno" => CcAlgorithm::NewReno,
+            "cubic" => CcAlgorithm::Cubic,
+            "veno" => CcAlgorithm::Veno,
+            "westwood" | "westwood+" | "westwoodplus" => CcAlgorithm::Westwood,
+            "vegas" => CcAlgorithm::Vegas,
+            "bbr" => CcAlgorithm::Bbr,
+            other => return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
+        })
+    }
+
+    /// The canonical name (what summary.json records).
+    pub fn name(self) -> &'static str {
+        match self {
+            CcAlgorithm::Reno => "reno",
+            CcAlgorithm::NewReno => "newreno",
+            CcAlgorithm::Cubic => "cubic",
+            CcAlgorithm::Veno => "veno",
+            CcAlgorithm::Westwood => "westwood",
+            CcAlgorithm::Vegas => "vegas",
+            CcAlgorithm::Bbr => "bbr",
+        }
+    }
+}
 
 /// Expands `$body` with `$c` bound to the concrete algorithm (static dispatch).
 macro_rules! dispatch {
@@ -114,21 +166,26 @@ impl CongestionControl {
     /// (`TcpConfig::recovery`). `westwood+` and `westwoodplus` name Linux's
     /// `westwood` module, which is Westwood+.
     pub fn from_name(name: &str) -> Result<Self, String> {
-        Self::from_name_with(name, &CcParams::default())
+        Self::new(CcAlgorithm::from_name(name)?, &CcParams::default())
     }
 
     /// Build an algorithm by name with module parameters; parameters of
     /// other algorithms are ignored.
     pub fn from_name_with(name: &str, params: &CcParams) -> Result<Self, String> {
-        Ok(match name {
-            "reno" => CongestionControl::Reno(Reno),
-            "newreno" => CongestionControl::NewReno(NewReno::default()),
-            "cubic" => CongestionControl::Cubic(Cubic::new(params)?),
-            "veno" => CongestionControl::Veno(Veno::default()),
-            "westwood" | "westwood+" | "westwoodplus" => CongestionControl::Westwood(Westwood::default()),
-            "vegas" => CongestionControl::Vegas(Vegas::new(params)),
-            "bbr" => CongestionControl::Bbr(Bbr::new(params)),
-            other => return Err(format!("unknown congestion control '{other}' (known: {})", BUILTIN_NAMES.join(", "))),
+        Self::new(CcAlgorithm::from_name(name)?, params)
+    }
+
+    /// Build `algorithm` with module parameters (those of other algorithms
+    /// are ignored). Fails only on parameters out of range.
+    pub fn new(algorithm: CcAlgorithm, params: &CcParams) -> Result<Self, String> {
+        Ok(match algorithm {
+            CcAlgorithm::Reno => CongestionControl::Reno(Reno),
+            CcAlgorithm::NewReno => CongestionControl::NewReno(NewReno::default()),
+            CcAlgorithm::Cubic => CongestionControl::Cubic(Cubic::new(params)?),
+            CcAlgorithm::Veno => CongestionControl::Veno(Veno::default()),
+            CcAlgorithm::Westwood => CongestionControl::Westwood(Westwood::default()),
+            CcAlgorithm::Vegas => CongestionControl::Vegas(Vegas::new(params)),
+            CcAlgorithm::Bbr => CongestionControl::Bbr(Bbr::new(params)),
         })
     }
 }
@@ -204,6 +261,11 @@ mod tests {
             let cc = CongestionControl::from_name(name).unwrap();
             assert_eq!(cc.name(), module);
             assert_eq!(cc.has_cong_control(), module == "bbr", "{name}");
+            // The configuration's algorithm records the module's name,
+            // which reads back to the same algorithm.
+            let algorithm = CcAlgorithm::from_name(name).unwrap();
+            assert_eq!(algorithm.name(), module);
+            assert_eq!(CcAlgorithm::from_name(module), Ok(algorithm));
         }
     }
 

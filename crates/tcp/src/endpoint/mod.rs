@@ -303,7 +303,7 @@ impl Endpoint {
     /// draws it from the endpoint's RNG stream so runs are reproducible).
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: SeqNum) -> Result<Self, String> {
         cfg.validate()?;
-        let cc = CongestionControl::from_name(&cfg.cc)?;
+        let cc = CongestionControl::new(cfg.cc, &crate::cc::CcParams::default())?;
         let tp = TcpSock {
             snd_cwnd: cfg.initial_cwnd,
             snd_ssthresh: cfg.initial_ssthresh,

@@ -90,7 +90,7 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         crate::config::ShrinkPolicy::Rfc => "rfc",
     };
     vec![
-        ("cc", cc.clone()),
+        ("cc", cc.name().to_string()),
         ("recovery", recovery.name().into()),
         ("initial_cwnd", initial_cwnd.to_string()),
         ("initial_ssthresh", ssthresh),

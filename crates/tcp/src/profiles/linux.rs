@@ -11,7 +11,7 @@
 use airtcp_core::Duration;
 
 use super::Profile;
-use crate::cc::TCP_INFINITE_SSTHRESH;
+use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
 use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 /// `tcp_rmem` before Linux 5.4 (commit a337531b942b raised the default to
@@ -64,7 +64,7 @@ pub(super) fn linux() -> TcpConfig {
         rto_ssthresh: RtoSsthresh::OncePerWindow,    // tcp_enter_loss
         partial_ack_rto: PartialAckRto::Every,       // tcp_rearm_rto on every ACK of new data
         rto_timer: RtoTimer::Linux,                  // tcp_rtt_estimator + tcp_set_rto
-        cc: "cubic".into(),                          // tcp_congestion_control default since 2.6.19
+        cc: CcAlgorithm::Cubic,                          // tcp_congestion_control default since 2.6.19
         hz: 250,                                     // kernel/Kconfig.hz default HZ_250 (also this host's 6.x kernel)
         persist_min: Duration::from_millis(200),     // tcp_probe0_base >= TCP_RTO_MIN
         persist_max: Duration::from_secs(120),       // TCP_RTO_MAX

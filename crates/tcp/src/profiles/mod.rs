@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn ns3_profile_is_the_ns3_behaviour_set_with_newreno() {
-        let want = TcpConfig { profile: "ns3", cc: "newreno".into(), ..TcpConfig::ns3() };
+        let want = TcpConfig { profile: "ns3", cc: crate::cc::CcAlgorithm::NewReno, ..TcpConfig::ns3() };
         assert_eq!(config("ns3").unwrap(), want);
         assert_eq!(want.recovery, Recovery::Ns3Prr);
     }

@@ -7,7 +7,7 @@
 use airtcp_core::Duration;
 
 use super::Profile;
-use crate::cc::TCP_INFINITE_SSTHRESH;
+use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
 use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn ns3() -> TcpConfig {
@@ -53,7 +53,7 @@ pub(super) fn ns3() -> TcpConfig {
         rto_ssthresh: RtoSsthresh::Always,           // ReTxTimeout
         partial_ack_rto: PartialAckRto::FirstOnly,   // NewAck (ack, m_isFirstPartialAck)
         rto_timer: RtoTimer::Rfc6298,                // RttMeanDeviation + TcpSocketBase
-        cc: "newreno".into(),                        // the anchor's TcpNewReno (3.44's SocketType default is TcpCubic)
+        cc: CcAlgorithm::NewReno,                        // the anchor's TcpNewReno (3.44's SocketType default is TcpCubic)
         hz: 1000,                                    // only the modules see it
         persist_min: Duration::from_millis(200),     // unused by ns-3's own persist (TcpSocketBase::PersistTimeout 6 s is not modelled)
         persist_max: Duration::from_secs(60),

@@ -8,7 +8,7 @@
 use airtcp_core::Duration;
 
 use super::Profile;
-use crate::cc::TCP_INFINITE_SSTHRESH;
+use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
 use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn opnet_2003() -> TcpConfig {
@@ -54,7 +54,7 @@ pub(super) fn opnet_2003() -> TcpConfig {
         rto_ssthresh: RtoSsthresh::OncePerWindow,
         partial_ack_rto: PartialAckRto::Every,
         rto_timer: RtoTimer::Rfc6298,                // table: RTT Gain 0.125, Deviation Gain 0.25 (RFC 6298's alpha, beta)
-        cc: "reno".into(),
+        cc: CcAlgorithm::Reno,
         hz: 1000,                                    // only the modules see it
         persist_min: Duration::from_secs(1),         // table: Persist Timeout 1.0
         persist_max: Duration::from_secs(64),        // the Maximum RTO

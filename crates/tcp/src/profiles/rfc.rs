@@ -7,7 +7,7 @@
 use airtcp_core::Duration;
 
 use super::Profile;
-use crate::cc::TCP_INFINITE_SSTHRESH;
+use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
 use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn rfc() -> TcpConfig {
@@ -53,7 +53,7 @@ pub(super) fn rfc() -> TcpConfig {
         rto_ssthresh: RtoSsthresh::OncePerWindow,    // RFC 5681 §3.1 eq. 4, not again for a retransmitted segment
         partial_ack_rto: PartialAckRto::Every,       // RFC 6298 (5.3)
         rto_timer: RtoTimer::Rfc6298,
-        cc: "reno".into(),                           // RFC 5681 slow start and congestion avoidance
+        cc: CcAlgorithm::Reno,                           // RFC 5681 slow start and congestion avoidance
         hz: 1000,                                    // only the modules see it
         persist_min: Duration::from_secs(1),         // RFC 9293 3.8.6.1: the RTO
         persist_max: Duration::from_secs(60),

@@ -102,7 +102,7 @@ fn scenario_cfg(cc: &str) -> TcpConfig {
         rcv_buf: 131_072,
         snd_buf: 131_072,
         limited_transmit: true,
-        cc: cc.into(),
+        cc: airtcp_tcp::CcAlgorithm::from_name(cc).expect("a built-in module"),
         ..TcpConfig::default()
     }
 }

@@ -118,7 +118,10 @@ pub const CHAIN_LEN: usize = 4;
 /// One stage of a retry chain: `count` consecutive attempts at `rate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChainEntry {
+    /// The rate tried at this stage.
     pub rate: Rate,
+    /// Attempts at `rate` before the chain falls to the next stage: the
+    /// rate's retry count, which Linux sizes so the tries fit a time segment.
     pub count: u32,
 }
 

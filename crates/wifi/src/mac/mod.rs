@@ -1,7 +1,7 @@
 //! The 802.11 DCF MAC (802.11-2016 clause 10.3): what a radio sends when.
 //! The state of every radio lives in [`crate::medium::Wlan`]; this module
 //! holds the parameters, the frames as the MAC sees them, the counters and
-//! (in `dcf.rs`) the channel-access logic.
+//! (in `dcf.rs` and its parts) the channel-access state and logic.
 
 mod dcf;
 pub mod minstrel;
@@ -22,11 +22,21 @@ pub const NO_HANDLE: u32 = u32::MAX;
 /// (802.11-2016 9.3.3); `ssid` indexes the medium's SSID table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MgmtInfo {
+    /// SSID as an index into the medium's table, so that frames stay `Copy`
+    /// and compare SSIDs without touching strings.
     pub ssid: u16,
+    /// DS Parameter Set: the AP's channel, which a scan records with each
+    /// candidate so the station knows where to tune to join it.
     pub channel: u8,
+    /// Association ID the AP gave (association responses).
     pub aid: u16,
+    /// Status code (authentication and association responses; 0 = success).
     pub status: u16,
+    /// Reason code (disassociation, deauthentication): 7 = class 3 frame
+    /// from a nonassociated station, 8 = leaving the BSS.
     pub reason: u16,
+    /// Authentication transaction sequence number (1 = request, 2 = answer
+    /// in open-system authentication).
     pub auth_seq: u16,
 }
 
@@ -42,7 +52,9 @@ pub enum RateControl {
 /// MAC parameters of one radio.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MacParams {
+    /// The PHY: decides slot, SIFS, DIFS, contention window and the rates.
     pub standard: Standard,
+    /// PLCP preamble (long or short on 802.11b): part of every frame's airtime.
     pub preamble: Preamble,
     /// Rate of unicast data frames (constant rate control).
     pub data_rate: Rate,
@@ -63,7 +75,9 @@ pub struct MacParams {
     /// Contention window bounds; default from the PHY (802.11-2016 Tables
     /// 15-5, 17-21).
     pub cw_min: u32,
+    /// The window's cap after repeated failures (doubling stops here).
     pub cw_max: u32,
+    /// Constant rate or Minstrel: what `data_rate` means for unicast data.
     pub rate_control: RateControl,
 }
 
@@ -95,6 +109,8 @@ impl MacParams {
 /// arena index) for data frames; management and control frames have none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AirFrame {
+    /// What the frame is: decides whether it is acknowledged, sets a NAV,
+    /// or goes to the management state machines.
     pub kind: FrameKind,
     /// Transmitting radio.
     pub src: u32,
@@ -107,9 +123,15 @@ pub struct AirFrame {
     pub bytes: u32,
     /// Duration field: the NAV the frame sets, in nanoseconds after its end.
     pub nav: Duration,
+    /// Sequence number, which duplicate detection compares (10.3.2.11).
     pub seq: u16,
+    /// Retry bit: a retransmission, dropped at the receiver if it has seen
+    /// this sequence number last from this transmitter.
     pub retry: bool,
+    /// The network's frame this carries (`NO_HANDLE` for management and
+    /// control frames): the medium never copies payloads.
     pub handle: u32,
+    /// PHY rate the frame is sent at; reception draws its errors from it.
     pub rate: Rate,
     /// Management fields (management frames only).
     pub info: MgmtInfo,
@@ -136,9 +158,11 @@ pub struct MacCounters {
     pub rx_errors: u64,
     /// Data frames received correctly for this radio, and duplicates dropped.
     pub rx_data: u64,
+    /// Retransmitted frames dropped as duplicates (their ACK had been lost).
     pub rx_duplicates: u64,
     /// RTS frames sent and CTS frames received.
     pub rts_tx: u64,
+    /// CTS frames received in answer to our RTS.
     pub cts_rx: u64,
     /// Broadcast frames sent.
     pub broadcast_tx: u64,

@@ -285,7 +285,7 @@ mod tests {
         let mut rng = RngStream::new(3, "grid-test");
         let (mut t, mut near, mut checked) = (Instant::ZERO, Vec::new(), 0);
         for step in 0..3000 {
-            t = t + Duration::from_nanos((rng.uniform() * 60e6) as u64);
+            t += Duration::from_nanos((rng.uniform() * 60e6) as u64);
             let src = (rng.uniform() * n as f64) as usize % n;
             if step % 97 == 0 {
                 let ch = if w.radios[src].spec.channel == 36 {

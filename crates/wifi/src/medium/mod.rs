@@ -20,7 +20,7 @@ use airtcp_core::{Duration, Instant, RngStream};
 
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MacCounters, MacParams};
-use crate::mgmt::{ApState, MgmtEvent, MgmtSpec, StaState};
+use crate::mgmt::{ApState, Bss, MgmtEvent, MgmtRole, MgmtSpec, StaState, WILDCARD_SSID};
 use crate::mobility::{Mobility, Pos, Track};
 use crate::phy::{self, PathLoss, RadioParams, Shadowing};
 
@@ -36,14 +36,20 @@ use wheel::WakeWheel;
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
 pub struct RadioSpec {
+    /// Where the radio is over time: the medium evaluates it at each
+    /// transmission, so moving stations change their links as they go.
     pub mobility: Mobility,
     /// Channel number (802.11-2016 Annex E).
     pub channel: u8,
+    /// Transmit power, sensitivity, CCA level, noise figure and antenna gain.
     pub phy: RadioParams,
+    /// The DCF's parameters (standard, rates, retry limits, queue).
     pub mac: MacParams,
     /// The AP radio a station of an infrastructure BSS sends every frame
-    /// through (its association at the start); `None` for an AP, an ad hoc
-    /// radio, or a station that starts unassociated.
+    /// through at the start; `None` for an AP, an ad hoc radio, or a
+    /// station that starts unassociated. [`Wlan::new`] takes it into the
+    /// radio's one record of its BSS, which a roam updates; ask
+    /// [`Wlan::associated_ap`] for the AP now.
     pub ap: Option<u32>,
     /// Beacons, scanning, association and roaming (or none).
     pub mgmt: MgmtSpec,
@@ -55,34 +61,60 @@ pub enum WlanOutput {
     /// Data frame `handle` arrived correctly at `radio`, for it (unicast or
     /// broadcast). The network copies the frame: the sender keeps `handle`
     /// until its `Released`.
-    Delivered { handle: u32, radio: u32 },
+    Delivered {
+        /// The sender's frame; the network copies it before `Released`.
+        handle: u32,
+        /// The receiving radio.
+        radio: u32,
+    },
     /// An AP received data frame `handle` for station radio `da` of its BSS:
     /// the network copies it and enqueues the copy at `radio` toward `da`
     /// (the AP's bridging, 802.11-2016 4.5.3).
-    Relay { handle: u32, radio: u32, da: u32 },
+    Relay {
+        /// The frame as received by the AP.
+        handle: u32,
+        /// The AP that relays it.
+        radio: u32,
+        /// The station it is for.
+        da: u32,
+    },
     /// The MAC of `radio` is done with `handle` (acknowledged, sent as
     /// broadcast, or dropped): the network frees it.
-    Released { handle: u32, radio: u32 },
+    Released {
+        /// The frame the network may now free.
+        handle: u32,
+        /// The radio whose MAC let it go.
+        radio: u32,
+    },
     /// `radio` dropped `handle` after its retry limit toward `dst`
     /// (reported to the node's agents); the frame is released as well.
-    RetryDrop { handle: u32, radio: u32, dst: u32 },
+    RetryDrop {
+        /// The frame given up on.
+        handle: u32,
+        /// The radio that gave up.
+        radio: u32,
+        /// The radio it was addressed to: agents learn which link failed
+        /// (the cross-layer signal Wi-TCP's EHO-ACK is built on).
+        dst: u32,
+    },
     /// A management step of `radio` (scan, authentication, association,
     /// loss of link), for the event log and the node's agents.
-    Mgmt { radio: u32, event: MgmtEvent },
+    Mgmt {
+        /// The station or AP the step happened at.
+        radio: u32,
+        /// The step, with the AP or station it concerns.
+        event: MgmtEvent,
+    },
     /// With captures on: `radio` started sending `frame` (`rx_dbm` NaN) or
     /// received it correctly at `rx_dbm`, now — a monitor-mode capture.
     Air {
+        /// The sending or receiving radio (the capture's interface).
         radio: u32,
+        /// The frame as on the air.
         frame: AirFrame,
+        /// Signal at the receiver in dBm; NaN for the sender's own copy.
         rx_dbm: f32,
     },
-}
-
-/// A radio's part in infrastructure mode.
-pub(crate) enum MgmtRole {
-    Static,
-    Ap(ApState),
-    Sta(Box<StaState>),
 }
 
 /// A frame being received: its signal and the log of its success
@@ -170,12 +202,17 @@ impl Air {
 }
 
 pub(crate) struct Radio {
+    /// The radio as declared, with `channel` kept current (a scan or a
+    /// roam retunes it) and without `ap` and `mgmt`, which `Wlan::new`
+    /// moves into `bss` and `Wlan::mgmt` (left `None` and `Static` here).
     pub spec: RadioSpec,
     /// MAC: see `mac/dcf.rs`.
     pub mac: crate::mac::DcfState,
     pub counters: MacCounters,
     /// Grid cell the radio was filed under.
     pub cell: (i32, i32),
+    /// The AP a station sends through and the radio's SSID (see `Bss`).
+    pub bss: Bss,
 }
 
 /// Internal events: the end of a transmission, a radio's MAC or
@@ -189,6 +226,12 @@ pub(crate) enum Wake {
     Beacon { radio: u32 },
 }
 
+/// The shared 802.11 medium of a scenario: every radio with its PHY, DCF
+/// and management state, and the frames on the air between them. One
+/// struct, driven from outside through `handle_timeout` / `poll_output`
+/// (sans-IO), because a transmission changes the state of every radio in
+/// range at once: splitting radios into separate objects would need a
+/// message per receiver per frame.
 pub struct Wlan {
     pub(crate) radios: Vec<Radio>,
     pub(crate) air: Vec<Air>,
@@ -245,6 +288,11 @@ pub struct Wlan {
 }
 
 impl Wlan {
+    /// Build the medium from the radios in index order (a radio's number
+    /// is its index: frames, outputs and the report use it). `seed` seeds
+    /// every random stream (reception draws, backoffs, shadowing, Minstrel),
+    /// each named by what it serves, so the same scenario and seed give the
+    /// same run. Call [`Wlan::start`] before the first `handle_timeout`.
     pub fn new(
         specs: Vec<RadioSpec>,
         path_loss: PathLoss,
@@ -298,6 +346,8 @@ impl Wlan {
                 mac,
                 counters: MacCounters::default(),
                 cell: (0, 0),
+                // Set below, once every radio's channel is known.
+                bss: Bss::new(None, WILDCARD_SSID),
                 spec,
             });
         }
@@ -327,27 +377,35 @@ impl Wlan {
         };
         let mut is_ap = vec![false; radios.len()];
         let mut mgmt = Vec::with_capacity(radios.len());
-        for (i, r) in radios.iter().enumerate() {
-            if let Some(ap) = r.spec.ap {
+        let start_channel: Vec<u8> = radios.iter().map(|r| r.spec.channel).collect();
+        for (i, r) in radios.iter_mut().enumerate() {
+            // The declared association and management move out of the
+            // spec into `bss` and the role: one live copy of each.
+            let ap = r.spec.ap.take();
+            if let Some(ap) = ap {
                 if let Some(x) = is_ap.get_mut(ap as usize) {
                     *x = true;
                 }
             }
-            mgmt.push(match &r.spec.mgmt {
-                MgmtSpec::Static => MgmtRole::Static,
+            let (role, ssid) = match std::mem::take(&mut r.spec.mgmt) {
+                MgmtSpec::Static => (MgmtRole::Static, WILDCARD_SSID),
                 MgmtSpec::Ap(a) => {
                     is_ap[i] = true;
-                    MgmtRole::Ap(ApState::new(a, ssid_index(&a.ssid)))
+                    (MgmtRole::Ap(ApState::new(&a)), ssid_index(&a.ssid))
                 }
                 MgmtSpec::Station(s) => {
-                    MgmtRole::Sta(Box::new(StaState::new(s.clone(), ssid_index(&s.ssid))))
+                    let ssid = ssid_index(&s.ssid);
+                    (MgmtRole::Sta(Box::new(StaState::new(s))), ssid)
                 }
-            });
+            };
+            mgmt.push(role);
+            let ap_channel = |ap: u32| start_channel.get(ap as usize).copied().unwrap_or(0);
+            r.bss = Bss::new(ap.map(|ap| (ap, ap_channel(ap))), ssid);
         }
         let mut channels: Vec<u8> = radios.iter().map(|r| r.spec.channel).collect();
-        for r in &radios {
-            if let MgmtSpec::Station(s) = &r.spec.mgmt {
-                channels.extend_from_slice(&s.channels);
+        for m in &mgmt {
+            if let MgmtRole::Sta(s) = m {
+                channels.extend_from_slice(&s.spec.channels);
             }
         }
         channels.sort_unstable();
@@ -454,10 +512,13 @@ impl Wlan {
         self.radios[radio as usize].mac.queue_len()
     }
 
+    /// Radios in the medium (their numbers are `0..radio_count()`).
     pub fn radio_count(&self) -> usize {
         self.radios.len()
     }
 
+    /// What `radio`'s MAC counted so far (for the report and for tests that
+    /// check retries, drops and duplicates).
     pub fn counters(&self, radio: u32) -> &MacCounters {
         &self.radios[radio as usize].counters
     }
@@ -869,12 +930,18 @@ impl Wlan {
         self.ssids.get(i as usize).map(|s| s.as_str())
     }
 
+    /// The BSS of `radio`: the AP a station sends through and its SSID,
+    /// kept in this one place (a copy, so reading it borrows nothing).
+    #[inline]
+    pub(crate) fn bss(&self, radio: u32) -> Bss {
+        self.radios[radio as usize].bss
+    }
+
     /// The AP a station is associated with now (`None` while it is not).
     pub fn associated_ap(&self, radio: u32) -> Option<u32> {
         match &self.mgmt[radio as usize] {
-            MgmtRole::Sta(s) if s.phase == crate::mgmt::sta_phase_associated() => s.ap.map(|a| a.0),
-            MgmtRole::Sta(_) => None,
-            _ => self.radios[radio as usize].spec.ap,
+            MgmtRole::Sta(s) if !s.is_associated() => None,
+            _ => self.radios[radio as usize].bss.ap(),
         }
     }
 }

@@ -2,52 +2,13 @@
 //! to probes, open-system authentication, (re)association with AIDs, and
 //! the table of associated stations that decides which frames it accepts.
 
-use std::collections::BTreeMap;
+use airtcp_core::Instant;
 
-use airtcp_core::{Duration, Instant};
-
-use super::{ApSpec, MgmtEvent};
+use super::state::{MgmtRole, WILDCARD_SSID};
+use super::MgmtEvent;
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MgmtInfo, BROADCAST};
-use crate::medium::{MgmtRole, Wake, Wlan, WlanOutput};
-
-pub(crate) struct ApState {
-    pub ssid: u16,
-    pub interval: Duration,
-    /// Associated stations and their AIDs (ordered, so nothing depends on
-    /// hashing).
-    pub assoc: BTreeMap<u32, u16>,
-    next_aid: u16,
-}
-
-/// Wildcard SSID of a probe request (802.11-2016 9.4.2.2: length 0).
-pub(crate) const WILDCARD_SSID: u16 = u16::MAX;
-
-impl ApState {
-    pub(crate) fn new(spec: &ApSpec, ssid: u16) -> ApState {
-        ApState {
-            ssid,
-            interval: spec.beacon_interval,
-            assoc: BTreeMap::new(),
-            next_aid: 1,
-        }
-    }
-
-    /// The station's AID, allocating one (1..=2007, 802.11-2016 9.4.1.8).
-    pub(crate) fn admit(&mut self, sta: u32) -> u16 {
-        if let Some(&aid) = self.assoc.get(&sta) {
-            return aid;
-        }
-        let aid = self.next_aid;
-        self.next_aid = if self.next_aid >= 2007 {
-            1
-        } else {
-            self.next_aid + 1
-        };
-        self.assoc.insert(sta, aid);
-        aid
-    }
-}
+use crate::medium::{Wake, Wlan, WlanOutput};
 
 impl Wlan {
     /// Whether AP `radio` takes frames from / sends frames to `sta`.
@@ -75,7 +36,7 @@ impl Wlan {
         let MgmtRole::Ap(a) = &self.mgmt[radio as usize] else {
             return;
         };
-        let (ssid, interval) = (a.ssid, a.interval);
+        let (ssid, interval) = (self.bss(radio).ssid(), a.interval);
         let info = MgmtInfo {
             ssid,
             channel: self.radios[radio as usize].spec.channel,
@@ -90,7 +51,7 @@ impl Wlan {
         let MgmtRole::Ap(a) = &mut self.mgmt[radio as usize] else {
             return;
         };
-        let ssid = a.ssid;
+        let ssid = self.radios[radio as usize].bss.ssid();
         let channel = self.radios[radio as usize].spec.channel;
         let reply = MgmtInfo {
             ssid,
@@ -139,9 +100,9 @@ impl Wlan {
     /// Data from a station AP `radio` does not know: tell it to go away
     /// (802.11-2016 11.3.3, reason 7: class 3 frame from a nonassociated STA).
     pub(crate) fn ap_reject(&mut self, now: Instant, radio: u32, sta: u32) {
-        if let MgmtRole::Ap(a) = &self.mgmt[radio as usize] {
+        if let MgmtRole::Ap(_) = &self.mgmt[radio as usize] {
             let info = MgmtInfo {
-                ssid: a.ssid,
+                ssid: self.bss(radio).ssid(),
                 reason: 7,
                 ..Default::default()
             };

@@ -6,21 +6,18 @@
 //!
 //! The state machines are methods of the medium ([`crate::medium::Wlan`]):
 //! they send real management frames through the DCF, so a handoff costs
-//! airtime and can fail like any exchange.
+//! airtime and can fail like any exchange. What they keep per radio is in
+//! `state.rs`, which the medium holds without depending on the machines.
 
 mod ap;
 mod sta;
+mod state;
 
 use airtcp_core::Duration;
 
 use crate::frame::FrameKind;
 
-pub(crate) use ap::ApState;
-pub(crate) use sta::StaState;
-
-pub(crate) fn sta_phase_associated() -> sta::Phase {
-    sta::Phase::Associated
-}
+pub(crate) use state::{ApState, Bss, MgmtRole, StaState, WILDCARD_SSID};
 
 /// How a radio takes part in infrastructure mode.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -29,12 +26,17 @@ pub enum MgmtSpec {
     /// (`RadioSpec::ap`) and whose AP does not beacon.
     #[default]
     Static,
+    /// An AP: beacons and answers probes, authentication and association.
     Ap(ApSpec),
+    /// A station: scans, joins and roams (see [`StaSpec`]).
     Station(StaSpec),
 }
 
+/// An AP's management parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApSpec {
+    /// The network the AP announces; stations join only an AP whose SSID
+    /// matches theirs.
     pub ssid: String,
     /// Beacon interval: 100 TU = 102.4 ms, the usual default (802.11-2016
     /// dot11BeaconPeriod is in TU of 1024 µs).
@@ -42,6 +44,7 @@ pub struct ApSpec {
 }
 
 impl ApSpec {
+    /// An AP of `ssid` with the usual beacon interval.
     pub fn new(ssid: &str) -> ApSpec {
         ApSpec {
             ssid: ssid.to_string(),
@@ -50,6 +53,8 @@ impl ApSpec {
     }
 }
 
+/// How a station looks for APs (802.11-2016 11.1.4): active scanning is
+/// faster, passive sends nothing and waits for beacons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScanKind {
     /// Probe request on each channel, then wait for responses.
@@ -66,7 +71,10 @@ pub enum ScanKind {
 /// one arrived; authentication and reassociation take a few milliseconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StaSpec {
+    /// The network the station looks for: APs of another SSID are ignored
+    /// by its scans.
     pub ssid: String,
+    /// Active (probe requests) or passive (beacons) scanning.
     pub scan: ScanKind,
     /// Channels scanned, in order (default: the standard's usual set).
     pub channels: Vec<u8>,
@@ -87,6 +95,8 @@ pub struct StaSpec {
     /// mac80211 IEEE80211_AUTH_TIMEOUT = IEEE80211_ASSOC_TIMEOUT = HZ/5
     /// (200 ms), IEEE80211_AUTH_MAX_TRIES = IEEE80211_ASSOC_MAX_TRIES = 3.
     pub response_timeout: Duration,
+    /// Tries of each of authentication and association before the station
+    /// gives up and scans again.
     pub max_tries: u32,
     /// Scripted handoffs: at each instant, leave the current AP and join
     /// the given AP radio (or the best one found when `None`).
@@ -125,6 +135,7 @@ pub struct StaSpec {
 }
 
 impl StaSpec {
+    /// A station of `ssid` scanning `channels` with the defaults above.
     pub fn new(ssid: &str, channels: Vec<u8>) -> StaSpec {
         StaSpec {
             ssid: ssid.to_string(),
@@ -171,48 +182,74 @@ pub enum Trigger {
 pub enum MgmtEvent {
     /// T0 of a handoff: the station decided to leave (or lost) `ap`.
     LinkLost {
+        /// The AP left or lost.
         ap: u32,
+        /// Why: a weak signal, missed beacons, the script, or the AP's kick.
         trigger: Trigger,
     },
+    /// A scan began; a signal-triggered one runs while the station is still
+    /// associated, every other after a `LinkLost` or without an AP.
     ScanStart {
+        /// Why the station scans.
         trigger: Trigger,
     },
     /// `best`: the AP chosen, with its signal (dBm).
     ScanEnd {
+        /// The AP chosen and its signal in dBm; `None` when nothing was heard.
         best: Option<(u32, f64)>,
     },
+    /// Open-system authentication with `ap` began.
     AuthStart {
+        /// The AP authenticated with.
         ap: u32,
     },
+    /// The AP answered the authentication.
     Authenticated {
+        /// The AP that answered.
         ap: u32,
     },
+    /// The (re)association request went out.
     AssocStart {
+        /// The AP asked.
         ap: u32,
+        /// A reassociation (the station had an AP before): a roam.
         reassoc: bool,
     },
+    /// The station is associated: the end of a handoff, from which data
+    /// flows again.
     Associated {
+        /// The AP joined.
         ap: u32,
+        /// Association ID the AP gave.
         aid: u16,
+        /// A reassociation (a roam) rather than a first association.
         reassoc: bool,
     },
     /// The station predicts it will lose `ap` soon (a scripted handoff
     /// `handoff_warning` ahead, or the signal below `warning_threshold_dbm`):
     /// the cue a Freeze-TCP receiver acts on.
     HandoffWarning {
+        /// The AP the station expects to lose.
         ap: u32,
+        /// What predicted it: the script or the signal.
         trigger: Trigger,
     },
     /// A signal-triggered scan found nothing better: the station stays.
     Stayed {
+        /// The AP the station stays with.
         ap: u32,
     },
     /// Seen at the AP: a station associated or left.
     ApAssociated {
+        /// The station that joined.
         sta: u32,
+        /// The AID given to it.
         aid: u16,
     },
+    /// Seen at the AP: a station left with a disassociation or
+    /// deauthentication frame (one that just vanished is not seen).
     ApDisassociated {
+        /// The station that left.
         sta: u32,
     },
 }

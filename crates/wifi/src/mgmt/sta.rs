@@ -5,108 +5,11 @@
 
 use airtcp_core::{Duration, Instant};
 
-use super::{MgmtEvent, ScanKind, StaSpec, Trigger};
+use super::state::{MgmtRole, Phase, StaState};
+use super::{MgmtEvent, ScanKind, Trigger};
 use crate::frame::FrameKind;
 use crate::mac::{AirFrame, MgmtInfo, BROADCAST};
-use crate::medium::{MgmtRole, Wake, Wlan, WlanOutput};
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Phase {
-    /// Not associated, waiting to scan again.
-    Idle,
-    Associated,
-    /// Scanning channel `idx` of the list; `heard`: a response came.
-    Scanning {
-        idx: usize,
-        heard: bool,
-        extended: bool,
-    },
-    Authenticating {
-        ap: u32,
-        channel: u8,
-    },
-    Associating {
-        ap: u32,
-        channel: u8,
-    },
-    /// Waiting for our disassociation frame to leave before scanning.
-    Leaving,
-}
-
-pub(crate) struct StaState {
-    pub spec: StaSpec,
-    pub ssid: u16,
-    pub phase: Phase,
-    /// The AP we are (or were last) associated with, and its channel.
-    pub ap: Option<(u32, u8)>,
-    pub trigger: Trigger,
-    /// Beacon signal of the current AP: an EWMA in dBm (weight 1/8 new, as
-    /// Linux mac80211's ave_beacon_signal smoothing).
-    pub rssi: Option<f64>,
-    pub last_beacon: Instant,
-    /// Best candidate of the scan: AP, signal, channel.
-    best: Option<(u32, f64, u8)>,
-    /// A scripted handoff's target, and what the scan heard of it.
-    target: Option<u32>,
-    target_hit: Option<(u32, f64, u8)>,
-    next_script: usize,
-    tries: u32,
-    next_scan_ok: Instant,
-    /// `Air::busy_starts` when the current channel's dwell began.
-    dwell_mark: u32,
-    /// Idle because a scripted handoff keeps the station away.
-    away: bool,
-    pub deadline: Instant,
-    /// The timer (see `sta_arm`): `stamp` names the pending wake that
-    /// counts (the medium's wake stamp, 0: none), `armed` is its time
-    /// (`Instant::MAX`: none pending), `want` the time the station wants
-    /// now. A later `want` does not push a new wake: the pending one, when
-    /// it fires, moves itself to `want`.
-    pub stamp: u64,
-    pub armed: Instant,
-    pub want: Instant,
-    /// Beacon signal samples of the current AP `(t, dBm)`.
-    pub signal: Vec<(Instant, f32)>,
-    /// Scripted handoffs already announced (`handoff_warning`): indices below.
-    warned_script: usize,
-    /// The signal warning was given for the current association.
-    signal_warned: bool,
-    /// The signal was at or above `warning_threshold_dbm` in this association.
-    signal_armed: bool,
-    /// `warn_at` instants passed.
-    next_warn: usize,
-}
-
-impl StaState {
-    pub(crate) fn new(spec: StaSpec, ssid: u16) -> StaState {
-        StaState {
-            spec,
-            ssid,
-            phase: Phase::Idle,
-            ap: None,
-            trigger: Trigger::Startup,
-            rssi: None,
-            last_beacon: Instant::ZERO,
-            best: None,
-            target: None,
-            target_hit: None,
-            next_script: 0,
-            tries: 0,
-            next_scan_ok: Instant::ZERO,
-            dwell_mark: 0,
-            away: false,
-            deadline: Instant::MAX,
-            stamp: 0,
-            armed: Instant::MAX,
-            want: Instant::MAX,
-            signal: Vec::new(),
-            warned_script: 0,
-            signal_warned: false,
-            signal_armed: false,
-            next_warn: 0,
-        }
-    }
-}
+use crate::medium::{Wake, Wlan, WlanOutput};
 
 impl Wlan {
     fn sta(&mut self, radio: u32) -> &mut StaState {
@@ -124,7 +27,8 @@ impl Wlan {
     /// says so (as ns-3's examples begin), else scanning.
     pub(crate) fn start_stations(&mut self) {
         for radio in 0..self.radios.len() as u32 {
-            let ap = self.radios[radio as usize].spec.ap;
+            // The declared association, recorded in `bss` by `Wlan::new`.
+            let ap = self.bss(radio).ap();
             let MgmtRole::Sta(_) = &self.mgmt[radio as usize] else {
                 continue;
             };
@@ -134,10 +38,7 @@ impl Wlan {
                         MgmtRole::Ap(a) => a.admit(radio),
                         _ => 0,
                     };
-                    let ch = self.radios[ap as usize].spec.channel;
-                    let s = self.sta(radio);
-                    s.ap = Some((ap, ch));
-                    s.phase = Phase::Associated;
+                    self.sta(radio).phase = Phase::Associated;
                     self.emit(
                         radio,
                         MgmtEvent::Associated {
@@ -192,11 +93,12 @@ impl Wlan {
     }
 
     fn scan_channel(&mut self, now: Instant, radio: u32, idx: usize) {
+        let ssid = self.bss(radio).ssid();
         let s = self.sta(radio);
         let Some(&ch) = s.spec.channels.get(idx) else {
             return self.end_scan(now, radio);
         };
-        let (kind, ssid) = (s.spec.scan, s.ssid);
+        let kind = s.spec.scan;
         let dwell = match kind {
             ScanKind::Active => s.spec.min_channel_time,
             ScanKind::Passive => s.spec.passive_dwell,
@@ -227,10 +129,11 @@ impl Wlan {
     }
 
     fn end_scan(&mut self, now: Instant, radio: u32) {
+        let current = self.bss(radio).ap();
         let s = self.sta(radio);
         s.target = None;
         let best = s.target_hit.take().or(s.best);
-        let (trigger, current, rssi, hysteresis) = (s.trigger, s.ap, s.rssi, s.spec.hysteresis_db);
+        let (trigger, rssi, hysteresis) = (s.trigger, s.rssi, s.spec.hysteresis_db);
         self.emit(
             radio,
             MgmtEvent::ScanEnd {
@@ -252,7 +155,7 @@ impl Wlan {
             return;
         };
         if trigger == Trigger::Signal {
-            if let Some((cur, _)) = current {
+            if let Some(cur) = current {
                 if ap == cur || dbm < rssi.unwrap_or(f64::NEG_INFINITY) + hysteresis {
                     return self.stay(now, radio);
                 }
@@ -277,8 +180,8 @@ impl Wlan {
 
     /// A signal-triggered scan found nothing better: back to the AP.
     fn stay(&mut self, now: Instant, radio: u32) {
+        let Some((ap, ch)) = self.bss(radio).ap_and_channel() else { return };
         let s = self.sta(radio);
-        let Some((ap, ch)) = s.ap else { return };
         s.phase = Phase::Associated;
         s.next_scan_ok = now + s.spec.rescan_interval;
         s.last_beacon = now;
@@ -289,11 +192,11 @@ impl Wlan {
     }
 
     fn authenticate(&mut self, now: Instant, radio: u32, ap: u32, channel: u8, tries: u32) {
+        let ssid = self.bss(radio).ssid();
         let s = self.sta(radio);
         s.phase = Phase::Authenticating { ap, channel };
         s.tries = tries;
         s.deadline = now + s.spec.response_timeout;
-        let ssid = s.ssid;
         self.tune(now, radio, channel);
         if tries == 0 {
             self.emit(radio, MgmtEvent::AuthStart { ap });
@@ -312,12 +215,13 @@ impl Wlan {
     }
 
     fn associate(&mut self, now: Instant, radio: u32, ap: u32, channel: u8, tries: u32) {
+        let bss = self.bss(radio);
+        // A station that was associated before asks to reassociate.
+        let (reassoc, ssid) = (bss.ap().is_some(), bss.ssid());
         let s = self.sta(radio);
         s.phase = Phase::Associating { ap, channel };
         s.tries = tries;
         s.deadline = now + s.spec.response_timeout;
-        let reassoc = s.ap.is_some();
-        let ssid = s.ssid;
         if tries == 0 {
             self.emit(radio, MgmtEvent::AssocStart { ap, reassoc });
         }
@@ -340,8 +244,7 @@ impl Wlan {
 
     /// Leave the current AP (T0 of a handoff) and look for another.
     fn leave(&mut self, now: Instant, radio: u32, trigger: Trigger) {
-        let s = self.sta(radio);
-        if let Some((ap, _)) = s.ap {
+        if let Some(ap) = self.bss(radio).ap() {
             self.emit(radio, MgmtEvent::LinkLost { ap, trigger });
         }
         self.mac_disassociated(now, radio);
@@ -350,6 +253,7 @@ impl Wlan {
 
     /// The station's timer.
     pub(crate) fn sta_wake(&mut self, now: Instant, radio: u32) {
+        let bss = self.bss(radio);
         let s = self.sta(radio);
         s.deadline = Instant::MAX;
         match s.phase {
@@ -414,18 +318,18 @@ impl Wlan {
                 if let (Some((at, _)), Some(lead)) = (script, s.spec.handoff_warning) {
                     if s.warned_script <= s.next_script && Instant(at.0.saturating_sub(lead.0)) <= now {
                         s.warned_script = s.next_script + 1;
-                        if let Some((ap, _)) = s.ap {
+                        if let Some(ap) = bss.ap() {
                             self.emit(radio, MgmtEvent::HandoffWarning { ap, trigger: Trigger::Scripted });
                         }
                     }
                 }
                 loop {
                     let s = self.sta(radio);
-                    if !s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
+                    if s.spec.warn_at.get(s.next_warn).is_none_or(|&w| w > now) {
                         break;
                     }
                     s.next_warn += 1;
-                    if let Some((ap, _)) = s.ap {
+                    if let Some(ap) = bss.ap() {
                         self.emit(radio, MgmtEvent::HandoffWarning { ap, trigger: Trigger::Scripted });
                     }
                 }
@@ -434,9 +338,8 @@ impl Wlan {
                         let s = self.sta(radio);
                         s.next_script += 1;
                         s.target = target;
-                        let ap = s.ap.map(|a| a.0);
-                        let ssid = s.ssid;
-                        if let Some(ap) = ap {
+                        let ssid = bss.ssid();
+                        if let Some(ap) = bss.ap() {
                             // Say goodbye on the old channel (reason 8:
                             // leaving the BSS), then scan once it is out.
                             s.phase = Phase::Leaving;
@@ -487,7 +390,7 @@ impl Wlan {
 
     fn beacon_interval_of(&self, radio: u32) -> Duration {
         let ap = match &self.mgmt[radio as usize] {
-            MgmtRole::Sta(s) => s.ap.map(|a| a.0),
+            MgmtRole::Sta(_) => self.bss(radio).ap(),
             _ => None,
         };
         match ap.map(|a| &self.mgmt[a as usize]) {
@@ -499,7 +402,7 @@ impl Wlan {
     /// Arm the station's timer at its next instant of interest.
     pub(crate) fn sta_arm(&mut self, now: Instant, radio: u32) {
         let interval = self.beacon_interval_of(radio);
-        let beacons_enabled = match self.sta(radio).ap.map(|a| a.0) {
+        let beacons_enabled = match self.bss(radio).ap() {
             Some(ap) => matches!(self.mgmt[ap as usize], MgmtRole::Ap(_)),
             None => false,
         };
@@ -558,12 +461,13 @@ impl Wlan {
 
     /// A management frame reached station `radio` at `rx_dbm`.
     pub(crate) fn sta_received(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f64) {
-        let s = self.sta(radio);
-        if f.info.ssid != s.ssid {
+        let bss = self.bss(radio);
+        if f.info.ssid != bss.ssid() {
             return;
         }
+        let s = self.sta(radio);
         match (f.kind, s.phase) {
-            (FrameKind::Beacon, Phase::Associated) if s.ap.map(|a| a.0) == Some(f.src) => {
+            (FrameKind::Beacon, Phase::Associated) if bss.ap() == Some(f.src) => {
                 let r = match s.rssi {
                     Some(r) => r + (rx_dbm - r) / 8.0,
                     None => rx_dbm,
@@ -614,8 +518,8 @@ impl Wlan {
                 if f.src == ap && f.info.status == 0 =>
             {
                 let reassoc = f.kind == FrameKind::ReassocResp;
+                self.radios[radio as usize].bss.join(ap, channel);
                 let s = self.sta(radio);
-                s.ap = Some((ap, channel));
                 s.phase = Phase::Associated;
                 s.rssi = Some(rx_dbm);
                 s.last_beacon = now;
@@ -627,7 +531,6 @@ impl Wlan {
                 while s.spec.warn_at.get(s.next_warn).is_some_and(|&w| w <= now) {
                     s.next_warn += 1;
                 }
-                self.radios[radio as usize].spec.ap = Some(ap);
                 self.mac_associated(radio);
                 self.emit(
                     radio,
@@ -641,7 +544,7 @@ impl Wlan {
                 self.sta_arm(now, radio);
             }
             (FrameKind::Deauth | FrameKind::Disassoc, Phase::Associated)
-                if s.ap.map(|a| a.0) == Some(f.src) =>
+                if bss.ap() == Some(f.src) =>
             {
                 self.leave(now, radio, Trigger::Kicked);
                 self.sta_arm(now, radio);

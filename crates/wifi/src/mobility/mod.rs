@@ -31,18 +31,24 @@ use airtcp_core::{Duration, Instant, RngStream};
 /// `setdest` move in the plane and leave `z` where it started.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pos {
+    /// x in metres.
     pub x: f64,
+    /// y in metres.
     pub y: f64,
+    /// Height in metres: it counts in the 3-D distance between radios.
     pub z: f64,
 }
 
 impl Pos {
+    /// (0, 0, 0).
     pub const ORIGIN: Pos = Pos {
         x: 0.0,
         y: 0.0,
         z: 0.0,
     };
 
+    /// A position from its coordinates in metres (`const`, for tables of
+    /// fixed positions).
     pub const fn new(x: f64, y: f64, z: f64) -> Pos {
         Pos { x, y, z }
     }
@@ -87,7 +93,13 @@ pub enum Mobility {
     /// With `speed_min` = 0 the mean speed decays over time (Yoon, Liu &
     /// Noble 2003, "Random waypoint considered harmful"): prefer a positive
     /// minimum.
-    RandomWaypoint { params: RwpParams, state: RwpState },
+    RandomWaypoint {
+        /// Area, speeds and pause.
+        params: RwpParams,
+        /// The legs drawn so far and the random stream that draws the next
+        /// (legs are drawn lazily, as queries reach them).
+        state: RwpState,
+    },
     /// Waypoints loaded from a file; evaluated exactly like
     /// [`Mobility::Waypoints`]. [`parse_setdest`] compiles ns-2's
     /// "move from wherever you are at T toward (X, Y) at S m/s" commands

@@ -24,9 +24,14 @@ pub const MAX_RWP_LEGS: usize = 1 << 20;
 /// The random waypoint model's parameters (see [`super::Mobility::RandomWaypoint`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
+    /// Rectangle the waypoints are drawn in: `(x_min, y_min, x_max, y_max)` in metres.
     pub area: (f64, f64, f64, f64),
+    /// Lowest speed (m/s) a leg is drawn with; keep it above 0 (see the
+    /// model's note on decaying speed).
     pub speed_min: f64,
+    /// Highest speed (m/s) a leg is drawn with.
     pub speed_max: f64,
+    /// Pause at each waypoint before the next leg.
     pub pause: Duration,
 }
 

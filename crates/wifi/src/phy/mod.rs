@@ -36,10 +36,15 @@ pub use table::log_success_per_bit_fast;
 /// of `PathLoss`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RadioParams {
+    /// Transmit power in dBm at the antenna port.
     pub tx_power_dbm: f64,
+    /// Weakest signal in dBm the radio can decode.
     pub rx_sensitivity_dbm: f64,
+    /// Energy in dBm above which the medium is busy even without a decodable frame.
     pub cca_threshold_dbm: f64,
+    /// Receiver noise figure in dB: raises the thermal noise floor.
     pub noise_figure_db: f64,
+    /// Antenna gain in dBi, applied when sending and when receiving.
     pub antenna_gain_db: f64,
     /// When a frame's preamble is detected, i.e. when the PHY locks on.
     pub preamble: PreambleDetection,
@@ -110,7 +115,9 @@ impl RadioParams {
 /// energy detection, then DIFS), not a failed reception (EIFS).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PreambleDetection {
+    /// SNR in dB the preamble must clear for the PHY to lock on.
     pub min_snr_db: f64,
+    /// Signal in dBm below which no preamble is detected at all.
     pub min_rssi_dbm: f64,
 }
 

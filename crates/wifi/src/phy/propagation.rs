@@ -26,22 +26,34 @@ pub enum PathLoss {
     /// Free space: Pr = Pt·λ² / ((4πd)²·L) (Friis 1946; Rappaport,
     /// "Wireless Communications", 2nd ed., eq. 4.5). `system_loss` is the
     /// linear factor L ≥ 1 (ns-2 `L_`, ns-3 `SystemLoss`).
-    Friis { freq_hz: f64, system_loss: f64 },
+    Friis {
+        /// Carrier frequency in Hz (sets the wavelength λ).
+        freq_hz: f64,
+        /// System loss L ≥ 1 (linear).
+        system_loss: f64,
+    },
     /// Two-ray ground reflection as ns-2 applies it: Friis up to the
     /// crossover distance d_c = 4π·ht·hr/λ, then Pr = Pt·ht²·hr²/(d⁴·L)
     /// (Rappaport 2nd ed. §4.6, eq. 4.52). The two branches meet at d_c, so
     /// the curve is continuous.
     TwoRayGround {
+        /// Carrier frequency in Hz (sets λ and so the crossover distance).
         freq_hz: f64,
+        /// Transmitter antenna height in metres.
         tx_height_m: f64,
+        /// Receiver antenna height in metres.
         rx_height_m: f64,
+        /// System loss L ≥ 1 (linear), as in Friis.
         system_loss: f64,
     },
     /// PL(d) = PL(d0) + 10·n·log10(d/d0) (Rappaport 2nd ed. §4.9.1,
     /// eq. 4.69a); below d0 the loss is PL(d0).
     LogDistance {
+        /// Path loss exponent n (2 in free space, 3 to 4 indoors or in cities).
         exponent: f64,
+        /// Reference distance d0 in metres.
         reference_m: f64,
+        /// Loss at d0 in dB.
         reference_loss_db: f64,
     },
 }
@@ -350,19 +362,29 @@ impl PathLoss {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LinearPathLoss {
     /// gain = k / max(d², 1 m²).
-    InverseSquare { k: f64 },
+    InverseSquare {
+        /// Gain at 1 m (linear).
+        k: f64,
+    },
     /// Free space `k_near / d²` up to the crossover d_c, then `k_far / d⁴`.
     TwoRay {
+        /// Free-space gain at 1 m (linear).
         k_near: f64,
+        /// Two-ray gain constant, ht²·hr²/L.
         k_far: f64,
+        /// Squared crossover distance d_c² in m².
         crossover_m2: f64,
     },
     /// gain = g0 · max(d²/d0², 1)^(−n/2); `quarters` = 2n when that is a
     /// small whole number (the power is then built from square roots).
     LogDistance {
+        /// Gain at d0 (linear).
         g0: f64,
+        /// Squared reference distance d0² in m².
         d0_m2: f64,
+        /// n / 2: the exponent applied to the squared distance ratio.
         half_n: f64,
+        /// 2n when that is a small whole number, for the square-root path.
         quarters: Option<u32>,
     },
 }
@@ -522,6 +544,7 @@ fn friis_inverse(lambda: f64, loss_db: f64) -> f64 {
 /// deviation; a negative value is used by magnitude and NaN/inf mean 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shadowing {
+    /// Standard deviation of the shadowing in dB.
     pub sigma_db: f64,
 }
 

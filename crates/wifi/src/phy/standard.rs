@@ -112,55 +112,72 @@ impl Modulation {
 /// legacy rate (5.5 Mb/s = 5500 kb/s), which keeps TXTIME integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rate {
+    /// Nominal rate in kb/s, exact for every legacy rate, so airtimes
+    /// stay integer nanoseconds.
     pub kbps: u32,
+    /// Modulation and coding: decides the bit error rate at a given SINR.
     pub modulation: Modulation,
 }
 
 impl Rate {
+    /// DSSS 1 Mb/s, DBPSK (802.11-2016 clause 15): the 802.11b basic rate
+    /// that beacons and broadcasts use.
     pub const B1: Rate = Rate {
         kbps: 1_000,
         modulation: Modulation::Dbpsk,
     };
+    /// DSSS 2 Mb/s, DQPSK (clause 15).
     pub const B2: Rate = Rate {
         kbps: 2_000,
         modulation: Modulation::Dqpsk,
     };
+    /// HR/DSSS 5.5 Mb/s, CCK (clause 16).
     pub const B5_5: Rate = Rate {
         kbps: 5_500,
         modulation: Modulation::Cck5_5,
     };
+    /// HR/DSSS 11 Mb/s, CCK (clause 16): 802.11b's top rate.
     pub const B11: Rate = Rate {
         kbps: 11_000,
         modulation: Modulation::Cck11,
     };
+    /// OFDM 6 Mb/s, BPSK rate 1/2 (clause 17, Table 17-4): 802.11a's lowest
+    /// basic rate (its broadcasts go at it) and the most robust OFDM rate.
     pub const OFDM6: Rate = Rate {
         kbps: 6_000,
         modulation: Modulation::Bpsk12,
     };
+    /// OFDM 9 Mb/s, BPSK rate 3/4.
     pub const OFDM9: Rate = Rate {
         kbps: 9_000,
         modulation: Modulation::Bpsk34,
     };
+    /// OFDM 12 Mb/s, QPSK rate 1/2.
     pub const OFDM12: Rate = Rate {
         kbps: 12_000,
         modulation: Modulation::Qpsk12,
     };
+    /// OFDM 18 Mb/s, QPSK rate 3/4.
     pub const OFDM18: Rate = Rate {
         kbps: 18_000,
         modulation: Modulation::Qpsk34,
     };
+    /// OFDM 24 Mb/s, 16-QAM rate 1/2.
     pub const OFDM24: Rate = Rate {
         kbps: 24_000,
         modulation: Modulation::Qam16_12,
     };
+    /// OFDM 36 Mb/s, 16-QAM rate 3/4.
     pub const OFDM36: Rate = Rate {
         kbps: 36_000,
         modulation: Modulation::Qam16_34,
     };
+    /// OFDM 48 Mb/s, 64-QAM rate 2/3.
     pub const OFDM48: Rate = Rate {
         kbps: 48_000,
         modulation: Modulation::Qam64_23,
     };
+    /// OFDM 54 Mb/s, 64-QAM rate 3/4: the top rate of 802.11a/g.
     pub const OFDM54: Rate = Rate {
         kbps: 54_000,
         modulation: Modulation::Qam64_34,
@@ -180,10 +197,13 @@ impl Rate {
             .find(|r| (r.kbps as f64 - kbps).abs() < 1.0)
     }
 
+    /// The rate in Mb/s, as scenarios and reports write it.
     pub fn mbps(self) -> f64 {
         self.kbps as f64 / 1000.0
     }
 
+    /// Whether the rate is OFDM (802.11a/g, ERP-OFDM), which sets the PLCP
+    /// timing, the noise bandwidth and which basic rates answer it.
     pub const fn is_ofdm(self) -> bool {
         self.modulation.is_ofdm()
     }

@@ -86,3 +86,48 @@ fn data_given_while_not_associated_is_refused_and_data_after_reassociation_goes(
     run_to(&mut w, ms(1_600), &mut got, &mut released);
     assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), [8]);
 }
+
+/// The AP a station is associated with is kept in one place: after a
+/// scripted roam from AP1 (channel 1) to AP2 (channel 6), the medium
+/// reports AP2 and the station's data goes to AP2 — a frame for the
+/// distribution system, addressed to the AP it was first given (AP1), is
+/// taken by the AP the station is with now.
+#[test]
+fn after_a_roam_the_reported_ap_is_the_one_the_data_goes_to() {
+    const AP1: u32 = 0;
+    const AP2: u32 = 1;
+    const STA2: u32 = 2;
+    let mut ap1 = common::radio(Standard::B, Rate::B1, 0.0, 0.0, None);
+    ap1.channel = 1;
+    ap1.mgmt = MgmtSpec::Ap(ApSpec::new("t"));
+    let mut ap2 = common::radio(Standard::B, Rate::B1, 20.0, 0.0, None);
+    ap2.channel = 6;
+    ap2.mgmt = MgmtSpec::Ap(ApSpec::new("t"));
+    let mut sta = common::radio(Standard::B, Rate::B1, 10.0, 0.0, Some(AP1));
+    sta.channel = 1;
+    let mut spec = StaSpec::new("t", vec![1, 6]);
+    spec.scripted = vec![(ms(200), Some(AP2))];
+    sta.mgmt = MgmtSpec::Station(spec);
+    let mut w = Wlan::new(vec![ap1, ap2, sta], common::log_distance(), None, 1);
+    w.start();
+    assert_eq!(w.associated_ap(STA2), Some(AP1), "associated from the start");
+    let mut delivered = Vec::new();
+    let mut run = |w: &mut Wlan, until: Instant, delivered: &mut Vec<(u32, u32)>| {
+        while let Some(t) = w.poll_timeout().filter(|&t| t <= until) {
+            w.handle_timeout(t);
+            while let Some(o) = w.poll_output() {
+                if let WlanOutput::Delivered { handle, radio } = o {
+                    delivered.push((radio, handle));
+                }
+            }
+        }
+    };
+    assert!(w.enqueue(ms(100), STA2, 1, 100, AP1));
+    run(&mut w, ms(150), &mut delivered);
+    assert_eq!(delivered, [(AP1, 1)], "before the roam the frame goes to AP1");
+    run(&mut w, ms(1_000), &mut delivered);
+    assert_eq!(w.associated_ap(STA2), Some(AP2), "the station roamed");
+    assert!(w.enqueue(ms(1_000), STA2, 2, 100, AP1));
+    run(&mut w, ms(1_100), &mut delivered);
+    assert_eq!(delivered, [(AP1, 1), (AP2, 2)], "after the roam the frame goes to AP2");
+}

@@ -2,101 +2,10 @@
 //! medium (physical energy, its own reception or transmission, the NAV)
 //! freezes and resumes the backoff, and when its MAC timer next fires.
 
-use airtcp_core::{Duration, Instant};
+use airtcp_core::Instant;
 
 use super::Phase;
-use crate::mac::MacParams;
 use crate::medium::{Wake, Wlan};
-
-/// A radio's backoff, carrier-sense and timer bookkeeping: what a busy or
-/// idle flip of its medium reads and writes. Kept in a dense array beside
-/// `medium::Air` rather than in the kilobyte of `DcfState`: on the campus
-/// benchmark 82 % of the flips (56 M in 10 s simulated) were at radios with
-/// nothing to send, and each touched several cache lines of the radio's
-/// MAC state. A flip at a quiet radio now reads this one line and `Air`.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-pub(crate) struct Sense {
-    /// When the medium last turned idle (the IFS and backoff count from here).
-    pub(crate) idle_since: Instant,
-    /// When the MAC timer is armed (`Instant::MAX`: not armed), and the
-    /// stamp of its wake (0: none), which tells it from stale ones.
-    pub(crate) armed: Instant,
-    pub(crate) stamp: u64,
-    /// Remaining backoff slots, while a backoff (or post-backoff) is pending.
-    pub(crate) backoff: Option<u32>,
-    /// The last frame received was in error: defer EIFS instead of DIFS
-    /// (802.11-2016 10.3.2.3.7) until a frame is received correctly.
-    pub(crate) eifs: bool,
-    /// At the last `mac_arm` the MAC was idle with no frame that may
-    /// contend and no SIFS response: a flip or a wake then only moves the
-    /// (post-)backoff and the NAV timer, which this record holds. Every
-    /// change that ends quiet (a frame queued, data allowed again, a
-    /// response scheduled, a retune) is followed by `mac_arm` before the
-    /// radio's carrier sense is asked again, or clears the flag itself.
-    pub(crate) quiet: bool,
-    slot: Duration,
-    difs: Duration,
-    eifs_time: Duration,
-}
-
-impl Sense {
-    pub(crate) fn new(p: &MacParams) -> Sense {
-        let std = p.standard;
-        Sense {
-            idle_since: Instant::ZERO,
-            armed: Instant::MAX,
-            stamp: 0,
-            backoff: None,
-            eifs: false,
-            quiet: false,
-            slot: std.slot(),
-            difs: std.difs(),
-            eifs_time: std.eifs(),
-        }
-    }
-
-    fn ifs(&self) -> Duration {
-        if self.eifs {
-            self.eifs_time
-        } else {
-            self.difs
-        }
-    }
-
-    /// When the backoff ends, if the medium stays idle.
-    #[inline]
-    pub(crate) fn backoff_end(&self) -> Option<Instant> {
-        let k = self.backoff?;
-        Some(self.idle_since + self.ifs() + self.slot.saturating_mul(k as u64))
-    }
-
-    /// The medium turned busy at `now`: subtract the whole slots that
-    /// elapsed after the IFS from the backoff (it freezes there).
-    #[inline]
-    fn freeze(&mut self, now: Instant) {
-        if let Some(k) = self.backoff {
-            let start = self.idle_since + self.ifs();
-            if now > start {
-                let slots = whole_slots(now.saturating_since(start).as_nanos(), self.slot.as_nanos()) as u32;
-                self.backoff = Some(k.saturating_sub(slots));
-            }
-        }
-    }
-}
-
-/// `elapsed / slot` (a slot of 0 counts as 1). Every standard's slot is
-/// 9 or 20 µs: dividing by those as constants is a multiplication, where
-/// a division by the run-time value stalled each freeze of a backoff (a
-/// few million per simulated second on a campus).
-#[inline]
-fn whole_slots(elapsed: u64, slot: u64) -> u64 {
-    match slot {
-        9_000 => elapsed / 9_000,
-        20_000 => elapsed / 20_000,
-        s => elapsed / s.max(1),
-    }
-}
 
 impl Wlan {
     /// Draw a new backoff: after a success or a drop the window resets
@@ -211,20 +120,6 @@ impl Wlan {
             let s = &mut self.sense[radio as usize];
             s.armed = next;
             s.stamp = stamp;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::whole_slots;
-
-    #[test]
-    fn whole_slots_is_the_plain_quotient() {
-        for slot in [9_000u64, 20_000, 13_000, 0] {
-            for elapsed in [0u64, 1, 8_999, 9_000, 9_001, 19_999, 20_000, 180_017, 9_000 * 1_023 + 8_999, u64::MAX] {
-                assert_eq!(whole_slots(elapsed, slot), elapsed / slot.max(1), "{elapsed} / {slot}");
-            }
         }
     }
 }
