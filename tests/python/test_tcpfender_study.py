@@ -131,3 +131,21 @@ def test_measured_delivery_is_below_the_phy_estimate_on_loaded_links():
     # S-A loses 20 % of frames by itself; collisions take more under load.
     assert 0.4 < links[("S", "A")] < 0.8
     assert all(0 < p <= 1 for p in links.values())
+
+
+def test_parts_beyond_the_seed_run_on_every_stack():
+    """Without RTS/CTS, the loss scales and the β × depth sweep run on the
+    seed's stack and on `linux` alike, the same seeds on each."""
+    from airtcp.studies.tcpfender.run import build_tasks
+
+    tasks = build_tasks(["tcpip", "tcpfender"], 1, 1.0, False, None, True)
+    by = {}
+    for t in tasks:
+        if t.labels["part"] in ("no-rts", "loss", "sweep"):
+            by.setdefault((t.labels["part"], t.labels["stack"]), []).append((t.labels["arm"], t.labels["beta"], t.labels["pipeline"], t.labels["loss_scale"], t.labels["seed"]))
+    stacks = set(tcpfender_setup.STACKS)
+    assert stacks == {"ns2", "linux"}
+    for part in ("no-rts", "loss", "sweep"):
+        assert {s for p, s in by if p == part} == stacks, part
+        assert sorted(by[(part, "ns2")]) == sorted(by[(part, "linux")]), part
+    assert all(not t.labels["rts"] for t in tasks if t.labels["part"] == "no-rts")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...metrics import delivery_steps, longest_stall
 from ..reporting import summarize
 from .metrics import segment_delays, time_mean
-from .setup import MSS
+from .setup import DEFAULT_STACK, MSS
 
 
 def _radio_sum(result, key: str) -> int:
@@ -92,4 +92,6 @@ def keep_run(task, result, _dir=None) -> dict:
 
 def describe(row: dict) -> str:
     extra = {"sweep": f" β={row['beta']} depth={row['pipeline']}", "no-rts": " without RTS/CTS", "loss": f" loss x{row['loss_scale']:g}", "stack": f" on {row['stack']}", "switch": f" on {row['stack']} without {row['switch']}"}.get(row["part"], "")
+    if row["part"] in ("sweep", "no-rts", "loss") and row["stack"] != DEFAULT_STACK:
+        extra += f" on {row['stack']}"
     return f"{row['arm']}{extra} seed {row['seed']}: {row['goodput_bps'] / 1e3:.1f} kb/s"

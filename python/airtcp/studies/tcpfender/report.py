@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..reporting import Claim, Stats, claims_table, fmt, fmt_ci, md_table, ratio_stats, summarize
-from .setup import ARMS, STACKS, TCP_PROFILE, WINDOW_PACKETS, batches_spanned, topology
+from .setup import ARMS, DEFAULT_STACK, STACKS, TCP_PROFILE, WINDOW_PACKETS, batches_spanned, topology
 from .stacks import stacks_section
 
 MESH = """```
@@ -181,35 +181,10 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
             L += _arm_table([r for r in table if r["part"] == "switch" and r.get("switch") == name])
     L += ["", f"## Per arm, RTS/CTS, `{TCP_PROFILE}` (mean [95 % CI] over seeds)", ""]
     L += _arm_table([r for r in table if r["part"] == "main"])
-    sens = [r for r in table if r["part"] == "no-rts"]
-    if sens:
-        L += ["", "## Sensitivity: without RTS/CTS (mean [95 % CI] over seeds)", ""]
-        L += _arm_table(sens)
-        gs = {a: summarize(_vals(runs, a, "goodput_bps", "no-rts")) for a in arms}
-        L += ["", "Claims without RTS/CTS:", ""]
-        L += _claims([dict(r, part="main") for r in runs if r["part"] == "no-rts"], have)
-    else:
-        gs = {}
-    loss = [r for r in table if r["part"] == "loss"]
-    if loss:
-        L += ["", "## Beyond the seed: every link's loss rate scaled (RTS/CTS; goodput kb/s, mean [95 % CI])", ""]
-        scales = sorted({r["loss_scale"] for r in loss}) + [1.0]
-        la = [a for a in ARMS if any(r["arm"] == a for r in loss)]
-        cell = {(r["arm"], r["loss_scale"]): _ci_row({**r, **{k: (v / 1e3 if v is not None else None) for k, v in r.items() if k.startswith("goodput_bps_")}}, "goodput_bps", "{:.1f}") for r in loss}
-        for r in table:
-            if r["part"] == "main" and r["arm"] in la:
-                cell[(r["arm"], 1.0)] = _ci_row({**r, **{k: (v / 1e3 if v is not None else None) for k, v in r.items() if k.startswith("goodput_bps_")}}, "goodput_bps", "{:.1f}")
-        stall = {(r["arm"], r["loss_scale"]): r["longest_stall_s_mean"] for r in loss}
-        stall.update({(r["arm"], 1.0): r["longest_stall_s_mean"] for r in table if r["part"] == "main"})
-        L += md_table(["arm"] + [f"loss x{k:g}" for k in scales] + [f"longest stall (s) at x{k:g}" for k in scales], [[a] + [cell.get((a, k), "-") for k in scales] + [fmt(stall.get((a, k)), "{:.1f}") for k in scales] for a in la])
-    sweep = [r for r in table if r["part"] == "sweep"]
-    if sweep:
-        L += ["", "## Beyond the seed: TCPFender (MORE's source) over β and pipelining depth (goodput b/s, mean [95 % CI])", ""]
-        betas = sorted({r["beta"] for r in sweep})
-        pipes = sorted({r["pipeline"] for r in sweep})
-        cell = {(r["beta"], r["pipeline"]): _ci_row(r, "goodput_bps", "{:.0f}") for r in sweep}
-        L += md_table(["β \\ batches in flight"] + [str(p) for p in pipes], [[str(b)] + [cell.get((b, p), "-") for p in pipes] for b in betas])
-        L += ["", _sweep_note(runs)]
+    base = {DEFAULT_STACK: "main", **{k: "stack" for k in STACKS if k != DEFAULT_STACK}}
+    for stack, base_part in base.items():
+        L += _beyond_seed(table, runs, have, arms, stack, base_part)
+    gs = {a: summarize(_vals(_on(runs, DEFAULT_STACK), a, "goodput_bps", "no-rts")) for a in arms} if _on(table, DEFAULT_STACK, "no-rts") else {}
     L += ["", "## Differences and their reasons", ""]
     L += _explain(runs, table, g, gs, cw, have)
     if plots:
@@ -223,6 +198,65 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
         [[f"{a}-{b}", f"{p:.0%}", f"{((pos[a][0] - pos[b][0]) ** 2 + (pos[a][1] - pos[b][1]) ** 2) ** 0.5:.0f}", fmt(meas.get((a, b)), "{:.3f}"), fmt(meas.get((b, a)), "{:.3f}")] for a, b, p in links],
     )
     path.write_text("\n".join(L) + "\n")
+
+
+def _on(rows, stack, part=None):
+    """The rows of `stack` (and of `part`, if given)."""
+    return [r for r in rows if r.get("stack") == stack and (part is None or r["part"] == part)]
+
+
+def _beyond_seed(table, runs, have, arms, stack, base_part) -> list[str]:
+    """The parts beyond the seed on `stack` (without RTS/CTS, loss scaled,
+    β × depth); `base_part` holds the stack's runs at the study's defaults."""
+    L: list[str] = []
+    tag = f"`{stack}`"
+    sens = _on(table, stack, "no-rts")
+    if sens:
+        L += ["", f"## Sensitivity on {tag}: without RTS/CTS (mean [95 % CI] over seeds)", ""]
+        L += _arm_table(sens)
+        L += ["", f"Claims without RTS/CTS on {tag}:", ""]
+        L += _claims([dict(r, part="main") for r in _on(runs, stack, "no-rts")], have)
+    loss = _on(table, stack, "loss")
+    if loss:
+        L += ["", f"## Beyond the seed on {tag}: every link's loss rate scaled (RTS/CTS; goodput kb/s, mean [95 % CI])", ""]
+        scales = sorted({r["loss_scale"] for r in loss}) + [1.0]
+        la = [a for a in ARMS if any(r["arm"] == a for r in loss)]
+        kb = lambda r: _ci_row({**r, **{k: (v / 1e3 if v is not None else None) for k, v in r.items() if k.startswith("goodput_bps_")}}, "goodput_bps", "{:.1f}")
+        cell = {(r["arm"], r["loss_scale"]): kb(r) for r in loss}
+        for r in _on(table, stack, base_part):
+            if r["arm"] in la:
+                cell[(r["arm"], 1.0)] = kb(r)
+        stall = {(r["arm"], r["loss_scale"]): r["longest_stall_s_mean"] for r in loss}
+        stall.update({(r["arm"], 1.0): r["longest_stall_s_mean"] for r in _on(table, stack, base_part)})
+        L += md_table(["arm"] + [f"loss x{k:g}" for k in scales] + [f"longest stall (s) at x{k:g}" for k in scales], [[a] + [cell.get((a, k), "-") for k in scales] + [fmt(stall.get((a, k)), "{:.1f}") for k in scales] for a in la])
+        L += [""] + _loss_bullets(table, stack, base_part)
+    sweep = _on(table, stack, "sweep")
+    if sweep:
+        L += ["", f"## Beyond the seed on {tag}: TCPFender (MORE's source) over β and pipelining depth (goodput b/s, mean [95 % CI])", ""]
+        betas = sorted({r["beta"] for r in sweep})
+        pipes = sorted({r["pipeline"] for r in sweep})
+        cell = {(r["beta"], r["pipeline"]): _ci_row(r, "goodput_bps", "{:.0f}") for r in sweep}
+        L += md_table(["β \\ batches in flight"] + [str(p) for p in pipes], [[str(b)] + [cell.get((b, p), "-") for p in pipes] for b in betas])
+        L += ["", _sweep_note(_on(runs, stack))]
+    return L
+
+
+def _loss_bullets(table, stack, base_part) -> list[str]:
+    """Whether goodput falls as every link's loss falls, per arm on `stack`."""
+    out = []
+    by = {(r["arm"], r["loss_scale"]): r["goodput_bps_mean"] for r in _on(table, stack, "loss")}
+    by.update({(r["arm"], 1.0): r["goodput_bps_mean"] for r in _on(table, stack, base_part)})
+    scales = sorted({k for _, k in by}, reverse=True)
+    for arm in [a for a in ("tcpip", "tcpfender", "tcpfender-literal") if any(k[0] == a for k in by)]:
+        seq = [by.get((arm, k)) for k in scales]
+        mono = all(b is not None and a is not None and b >= a for a, b in zip(seq, seq[1:]))
+        out.append(
+            f"- `{stack}`, loss scaled x{' / x'.join(f'{k:g}' for k in scales)}, {arm}: "
+            + " / ".join(_k(x) for x in seq)
+            + " kb/s: "
+            + ("goodput does not fall as loss falls." if mono else "goodput FALLS somewhere as loss falls: a liveness failure, not a throughput limit.")
+        )
+    return out
 
 
 def _arm_table(rows) -> list[str]:
@@ -326,20 +360,8 @@ def _explain(runs, table, g, gs, cw, have) -> list[str]:
             "keeps sending the short batch until the receiver's ACK covers it, so a missing degree of freedom "
             "costs one more frame time instead of an RTO."
         )
-    loss = [r for r in table if r["part"] == "loss"]
-    if loss:
-        by = {(r["arm"], r["loss_scale"]): r["goodput_bps_mean"] for r in loss}
-        by.update({(r["arm"], 1.0): r["goodput_bps_mean"] for r in table if r["part"] == "main"})
-        scales = sorted({k for _, k in by}, reverse=True)
-        for arm in [a for a in ("tcpip", "tcpfender", "tcpfender-literal") if any(k[0] == a for k in by)]:
-            seq = [by.get((arm, k)) for k in scales]
-            mono = all(b is not None and a is not None and b >= a for a, b in zip(seq, seq[1:]))
-            out.append(
-                f"- Loss scaled x{' / x'.join(f'{k:g}' for k in scales)}, {arm}: "
-                + " / ".join(_k(x) for x in seq)
-                + " kb/s: "
-                + ("goodput does not fall as loss falls." if mono else "goodput FALLS somewhere as loss falls: a liveness failure, not a throughput limit.")
-            )
+    for stack, base_part in {DEFAULT_STACK: "main", **{k: "stack" for k in STACKS if k != DEFAULT_STACK}}.items():
+        out += _loss_bullets(table, stack, base_part)
     if {"tcpip", "tcpfender"} <= have:
         out.append(
             f"- Stalls: with RTS/CTS at the study's loss rates the path itself stalls: TCP/IP's longest time without "
