@@ -28,11 +28,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "airtcp-emulate")
+BIN = os.environ.get("AIRTCP_EMULATE") or os.path.join(ROOT, "target", "release", "airtcp-emulate")
 SCEN = os.path.join(ROOT, "scenarios", "emu-path.toml")
 
 
-def emulate(cc, p, seed, seconds, out, ns_cc):
+def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), fq=False):
     # iperf3 (3.12) sets TCP_CONGESTION after connect(): the socket starts
     # with the namespace's default algorithm and is switched to `cc` when
     # established. If that default is BBR (this host's), bbr_init has set
@@ -47,6 +47,14 @@ def emulate(cc, p, seed, seconds, out, ns_cc):
     if ns_cc != "host":
         for node in ("snd", "rcv"):
             setup += ["--setup", f"{node}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
+    # Switches for finding a mechanism: sysctls of the sender's namespace,
+    # and the fq qdisc on its interface (fq enforces the pacing rate the
+    # kernel computes for every flow: 200 % of cwnd/srtt in slow start,
+    # 120 % after, tcp_update_pacing_rate).
+    for kv in sysctls:
+        setup += ["--setup", f"snd: sysctl -qw net.ipv4.{kv}"]
+    if fq:
+        setup += ["--setup", "snd: tc qdisc replace dev eth0 root fq"]
     cmd = [
         BIN, SCEN, "--out", out, "--real", "snd,rcv", "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds + 10}s",
@@ -74,11 +82,12 @@ def emulate(cc, p, seed, seconds, out, ns_cc):
     }
 
 
-def simulate(cc, p, seed, seconds, out):
+def simulate(cc, p, seed, seconds, out, model_set=()):
     cmd = [
         BIN, SCEN, "--out", out, "--clock", "virtual", "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds}s",
         "--set", f"flows.0.tcp.cc={cc}",
+        *[x for kv in model_set for x in ("--set", kv)],
     ]
     subprocess.run(cmd, check=True, capture_output=True)
     f = json.load(open(os.path.join(out, "summary.json")))["flows"][0]
@@ -107,6 +116,11 @@ def main():
                     help="the namespaces' default congestion control, which iperf3's socket starts with "
                          "before -C switches it: reno (default), or 'host' to inherit this host's "
                          "(bbr here, which leaves the flow paced)")
+    ap.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
+                    help="a net.ipv4 sysctl set in the sender's namespace (tcp_frto=0, tcp_recovery=0, ...); repeatable")
+    ap.add_argument("--fq", action="store_true", help="fq qdisc on the sender's interface (pacing enforced)")
+    ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
     a = ap.parse_args()
     print("| cc | p | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model | "
           "retrans k / m | timeouts k / m | recoveries k / m | lateness mean / p99 (µs) |")
@@ -116,8 +130,8 @@ def main():
             kern, model = [], []
             for i in range(a.runs):
                 with tempfile.TemporaryDirectory() as d:
-                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc))
-                    model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s")))
+                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.fq))
+                    model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set))
             gk, gks = ms([r["goodput"] / 1e6 for r in kern])
             gm, gms = ms([r["goodput"] / 1e6 for r in model])
             sk, _ = ms([r["srtt_ms"] for r in kern])
