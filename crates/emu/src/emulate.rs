@@ -145,6 +145,49 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
+/// The flows with one simulated end, with what that end counted: the
+/// bytes the kernel acknowledged (a simulated sender) or the bytes it
+/// delivered (a simulated receiver). The flow's own entry in `flows` has
+/// the simulated end's figures; those of its real end are the kernel's,
+/// in `kernel_counters`.
+fn simulated_ends(mixed: &[airtcp_sim::MixedFlow], summary: &serde_json::Value) -> serde_json::Value {
+    mixed
+        .iter()
+        .map(|m| {
+            let f = &summary["flows"][m.flow];
+            let mut e = serde_json::json!({
+                "flow": m.flow,
+                "simulated": if m.simulated_client { "client" } else { "server" },
+                "server": format!("{}:{}", dotted(m.server_addr), m.server_port),
+            });
+            if m.simulated_client {
+                e["bytes_acked_by_kernel"] = f["sender"]["bytes_acked"].clone();
+                e["client_state"] = f["client_state"].clone();
+            } else {
+                e["bytes_delivered"] = f["bytes_delivered"].clone();
+                e["server_state"] = f["server_state"].clone();
+            }
+            e
+        })
+        .collect()
+}
+
+fn dotted(a: [u8; 4]) -> String {
+    format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3])
+}
+
+/// What the user's commands must do for a flow with one simulated end.
+fn mixed_flow_line(sc: &Scenario, m: &airtcp_sim::MixedFlow) -> String {
+    let f = &sc.flows[m.flow];
+    let (from, to) = (&sc.nodes[f.from].name, &sc.nodes[f.to].name);
+    let server = format!("{}:{}", dotted(m.server_addr), m.server_port);
+    if m.simulated_client {
+        format!("flow {} ({from} -> {to}): the simulated sender on {from} connects to {server}: listen there in {to}", m.flow)
+    } else {
+        format!("flow {} ({from} -> {to}): the simulated receiver on {to} listens on {server}: connect to it from {from}", m.flow)
+    }
+}
+
 /// `/etc/hosts` text naming every node by its first address.
 fn hosts_file(sc: &Scenario, driver: &Driver) -> String {
     let mut s = String::from("127.0.0.1 localhost\n");
@@ -206,9 +249,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     if cfg.clock == Clock::Virtual && !real_nodes.is_empty() {
         return Err("--clock virtual runs without real hosts: a kernel cannot follow a virtual clock".into());
     }
-    // A real host's flows are the kernel's business: the scenario's own
-    // endpoints on it would answer for its addresses.
-    sc.flows.retain(|f| !real_nodes.contains(&f.from) && !real_nodes.contains(&f.to));
+    // A flow between two real hosts is the kernels' business. A flow with
+    // one real end keeps its simulated end, which talks to the kernel
+    // (`Driver::mixed_flows`); the real end's own endpoint stays idle.
+    sc.flows.retain(|f| !(real_nodes.contains(&f.from) && real_nodes.contains(&f.to)));
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     let rb = Rc::new(RefCell::new(RealBytes::new(64 << 20)));
     let pcap = cfg.pcap.then(|| cfg.out.join("pcap"));
@@ -223,6 +267,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         return Ok(Outcome { overloaded: false, lateness: serde_json::Value::Null, interrupted: false });
     }
 
+    let mixed = driver.mixed_flows();
+    for m in &mixed {
+        eprintln!("{}", mixed_flow_line(&sc, m));
+    }
     let removed = netns::remove_leftovers();
     if !removed.is_empty() {
         eprintln!("removed what stopped emulations left: {}", removed.join(", "));
@@ -289,6 +337,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         })).collect::<Vec<_>>(),
         "commands": guard.cmds.iter().map(|c| serde_json::json!({"node": c.node, "cmd": c.cmd, "exit": c.status})).collect::<Vec<_>>(),
         "kernel_counters": counters,
+        "simulated_ends": simulated_ends(&mixed, &out.summary),
         "wire": {
             "from_kernel_packets": w.from_kernel_packets, "from_kernel_bytes": w.from_kernel_bytes,
             "to_kernel_packets": w.to_kernel_packets, "to_kernel_bytes": w.to_kernel_bytes,
