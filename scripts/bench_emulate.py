@@ -100,6 +100,56 @@ def simulate(cc, p, seed, seconds, out, model_set=()):
     }
 
 
+# The kernel's half of a split run, as a Python program in its namespace.
+# Sender: Congestion control chosen before connect() (so no pacing state is
+# inherited), bulk writes for `seconds`, then shutdown and wait for the
+# simulated receiver's FIN: everything written was delivered. Prints the
+# bytes and the seconds from connect to that FIN.
+KERNEL_SENDER = """import socket, time
+s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b'{cc}')
+s.connect(('rcv', 1024)); t0 = time.monotonic(); buf = b'x' * 65536; n = 0
+while time.monotonic() - t0 < {seconds}:
+    n += s.send(buf)
+s.shutdown(socket.SHUT_WR); s.recv(1)
+print('sent', n, time.monotonic() - t0, flush=True)"""
+# Receiver: reads whatever arrives until the run ends.
+KERNEL_RECEIVER = """import socket
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); l.bind(('0.0.0.0', 1024)); l.listen(1)
+s, _ = l.accept()
+while s.recv(1 << 20):
+    pass"""
+
+
+def split(cc, p, seed, seconds, out, ns_cc, kernel_sends):
+    """One run with one kernel and one model end (the simulated endpoints
+    talk to real hosts): the kernel sends to the model's receiver, or the
+    model sends to the kernel's receiver. Returns the goodput (b/s)."""
+    real = "snd" if kernel_sends else "rcv"
+    cmd = [
+        BIN, SCEN, "--out", out, "--real", real, "--seed", str(seed),
+        "--set", f"links.0.loss_ab.p={p}", "--set", f"flows.0.tcp.cc={cc}",
+    ]
+    if ns_cc != "host":
+        cmd += ["--setup", f"{real}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
+    if kernel_sends:
+        py = KERNEL_SENDER.format(cc=cc, seconds=seconds)
+        cmd += ["--set", f"sim.duration={seconds + 15}s", "--exec", f"snd: sleep 0.3; python3 -c \"{py}\""]
+    else:
+        # The model's sender starts at 1 s (the listener is up) and sends
+        # for `seconds`.
+        cmd += ["--set", "flows.0.start=1s", "--set", f"sim.duration={seconds + 1}s",
+                "--serve", f"rcv: python3 -c \"{KERNEL_RECEIVER}\""]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode not in (0, 3):
+        sys.exit(f"emulation failed ({r.returncode}): {r.stderr}")
+    e = json.load(open(os.path.join(out, "summary.json")))["emulation"]
+    if kernel_sends:
+        log = open(os.path.join(out, "exec", "exec0-snd.log")).read().split()
+        i = log.index("sent")
+        return int(log[i + 1]) * 8 / float(log[i + 2]), e["overloaded"]
+    return e["simulated_ends"][0]["bytes_acked_by_kernel"] * 8 / seconds, e["overloaded"]
+
+
 def ms(xs):
     m = statistics.mean(xs)
     sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
@@ -121,7 +171,27 @@ def main():
     ap.add_argument("--fq", action="store_true", help="fq qdisc on the sender's interface (pacing enforced)")
     ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
+    ap.add_argument("--split", action="store_true",
+                    help="instead of the table: goodput of the kernel sender against the model's receiver "
+                         "and of the model's sender against the kernel's receiver")
     a = ap.parse_args()
+    if a.split:
+        print("| cc | p | kernel sender -> model receiver (Mb/s) | model sender -> kernel receiver | model -> model |")
+        print("|---|---|---|---|---|")
+        for cc in a.cc.split(","):
+            for p in a.loss.split(","):
+                ks, kr, mm, over = [], [], [], 0
+                for i in range(a.runs):
+                    with tempfile.TemporaryDirectory() as d:
+                        g, o = split(cc, p, i + 1, a.seconds, os.path.join(d, "ks"), a.ns_cc, True)
+                        ks.append(g / 1e6); over += o
+                        g, o = split(cc, p, i + 1, a.seconds, os.path.join(d, "kr"), a.ns_cc, False)
+                        kr.append(g / 1e6); over += o
+                        mm.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
+                cell = lambda xs: "%.3f ± %.3f" % ms(xs)
+                print(f"| {cc} | {p} | {cell(ks)} | {cell(kr)} | {cell(mm)} |"
+                      f"{' (' + str(over) + ' runs overloaded)' if over else ''}", flush=True)
+        return
     print("| cc | p | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model | "
           "retrans k / m | timeouts k / m | recoveries k / m | lateness mean / p99 (µs) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
