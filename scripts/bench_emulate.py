@@ -32,7 +32,7 @@ BIN = os.environ.get("AIRTCP_EMULATE") or os.path.join(ROOT, "target", "release"
 SCEN = os.path.join(ROOT, "scenarios", "emu-path.toml")
 
 
-def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), fq=False):
+def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), paced=False):
     # iperf3 (3.12) sets TCP_CONGESTION after connect(): the socket starts
     # with the namespace's default algorithm and is switched to `cc` when
     # established. If that default is BBR (this host's), bbr_init has set
@@ -48,19 +48,20 @@ def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), fq=False):
         for node in ("snd", "rcv"):
             setup += ["--setup", f"{node}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
     # Switches for finding a mechanism: sysctls of the sender's namespace,
-    # and the fq qdisc on its interface (fq enforces the pacing rate the
-    # kernel computes for every flow: 200 % of cwnd/srtt in slow start,
-    # 120 % after, tcp_update_pacing_rate).
+    # and pacing. This kernel has no sch_fq, so pacing is the kernel's
+    # internal one, which SO_MAX_PACING_RATE turns on (iperf3 --fq-rate;
+    # sock_setsockopt sets SK_PACING_NEEDED): the rate the kernel computes
+    # for every flow, 200 % of cwnd/srtt in slow start and 120 % after
+    # (tcp_update_pacing_rate), capped at 1 Gb/s here.
     for kv in sysctls:
         setup += ["--setup", f"snd: sysctl -qw net.ipv4.{kv}"]
-    if fq:
-        setup += ["--setup", "snd: tc qdisc replace dev eth0 root fq"]
+    pace = " --fq-rate 1G" if paced else ""
     cmd = [
         BIN, SCEN, "--out", out, "--real", "snd,rcv", "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds + 10}s",
         *setup,
         "--serve", "rcv: iperf3 -s -1",
-        "--exec", f"snd: sleep 0.5; iperf3 -c rcv -t {seconds} -C {cc} -J > {out}/iperf.json",
+        "--exec", f"snd: sleep 0.5; iperf3 -c rcv -t {seconds} -C {cc}{pace} -J > {out}/iperf.json",
     ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode not in (0, 3):
@@ -168,7 +169,7 @@ def main():
                          "(bbr here, which leaves the flow paced)")
     ap.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                     help="a net.ipv4 sysctl set in the sender's namespace (tcp_frto=0, tcp_recovery=0, ...); repeatable")
-    ap.add_argument("--fq", action="store_true", help="fq qdisc on the sender's interface (pacing enforced)")
+    ap.add_argument("--paced", action="store_true", help="the kernel's internal pacing on (iperf3 --fq-rate 1G)")
     ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
     ap.add_argument("--split", action="store_true",
@@ -200,7 +201,7 @@ def main():
             kern, model = [], []
             for i in range(a.runs):
                 with tempfile.TemporaryDirectory() as d:
-                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.fq))
+                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced))
                     model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set))
             gk, gks = ms([r["goodput"] / 1e6 for r in kern])
             gm, gms = ms([r["goodput"] / 1e6 for r in model])

@@ -188,6 +188,39 @@ fn mixed_flow_line(sc: &Scenario, m: &airtcp_sim::MixedFlow) -> String {
     }
 }
 
+/// How long the clock waits for the `--serve` commands' listeners.
+const LISTEN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Before the clock starts, wait until a `--serve` command of the real
+/// host behind each simulated client's flow listens on the flow's port:
+/// a simulated client's SYN that finds no listener is reset and the flow
+/// is over, and how soon a program listens is not known (a Python
+/// program under load takes over a second). Hosts without a `--serve`
+/// command are not waited for (their listener comes with `--exec`, with
+/// the clock).
+fn wait_for_listeners(sc: &Scenario, mixed: &[airtcp_sim::MixedFlow], ns_names: &[Option<String>], serve: &[Running]) -> Result<(), String> {
+    let t = Mono::now();
+    for m in mixed.iter().filter(|m| m.simulated_client) {
+        let node = sc.flows[m.flow].to;
+        let Some(ns) = &ns_names[node] else { continue };
+        let name = &sc.nodes[node].name;
+        let pids: Vec<u32> = serve.iter().filter(|c| &c.node == name).map(|c| c.child.id()).collect();
+        if pids.is_empty() {
+            continue;
+        }
+        while !pids.iter().any(|&p| netns::listening(p, ns, m.server_port)) {
+            if t.elapsed() > LISTEN_WAIT || signals::stop_requested() {
+                return Err(format!(
+                    "flow {}: nothing listens on port {} in {name} after {} s (the simulated sender connects there)",
+                    m.flow, m.server_port, LISTEN_WAIT.as_secs()
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    Ok(())
+}
+
 /// `/etc/hosts` text naming every node by its first address.
 fn hosts_file(sc: &Scenario, driver: &Driver) -> String {
     let mut s = String::from("127.0.0.1 localhost\n");
@@ -302,6 +335,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     }
     let n_serve = guard.cmds.len();
     signals::install();
+    wait_for_listeners(&sc, &mixed, &ns_names, &guard.cmds)?;
     let realtime = pace_in_real_time();
 
     let mut real = Real { t0: Mono::now(), lat: Lateness::default(), hosts, slot, rb: rb.clone(), out: Vec::with_capacity(65_536), wire: WireCounters::default() };

@@ -141,3 +141,24 @@ pub fn has_net_admin() -> bool {
         .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
         .is_some_and(|caps| caps & (1 << 12) != 0)
 }
+
+/// Whether process `pid` runs in namespace `ns` and a TCP socket there
+/// listens on `port`: read from `/proc/<pid>/net/tcp`, which is the table
+/// of the process's network namespace (the namespace is checked by the
+/// inode of `/proc/<pid>/ns/net` against `/run/netns/<ns>`, since an
+/// `ip netns exec` child is in the host's namespace until it has entered).
+pub fn listening(pid: u32, ns: &str, port: u16) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let ino = |p: String| std::fs::metadata(p).map(|m| m.ino()).ok();
+    let (Some(a), Some(b)) = (ino(format!("/proc/{pid}/ns/net")), ino(format!("/run/netns/{ns}"))) else { return false };
+    if a != b {
+        return false;
+    }
+    let Ok(table) = std::fs::read_to_string(format!("/proc/{pid}/net/tcp")) else { return false };
+    // "sl local_address rem_address st ...": local "0100007F:0400", st 0A = LISTEN.
+    let want = format!(":{port:04X}");
+    table.lines().skip(1).any(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        f.len() > 3 && f[1].ends_with(&want) && f[3] == "0A"
+    })
+}

@@ -313,24 +313,23 @@ fn simulated_sender_to_kernel_receiver() {
     let dir = out_dir("simk");
     let ds = dir.to_string_lossy().into_owned();
     let py = format!(
-        "import socket, time; l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); \
+        "import socket; l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); \
          l.bind(('0.0.0.0', 1024)); l.listen(1); s, _ = l.accept(); {TCPINFO_PY}; n = 0\n\
          while True:\n    b = s.recv(65536)\n    n += len(b)\n    if not b: break\n\
-         print('tcpinfo', opts, ws, n, flush=True); time.sleep(0.3)"
+         print('tcpinfo', opts, ws, n, flush=True)"
     );
-    // The flow starts at 1 s: the listener is up by then (the command
-    // starts with the clock). It waits 0.3 s after EOF, so the kernel's
-    // last ACK reaches the simulated sender before the run ends.
+    // The listener is a --serve command: the clock starts once it listens
+    // on the flow's port. The run lasts 3 s (the transfer takes about one).
     let o = emulate(&[
-        &scenario(), "--out", &ds, "--real", "rcv", "--pcap", "--set", "sim.duration=15s",
-        "--set", "flows.0.app=transfer", "--set", "flows.0.bytes=500000", "--set", "flows.0.start=1s",
-        "--exec", &format!("rcv: python3 -c \"{py}\""),
+        &scenario(), "--out", &ds, "--real", "rcv", "--pcap", "--set", "sim.duration=3s",
+        "--set", "flows.0.app=transfer", "--set", "flows.0.bytes=500000",
+        "--serve", &format!("rcv: python3 -c \"{py}\""),
     ]);
     assert!(matches!(o.status.code(), Some(0) | Some(3)), "{}", String::from_utf8_lossy(&o.stderr));
     let s = summary(&dir);
     let e = &s["emulation"];
-    assert_eq!(e["commands"][0]["exit"], 0, "{}", std::fs::read_to_string(dir.join("exec/exec0-rcv.log")).unwrap_or_default());
-    let [opts, ws, n] = tcpinfo_line(&dir, "exec0-rcv.log")[..] else { panic!() };
+    assert_eq!(e["commands"][0]["exit"], 0, "{}", std::fs::read_to_string(dir.join("exec/serve0-rcv.log")).unwrap_or_default());
+    let [opts, ws, n] = tcpinfo_line(&dir, "serve0-rcv.log")[..] else { panic!() };
     assert_eq!(opts as u32 & TS_SACK_WSCALE, TS_SACK_WSCALE, "options the kernel agreed to: {opts:#x}");
     assert!(ws > 0, "the simulated sender's window scale");
     assert_eq!(n, 500_000, "bytes the kernel's application read");
