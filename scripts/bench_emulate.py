@@ -32,7 +32,7 @@ BIN = os.environ.get("AIRTCP_EMULATE") or os.path.join(ROOT, "target", "release"
 SCEN = os.path.join(ROOT, "scenarios", "emu-path.toml")
 
 
-def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), paced=False):
+def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), paced=False, rcv_setup=()):
     # iperf3 (3.12) sets TCP_CONGESTION after connect(): the socket starts
     # with the namespace's default algorithm and is switched to `cc` when
     # established. If that default is BBR (this host's), bbr_init has set
@@ -55,6 +55,8 @@ def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), paced=False):
     # (tcp_update_pacing_rate), capped at 1 Gb/s here.
     for kv in sysctls:
         setup += ["--setup", f"snd: sysctl -qw net.ipv4.{kv}"]
+    for c in rcv_setup:
+        setup += ["--setup", f"rcv: {c}"]
     pace = " --fq-rate 1G" if paced else ""
     cmd = [
         BIN, SCEN, "--out", out, "--real", "snd,rcv", "--seed", str(seed),
@@ -106,9 +108,15 @@ def simulate(cc, p, seed, seconds, out, model_set=()):
 # inherited), bulk writes for `seconds`, then shutdown and wait for the
 # simulated receiver's FIN: everything written was delivered. Prints the
 # bytes and the seconds from connect to that FIN.
+# A kernel receiver started with --serve may not listen yet: retry.
 KERNEL_SENDER = """import socket, time
-s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b'{cc}')
-s.connect(('rcv', 1024)); t0 = time.monotonic(); buf = b'x' * 65536; n = 0
+for _ in range(100):
+    s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b'{cc}')
+    try:
+        s.connect(('rcv', 1024)); break
+    except ConnectionRefusedError:
+        s.close(); time.sleep(0.05)
+t0 = time.monotonic(); buf = b'x' * 65536; n = 0
 while time.monotonic() - t0 < {seconds}:
     n += s.send(buf)
 s.shutdown(socket.SHUT_WR); s.recv(1)
@@ -121,25 +129,29 @@ while s.recv(1 << 20):
     pass"""
 
 
-def split(cc, p, seed, seconds, out, ns_cc, kernel_sends):
-    """One run with one kernel and one model end (the simulated endpoints
-    talk to real hosts): the kernel sends to the model's receiver, or the
-    model sends to the kernel's receiver. Returns the goodput (b/s)."""
-    real = "snd" if kernel_sends else "rcv"
+def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives):
+    """One run with the kernel at one or both ends, with the same two
+    programs at the kernel's ends whichever the other end is (the simulated
+    endpoints talk to real hosts): the kernel sends to the model's receiver,
+    the model sends to the kernel's receiver, or the kernel to the kernel.
+    Returns the goodput (b/s) and whether the run was overloaded."""
+    real = ",".join(n for n, k in (("snd", kernel_sends), ("rcv", kernel_receives)) if k)
     cmd = [
         BIN, SCEN, "--out", out, "--real", real, "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"flows.0.tcp.cc={cc}",
     ]
     if ns_cc != "host":
-        cmd += ["--setup", f"{real}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
+        for n in real.split(","):
+            cmd += ["--setup", f"{n}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
+    if kernel_receives:
+        cmd += ["--serve", f"rcv: python3 -c \"{KERNEL_RECEIVER}\""]
     if kernel_sends:
         py = KERNEL_SENDER.format(cc=cc, seconds=seconds)
         cmd += ["--set", f"sim.duration={seconds + 15}s", "--exec", f"snd: sleep 0.3; python3 -c \"{py}\""]
     else:
-        # The model's sender starts at 1 s (the listener is up) and sends
-        # for `seconds`.
-        cmd += ["--set", "flows.0.start=1s", "--set", f"sim.duration={seconds + 1}s",
-                "--serve", f"rcv: python3 -c \"{KERNEL_RECEIVER}\""]
+        # The model's sender starts at 0 (the clock waits for the listener)
+        # and sends for `seconds`.
+        cmd += ["--set", f"sim.duration={seconds}s"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode not in (0, 3):
         sys.exit(f"emulation failed ({r.returncode}): {r.stderr}")
@@ -169,6 +181,9 @@ def main():
                          "(bbr here, which leaves the flow paced)")
     ap.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                     help="a net.ipv4 sysctl set in the sender's namespace (tcp_frto=0, tcp_recovery=0, ...); repeatable")
+    ap.add_argument("--rcv-setup", action="append", default=[], metavar="CMD",
+                    help="a command run in the receiver's namespace before the clock "
+                         "('sysctl -qw net.ipv4.tcp_comp_sack_nr=0', 'ip route change default dev eth0 quickack 1'); repeatable")
     ap.add_argument("--paced", action="store_true", help="the kernel's internal pacing on (iperf3 --fq-rate 1G)")
     ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
@@ -177,21 +192,20 @@ def main():
                          "and of the model's sender against the kernel's receiver")
     a = ap.parse_args()
     if a.split:
-        print("| cc | p | kernel sender -> model receiver (Mb/s) | model sender -> kernel receiver | model -> model |")
-        print("|---|---|---|---|---|")
+        print("| cc | p | kernel -> kernel (Mb/s) | kernel sender -> model receiver | model sender -> kernel receiver | model -> model |")
+        print("|---|---|---|---|---|---|")
         for cc in a.cc.split(","):
             for p in a.loss.split(","):
-                ks, kr, mm, over = [], [], [], 0
+                cols, over = [[], [], [], []], 0
                 for i in range(a.runs):
                     with tempfile.TemporaryDirectory() as d:
-                        g, o = split(cc, p, i + 1, a.seconds, os.path.join(d, "ks"), a.ns_cc, True)
-                        ks.append(g / 1e6); over += o
-                        g, o = split(cc, p, i + 1, a.seconds, os.path.join(d, "kr"), a.ns_cc, False)
-                        kr.append(g / 1e6); over += o
-                        mm.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
-                cell = lambda xs: "%.3f ± %.3f" % ms(xs)
-                print(f"| {cc} | {p} | {cell(ks)} | {cell(kr)} | {cell(mm)} |"
-                      f"{' (' + str(over) + ' runs overloaded)' if over else ''}", flush=True)
+                        for c, (ks, kr) in enumerate(((True, True), (True, False), (False, True))):
+                            g, o = split(cc, p, i + 1, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr)
+                            cols[c].append(g / 1e6)
+                            over += o
+                        cols[3].append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
+                cells = " | ".join("%.3f ± %.3f" % ms(xs) for xs in cols)
+                print(f"| {cc} | {p} | {cells} |{' (' + str(over) + ' runs overloaded)' if over else ''}", flush=True)
         return
     print("| cc | p | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model | "
           "retrans k / m | timeouts k / m | recoveries k / m | lateness mean / p99 (µs) |")
@@ -201,7 +215,7 @@ def main():
             kern, model = [], []
             for i in range(a.runs):
                 with tempfile.TemporaryDirectory() as d:
-                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced))
+                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced, a.rcv_setup))
                     model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set))
             gk, gks = ms([r["goodput"] / 1e6 for r in kern])
             gm, gms = ms([r["goodput"] / 1e6 for r in model])
