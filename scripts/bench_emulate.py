@@ -187,6 +187,8 @@ def main():
     ap.add_argument("--paced", action="store_true", help="the kernel's internal pacing on (iperf3 --fq-rate 1G)")
     ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
+    ap.add_argument("--raw", help="append each split run's goodputs (Mb/s) as a JSON line to this file")
+    ap.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + runs - 1")
     ap.add_argument("--split", action="store_true",
                     help="instead of the table: goodput of the kernel sender against the model's receiver "
                          "and of the model's sender against the kernel's receiver")
@@ -200,10 +202,14 @@ def main():
                 for i in range(a.runs):
                     with tempfile.TemporaryDirectory() as d:
                         for c, (ks, kr) in enumerate(((True, True), (True, False), (False, True))):
-                            g, o = split(cc, p, i + 1, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr)
+                            g, o = split(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr)
                             cols[c].append(g / 1e6)
                             over += o
-                        cols[3].append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
+                        cols[3].append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
+                    if a.raw:
+                        with open(a.raw, "a") as f:
+                            f.write(json.dumps({"cc": cc, "p": p, "seed": i + a.first_seed, "kk": cols[0][-1],
+                                                "ks": cols[1][-1], "kr": cols[2][-1], "mm": cols[3][-1]}) + "\n")
                 cells = " | ".join("%.3f ± %.3f" % ms(xs) for xs in cols)
                 print(f"| {cc} | {p} | {cells} |{' (' + str(over) + ' runs overloaded)' if over else ''}", flush=True)
         return
@@ -215,8 +221,8 @@ def main():
             kern, model = [], []
             for i in range(a.runs):
                 with tempfile.TemporaryDirectory() as d:
-                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced, a.rcv_setup))
-                    model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s"), a.model_set))
+                    kern.append(emulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced, a.rcv_setup))
+                    model.append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set))
             gk, gks = ms([r["goodput"] / 1e6 for r in kern])
             gm, gms = ms([r["goodput"] / 1e6 for r in model])
             sk, _ = ms([r["srtt_ms"] for r in kern])
