@@ -129,7 +129,7 @@ while s.recv(1 << 20):
     pass"""
 
 
-def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives):
+def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model_set=()):
     """One run with the kernel at one or both ends, with the same two
     programs at the kernel's ends whichever the other end is (the simulated
     endpoints talk to real hosts): the kernel sends to the model's receiver,
@@ -139,6 +139,7 @@ def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives):
     cmd = [
         BIN, SCEN, "--out", out, "--real", real, "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"flows.0.tcp.cc={cc}",
+        *[x for kv in model_set for x in ("--set", kv)],
     ]
     if ns_cc != "host":
         for n in real.split(","):
@@ -188,11 +189,23 @@ def main():
     ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
     ap.add_argument("--raw", help="append each split run's goodputs (Mb/s) as a JSON line to this file")
+    ap.add_argument("--model-only", action="store_true", help="only the model's runs (no root needed)")
+    ap.add_argument("--modes", default="kk,ks,kr", help="which split runs: kk (kernel to kernel), ks (kernel sender), kr (kernel receiver)")
     ap.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + runs - 1")
     ap.add_argument("--split", action="store_true",
                     help="instead of the table: goodput of the kernel sender against the model's receiver "
                          "and of the model's sender against the kernel's receiver")
     a = ap.parse_args()
+    if a.model_only:
+        print("| cc | p | model goodput (Mb/s), mean ± sd | runs |")
+        print("|---|---|---|---|")
+        for cc in a.cc.split(","):
+            for p in a.loss.split(","):
+                with tempfile.TemporaryDirectory() as d:
+                    g = [simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(i)), a.model_set)["goodput"] / 1e6
+                         for i in range(a.runs)]
+                print(f"| {cc} | {p} | {'%.3f ± %.3f' % ms(g)} | {a.runs} |", flush=True)
+        return
     if a.split:
         print("| cc | p | kernel -> kernel (Mb/s) | kernel sender -> model receiver | model sender -> kernel receiver | model -> model |")
         print("|---|---|---|---|---|---|")
@@ -202,7 +215,10 @@ def main():
                 for i in range(a.runs):
                     with tempfile.TemporaryDirectory() as d:
                         for c, (ks, kr) in enumerate(((True, True), (True, False), (False, True))):
-                            g, o = split(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr)
+                            if ("kk", "ks", "kr")[c] not in a.modes.split(","):
+                                cols[c].append(float("nan"))
+                                continue
+                            g, o = split(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr, a.model_set)
                             cols[c].append(g / 1e6)
                             over += o
                         cols[3].append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
