@@ -226,7 +226,7 @@ def main():
                         with open(a.raw, "a") as f:
                             f.write(json.dumps({"cc": cc, "p": p, "seed": i + a.first_seed, "kk": cols[0][-1],
                                                 "ks": cols[1][-1], "kr": cols[2][-1], "mm": cols[3][-1]}) + "\n")
-                cells = " | ".join("%.3f ± %.3f" % ms(xs) for xs in cols)
+                cells = " | ".join("%.3f ± %.3f" % ms(xs) if xs and xs[0] == xs[0] else "-" for xs in cols)
                 print(f"| {cc} | {p} | {cells} |{' (' + str(over) + ' runs overloaded)' if over else ''}", flush=True)
         return
     print("| cc | p | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model | "
