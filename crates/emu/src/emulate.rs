@@ -47,6 +47,8 @@ pub struct Config {
     pub pcap: bool,
     pub mtu: u32,
     pub clock: Clock,
+    /// TUNs with TSO offload (`--tun-offload`, [`crate::gso`]).
+    pub tun_offload: bool,
 }
 
 /// Why a datagram from a kernel was not carried.
@@ -67,6 +69,8 @@ pub fn drop_reason(e: &WireError) -> usize {
 struct WireCounters {
     from_kernel_packets: u64,
     from_kernel_bytes: u64,
+    /// TUN reads that brought them (with `--tun-offload`; else one each).
+    reads: u64,
     to_kernel_packets: u64,
     to_kernel_bytes: u64,
     write_errors: u64,
@@ -317,7 +321,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         let ifaces = driver.ifaces(n);
         let name = &sc.nodes[n].name;
         guard.ns.push(netns::ns_name(pid, name));
-        let h = netns::create(pid, k, n, name, &ifaces, cfg.mtu, &hosts_text).map_err(|e| format!("namespace of {name}: {e}"))?;
+        let h = netns::create(pid, k, n, name, &ifaces, cfg.mtu, &hosts_text, cfg.tun_offload).map_err(|e| format!("namespace of {name}: {e}"))?;
         exec::setup(&h.ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1").map_err(|e| e.to_string())?;
         slot[n] = Some(hosts.len());
         hosts.push(h);
@@ -374,6 +378,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         "simulated_ends": simulated_ends(&mixed, &out.summary),
         "wire": {
             "from_kernel_packets": w.from_kernel_packets, "from_kernel_bytes": w.from_kernel_bytes,
+            "tun_offload": cfg.tun_offload, "offload_reads": w.reads,
             "to_kernel_packets": w.to_kernel_packets, "to_kernel_bytes": w.to_kernel_bytes,
             "write_errors": w.write_errors, "dropped": dropped,
             "left_original": w.left[Origin::Original as usize], "left_rewritten": w.left[Origin::Rewritten as usize],
@@ -408,10 +413,26 @@ fn pace_in_real_time() -> bool {
 /// Datagrams read from one TUN per turn before the others get theirs.
 const READ_BATCH: usize = 64;
 
+/// One datagram from a kernel, stamped `now`: admitted (its bytes kept)
+/// and injected at `node`, or counted with why it was dropped.
+#[inline]
+fn take(driver: &mut Driver, real: &mut Real, node: usize, now: Instant, d: &[u8]) {
+    real.wire.from_kernel_packets += 1;
+    real.wire.from_kernel_bytes += d.len() as u64;
+    let admitted = real.rb.borrow_mut().admit(d);
+    match admitted {
+        Ok(pkt) if driver.owns(pkt.net_header().dst) => driver.inject(now, node, pkt, real),
+        Ok(_) => real.wire.dropped[5] += 1,
+        Err(e) => real.wire.dropped[drop_reason(&e)] += 1,
+    }
+}
+
 /// The paced loop; returns the simulated time it stopped at and whether a
 /// signal stopped it.
 fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wait_cmds: bool) -> (Instant, bool) {
-    let mut buf = vec![0u8; 65_536];
+    // A read is at most a 64 KiB datagram, plus the virtio header.
+    let mut buf = vec![0u8; 65_536 + crate::gso::VNET_HDR_LEN];
+    let mut scratch = Vec::with_capacity(65_536);
     let mut fds: Vec<libc::pollfd> = real
         .hosts
         .iter()
@@ -448,13 +469,15 @@ fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wa
                 any = true;
                 let now = real.now();
                 driver.run_until(now, real);
-                real.wire.from_kernel_packets += 1;
-                real.wire.from_kernel_bytes += n as u64;
-                let admitted = real.rb.borrow_mut().admit(&buf[..n]);
-                match admitted {
-                    Ok(pkt) if driver.owns(pkt.net_header().dst) => driver.inject(now, real.hosts[h].node, pkt, real),
-                    Ok(_) => real.wire.dropped[5] += 1,
-                    Err(e) => real.wire.dropped[drop_reason(&e)] += 1,
+                if real.hosts[h].tuns[t].offload {
+                    real.wire.reads += 1;
+                    let node = real.hosts[h].node;
+                    let r = crate::gso::split(&buf[..n], &mut scratch, |d| take(driver, real, node, now, d));
+                    if r.is_err() {
+                        real.wire.dropped[4] += 1;
+                    }
+                } else {
+                    take(driver, real, real.hosts[h].node, now, &buf[..n]);
                 }
             }
         }

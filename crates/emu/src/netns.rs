@@ -51,7 +51,8 @@ pub fn ns_name(pid: u32, node: &str) -> String {
 
 /// Create the namespace of `node` (the `k`-th real host) with its TUNs.
 /// `hosts` is the `/etc/hosts` text every namespace gets.
-pub fn create(pid: u32, k: usize, node: usize, node_name: &str, ifaces: &[IfaceInfo], mtu: u32, hosts: &str) -> io::Result<HostNs> {
+#[allow(clippy::too_many_arguments)]
+pub fn create(pid: u32, k: usize, node: usize, node_name: &str, ifaces: &[IfaceInfo], mtu: u32, hosts: &str, offload: bool) -> io::Result<HostNs> {
     let ns = ns_name(pid, node_name);
     ip(&["netns", "add", &ns])?;
     let mut h = HostNs { node, ns: ns.clone(), tuns: Vec::new() };
@@ -62,7 +63,7 @@ pub fn create(pid: u32, k: usize, node: usize, node_name: &str, ifaces: &[IfaceI
         std::fs::write(dir.join("hosts"), hosts)?;
         for (i, f) in ifaces.iter().enumerate() {
             let tmp = format!("at{pid}n{k}i{i}");
-            let tun = Tun::create(&tmp)?;
+            let tun = Tun::create(&tmp, offload)?;
             let inner = format!("eth{i}");
             ip(&["link", "set", &tmp, "netns", &ns])?;
             ip(&["-n", &ns, "link", "set", &tmp, "name", &inner])?;
