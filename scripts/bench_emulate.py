@@ -28,11 +28,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "airtcp-emulate")
+BIN = os.environ.get("AIRTCP_EMULATE") or os.path.join(ROOT, "target", "release", "airtcp-emulate")
 SCEN = os.path.join(ROOT, "scenarios", "emu-path.toml")
 
 
-def emulate(cc, p, seed, seconds, out, ns_cc):
+def emulate(cc, p, seed, seconds, out, ns_cc, sysctls=(), paced=False, rcv_setup=()):
     # iperf3 (3.12) sets TCP_CONGESTION after connect(): the socket starts
     # with the namespace's default algorithm and is switched to `cc` when
     # established. If that default is BBR (this host's), bbr_init has set
@@ -47,12 +47,23 @@ def emulate(cc, p, seed, seconds, out, ns_cc):
     if ns_cc != "host":
         for node in ("snd", "rcv"):
             setup += ["--setup", f"{node}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
+    # Switches for finding a mechanism: sysctls of the sender's namespace,
+    # and pacing. This kernel has no sch_fq, so pacing is the kernel's
+    # internal one, which SO_MAX_PACING_RATE turns on (iperf3 --fq-rate;
+    # sock_setsockopt sets SK_PACING_NEEDED): the rate the kernel computes
+    # for every flow, 200 % of cwnd/srtt in slow start and 120 % after
+    # (tcp_update_pacing_rate), capped at 1 Gb/s here.
+    for kv in sysctls:
+        setup += ["--setup", f"snd: sysctl -qw net.ipv4.{kv}"]
+    for c in rcv_setup:
+        setup += ["--setup", f"rcv: {c}"]
+    pace = " --fq-rate 1G" if paced else ""
     cmd = [
         BIN, SCEN, "--out", out, "--real", "snd,rcv", "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds + 10}s",
         *setup,
         "--serve", "rcv: iperf3 -s -1",
-        "--exec", f"snd: sleep 0.5; iperf3 -c rcv -t {seconds} -C {cc} -J > {out}/iperf.json",
+        "--exec", f"snd: sleep 0.5; iperf3 -c rcv -t {seconds} -C {cc}{pace} -J > {out}/iperf.json",
     ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode not in (0, 3):
@@ -74,11 +85,12 @@ def emulate(cc, p, seed, seconds, out, ns_cc):
     }
 
 
-def simulate(cc, p, seed, seconds, out):
+def simulate(cc, p, seed, seconds, out, model_set=()):
     cmd = [
         BIN, SCEN, "--out", out, "--clock", "virtual", "--seed", str(seed),
         "--set", f"links.0.loss_ab.p={p}", "--set", f"sim.duration={seconds}s",
         "--set", f"flows.0.tcp.cc={cc}",
+        *[x for kv in model_set for x in ("--set", kv)],
     ]
     subprocess.run(cmd, check=True, capture_output=True)
     f = json.load(open(os.path.join(out, "summary.json")))["flows"][0]
@@ -89,6 +101,67 @@ def simulate(cc, p, seed, seconds, out):
         "timeouts": f["timeouts"],
         "recoveries": f["fast_recoveries"],
     }
+
+
+# The kernel's half of a split run, as a Python program in its namespace.
+# Sender: Congestion control chosen before connect() (so no pacing state is
+# inherited), bulk writes for `seconds`, then shutdown and wait for the
+# simulated receiver's FIN: everything written was delivered. Prints the
+# bytes and the seconds from connect to that FIN.
+# A kernel receiver started with --serve may not listen yet: retry.
+KERNEL_SENDER = """import socket, time
+for _ in range(100):
+    s = socket.socket(); s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b'{cc}')
+    try:
+        s.connect(('rcv', 1024)); break
+    except ConnectionRefusedError:
+        s.close(); time.sleep(0.05)
+t0 = time.monotonic(); buf = b'x' * 65536; n = 0
+while time.monotonic() - t0 < {seconds}:
+    n += s.send(buf)
+s.shutdown(socket.SHUT_WR); s.recv(1)
+print('sent', n, time.monotonic() - t0, flush=True)"""
+# Receiver: reads whatever arrives until the run ends.
+KERNEL_RECEIVER = """import socket
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); l.bind(('0.0.0.0', 1024)); l.listen(1)
+s, _ = l.accept()
+while s.recv(1 << 20):
+    pass"""
+
+
+def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model_set=()):
+    """One run with the kernel at one or both ends, with the same two
+    programs at the kernel's ends whichever the other end is (the simulated
+    endpoints talk to real hosts): the kernel sends to the model's receiver,
+    the model sends to the kernel's receiver, or the kernel to the kernel.
+    Returns the goodput (b/s) and whether the run was overloaded."""
+    real = ",".join(n for n, k in (("snd", kernel_sends), ("rcv", kernel_receives)) if k)
+    cmd = [
+        BIN, SCEN, "--out", out, "--real", real, "--seed", str(seed),
+        "--set", f"links.0.loss_ab.p={p}", "--set", f"flows.0.tcp.cc={cc}",
+        *[x for kv in model_set for x in ("--set", kv)],
+    ]
+    if ns_cc != "host":
+        for n in real.split(","):
+            cmd += ["--setup", f"{n}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
+    if kernel_receives:
+        cmd += ["--serve", f"rcv: python3 -c \"{KERNEL_RECEIVER}\""]
+    if kernel_sends:
+        py = KERNEL_SENDER.format(cc=cc, seconds=seconds)
+        cmd += ["--set", f"sim.duration={seconds + 15}s", "--exec", f"snd: sleep 0.3; python3 -c \"{py}\""]
+    else:
+        # The model's sender starts at 0 (the clock waits for the listener)
+        # and sends for `seconds`.
+        cmd += ["--set", f"sim.duration={seconds}s"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode not in (0, 3):
+        sys.exit(f"emulation failed ({r.returncode}): {r.stderr}")
+    e = json.load(open(os.path.join(out, "summary.json")))["emulation"]
+    if kernel_sends:
+        log = open(os.path.join(out, "exec", "exec0-snd.log")).read().split()
+        i = log.index("sent")
+        return int(log[i + 1]) * 8 / float(log[i + 2]), e["overloaded"]
+    return e["simulated_ends"][0]["bytes_acked_by_kernel"] * 8 / seconds, e["overloaded"]
 
 
 def ms(xs):
@@ -107,7 +180,55 @@ def main():
                     help="the namespaces' default congestion control, which iperf3's socket starts with "
                          "before -C switches it: reno (default), or 'host' to inherit this host's "
                          "(bbr here, which leaves the flow paced)")
+    ap.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
+                    help="a net.ipv4 sysctl set in the sender's namespace (tcp_frto=0, tcp_recovery=0, ...); repeatable")
+    ap.add_argument("--rcv-setup", action="append", default=[], metavar="CMD",
+                    help="a command run in the receiver's namespace before the clock "
+                         "('sysctl -qw net.ipv4.tcp_comp_sack_nr=0', 'ip route change default dev eth0 quickack 1'); repeatable")
+    ap.add_argument("--paced", action="store_true", help="the kernel's internal pacing on (iperf3 --fq-rate 1G)")
+    ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
+    ap.add_argument("--raw", help="append each split run's goodputs (Mb/s) as a JSON line to this file")
+    ap.add_argument("--model-only", action="store_true", help="only the model's runs (no root needed)")
+    ap.add_argument("--modes", default="kk,ks,kr", help="which split runs: kk (kernel to kernel), ks (kernel sender), kr (kernel receiver)")
+    ap.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + runs - 1")
+    ap.add_argument("--split", action="store_true",
+                    help="instead of the table: goodput of the kernel sender against the model's receiver "
+                         "and of the model's sender against the kernel's receiver")
     a = ap.parse_args()
+    if a.model_only:
+        print("| cc | p | model goodput (Mb/s), mean ± sd | runs |")
+        print("|---|---|---|---|")
+        for cc in a.cc.split(","):
+            for p in a.loss.split(","):
+                with tempfile.TemporaryDirectory() as d:
+                    g = [simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(i)), a.model_set)["goodput"] / 1e6
+                         for i in range(a.runs)]
+                print(f"| {cc} | {p} | {'%.3f ± %.3f' % ms(g)} | {a.runs} |", flush=True)
+        return
+    if a.split:
+        print("| cc | p | kernel -> kernel (Mb/s) | kernel sender -> model receiver | model sender -> kernel receiver | model -> model |")
+        print("|---|---|---|---|---|---|")
+        for cc in a.cc.split(","):
+            for p in a.loss.split(","):
+                cols, over = [[], [], [], []], 0
+                for i in range(a.runs):
+                    with tempfile.TemporaryDirectory() as d:
+                        for c, (ks, kr) in enumerate(((True, True), (True, False), (False, True))):
+                            if ("kk", "ks", "kr")[c] not in a.modes.split(","):
+                                cols[c].append(float("nan"))
+                                continue
+                            g, o = split(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr, a.model_set)
+                            cols[c].append(g / 1e6)
+                            over += o
+                        cols[3].append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)
+                    if a.raw:
+                        with open(a.raw, "a") as f:
+                            f.write(json.dumps({"cc": cc, "p": p, "seed": i + a.first_seed, "kk": cols[0][-1],
+                                                "ks": cols[1][-1], "kr": cols[2][-1], "mm": cols[3][-1]}) + "\n")
+                cells = " | ".join("%.3f ± %.3f" % ms(xs) if xs and xs[0] == xs[0] else "-" for xs in cols)
+                print(f"| {cc} | {p} | {cells} |{' (' + str(over) + ' runs overloaded)' if over else ''}", flush=True)
+        return
     print("| cc | p | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model | "
           "retrans k / m | timeouts k / m | recoveries k / m | lateness mean / p99 (µs) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -116,8 +237,8 @@ def main():
             kern, model = [], []
             for i in range(a.runs):
                 with tempfile.TemporaryDirectory() as d:
-                    kern.append(emulate(cc, p, i + 1, a.seconds, os.path.join(d, "e"), a.ns_cc))
-                    model.append(simulate(cc, p, i + 1, a.seconds, os.path.join(d, "s")))
+                    kern.append(emulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced, a.rcv_setup))
+                    model.append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set))
             gk, gks = ms([r["goodput"] / 1e6 for r in kern])
             gm, gms = ms([r["goodput"] / 1e6 for r in model])
             sk, _ = ms([r["srtt_ms"] for r in kern])

@@ -7,6 +7,7 @@ use crate::emulate::{Clock, Config};
 pub const USAGE: &str = "usage: airtcp-emulate SCENARIO --out DIR [--real NODE,NODE...]
        [--setup 'NODE: CMD']... [--serve 'NODE: CMD']... [--exec 'NODE: CMD']...
        [--set KEY=VALUE]... [--seed N] [--pcap] [--mtu BYTES] [--clock real|virtual]
+       [--tun-offload]
 
   --real      scenario nodes whose stack is the kernel's: each gets a network
               namespace airtcp-<pid>-<node> with one TUN (eth0, eth1, ...) per
@@ -18,6 +19,8 @@ pub const USAGE: &str = "usage: airtcp-emulate SCENARIO --out DIR [--real NODE,N
               --exec command has exited, or at the scenario's duration
   --pcap      write one capture per link into DIR/pcap, with the real bytes
   --clock     virtual: no real hosts, as fast as possible (the simulator's run)
+  --tun-offload  TUNs with TSO: one read brings up to 64 KiB of a kernel's
+              segments, cut into datagrams by the emulator
 
 exit status: 0 done, 1 error, 2 no CAP_NET_ADMIN, 3 overloaded (more than 1 %
 of events ran more than 1 ms late), 130 interrupted";
@@ -46,6 +49,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         pcap: false,
         mtu: 1500,
         clock: Clock::Real,
+        tun_offload: false,
     };
     let mut out = None;
     let mut it = args.iter();
@@ -78,6 +82,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 }
             }
             "--pcap" => cfg.pcap = true,
+            "--tun-offload" => cfg.tun_offload = true,
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => {
                 if scenario.replace(PathBuf::from(s)).is_some() {

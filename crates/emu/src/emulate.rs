@@ -47,6 +47,8 @@ pub struct Config {
     pub pcap: bool,
     pub mtu: u32,
     pub clock: Clock,
+    /// TUNs with TSO offload (`--tun-offload`, [`crate::gso`]).
+    pub tun_offload: bool,
 }
 
 /// Why a datagram from a kernel was not carried.
@@ -67,6 +69,8 @@ pub fn drop_reason(e: &WireError) -> usize {
 struct WireCounters {
     from_kernel_packets: u64,
     from_kernel_bytes: u64,
+    /// TUN reads that brought them (with `--tun-offload`; else one each).
+    reads: u64,
     to_kernel_packets: u64,
     to_kernel_bytes: u64,
     write_errors: u64,
@@ -145,6 +149,82 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
+/// The flows with one simulated end, with what that end counted: the
+/// bytes the kernel acknowledged (a simulated sender) or the bytes it
+/// delivered (a simulated receiver). The flow's own entry in `flows` has
+/// the simulated end's figures; those of its real end are the kernel's,
+/// in `kernel_counters`.
+fn simulated_ends(mixed: &[airtcp_sim::MixedFlow], summary: &serde_json::Value) -> serde_json::Value {
+    mixed
+        .iter()
+        .map(|m| {
+            let f = &summary["flows"][m.flow];
+            let mut e = serde_json::json!({
+                "flow": m.flow,
+                "simulated": if m.simulated_client { "client" } else { "server" },
+                "server": format!("{}:{}", dotted(m.server_addr), m.server_port),
+            });
+            if m.simulated_client {
+                e["bytes_acked_by_kernel"] = f["sender"]["bytes_acked"].clone();
+                e["client_state"] = f["client_state"].clone();
+            } else {
+                e["bytes_delivered"] = f["bytes_delivered"].clone();
+                e["server_state"] = f["server_state"].clone();
+            }
+            e
+        })
+        .collect()
+}
+
+fn dotted(a: [u8; 4]) -> String {
+    format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3])
+}
+
+/// What the user's commands must do for a flow with one simulated end.
+fn mixed_flow_line(sc: &Scenario, m: &airtcp_sim::MixedFlow) -> String {
+    let f = &sc.flows[m.flow];
+    let (from, to) = (&sc.nodes[f.from].name, &sc.nodes[f.to].name);
+    let server = format!("{}:{}", dotted(m.server_addr), m.server_port);
+    if m.simulated_client {
+        format!("flow {} ({from} -> {to}): the simulated sender on {from} connects to {server}: listen there in {to}", m.flow)
+    } else {
+        format!("flow {} ({from} -> {to}): the simulated receiver on {to} listens on {server}: connect to it from {from}", m.flow)
+    }
+}
+
+/// How long the clock waits for the `--serve` commands' listeners.
+const LISTEN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Before the clock starts, wait until a `--serve` command of the real
+/// host behind each simulated client's flow listens on the flow's port:
+/// a simulated client's SYN that finds no listener is reset and the flow
+/// is over, and how soon a program listens is not known (a Python
+/// program under load takes over a second). Hosts without a `--serve`
+/// command are not waited for (their listener comes with `--exec`, with
+/// the clock).
+fn wait_for_listeners(sc: &Scenario, mixed: &[airtcp_sim::MixedFlow], ns_names: &[Option<String>], serve: &[Running]) -> Result<(), String> {
+    let t = Mono::now();
+    for m in mixed.iter().filter(|m| m.simulated_client) {
+        let node = sc.flows[m.flow].to;
+        let Some(ns) = &ns_names[node] else { continue };
+        let name = &sc.nodes[node].name;
+        let pids: Vec<u32> = serve.iter().filter(|c| &c.node == name).map(|c| c.child.id()).collect();
+        if pids.is_empty() {
+            continue;
+        }
+        while !pids.iter().any(|&p| netns::listening(p, ns, m.server_port)) {
+            if t.elapsed() > LISTEN_WAIT || signals::stop_requested() {
+                return Err(format!(
+                    "flow {}: nothing listens on port {} in {name} after {} s (the simulated sender connects there)",
+                    m.flow, m.server_port, LISTEN_WAIT.as_secs()
+                ));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    Ok(())
+}
+
 /// `/etc/hosts` text naming every node by its first address.
 fn hosts_file(sc: &Scenario, driver: &Driver) -> String {
     let mut s = String::from("127.0.0.1 localhost\n");
@@ -206,9 +286,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     if cfg.clock == Clock::Virtual && !real_nodes.is_empty() {
         return Err("--clock virtual runs without real hosts: a kernel cannot follow a virtual clock".into());
     }
-    // A real host's flows are the kernel's business: the scenario's own
-    // endpoints on it would answer for its addresses.
-    sc.flows.retain(|f| !real_nodes.contains(&f.from) && !real_nodes.contains(&f.to));
+    // A flow between two real hosts is the kernels' business. A flow with
+    // one real end keeps its simulated end, which talks to the kernel
+    // (`Driver::mixed_flows`); the real end's own endpoint stays idle.
+    sc.flows.retain(|f| !(real_nodes.contains(&f.from) && real_nodes.contains(&f.to)));
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     let rb = Rc::new(RefCell::new(RealBytes::new(64 << 20)));
     let pcap = cfg.pcap.then(|| cfg.out.join("pcap"));
@@ -223,6 +304,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         return Ok(Outcome { overloaded: false, lateness: serde_json::Value::Null, interrupted: false });
     }
 
+    let mixed = driver.mixed_flows();
+    for m in &mixed {
+        eprintln!("{}", mixed_flow_line(&sc, m));
+    }
     let removed = netns::remove_leftovers();
     if !removed.is_empty() {
         eprintln!("removed what stopped emulations left: {}", removed.join(", "));
@@ -236,7 +321,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         let ifaces = driver.ifaces(n);
         let name = &sc.nodes[n].name;
         guard.ns.push(netns::ns_name(pid, name));
-        let h = netns::create(pid, k, n, name, &ifaces, cfg.mtu, &hosts_text).map_err(|e| format!("namespace of {name}: {e}"))?;
+        let h = netns::create(pid, k, n, name, &ifaces, cfg.mtu, &hosts_text, cfg.tun_offload).map_err(|e| format!("namespace of {name}: {e}"))?;
         exec::setup(&h.ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1").map_err(|e| e.to_string())?;
         slot[n] = Some(hosts.len());
         hosts.push(h);
@@ -254,6 +339,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     }
     let n_serve = guard.cmds.len();
     signals::install();
+    wait_for_listeners(&sc, &mixed, &ns_names, &guard.cmds)?;
     let realtime = pace_in_real_time();
 
     let mut real = Real { t0: Mono::now(), lat: Lateness::default(), hosts, slot, rb: rb.clone(), out: Vec::with_capacity(65_536), wire: WireCounters::default() };
@@ -289,8 +375,10 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         })).collect::<Vec<_>>(),
         "commands": guard.cmds.iter().map(|c| serde_json::json!({"node": c.node, "cmd": c.cmd, "exit": c.status})).collect::<Vec<_>>(),
         "kernel_counters": counters,
+        "simulated_ends": simulated_ends(&mixed, &out.summary),
         "wire": {
             "from_kernel_packets": w.from_kernel_packets, "from_kernel_bytes": w.from_kernel_bytes,
+            "tun_offload": cfg.tun_offload, "offload_reads": w.reads,
             "to_kernel_packets": w.to_kernel_packets, "to_kernel_bytes": w.to_kernel_bytes,
             "write_errors": w.write_errors, "dropped": dropped,
             "left_original": w.left[Origin::Original as usize], "left_rewritten": w.left[Origin::Rewritten as usize],
@@ -325,10 +413,26 @@ fn pace_in_real_time() -> bool {
 /// Datagrams read from one TUN per turn before the others get theirs.
 const READ_BATCH: usize = 64;
 
+/// One datagram from a kernel, stamped `now`: admitted (its bytes kept)
+/// and injected at `node`, or counted with why it was dropped.
+#[inline]
+fn take(driver: &mut Driver, real: &mut Real, node: usize, now: Instant, d: &[u8]) {
+    real.wire.from_kernel_packets += 1;
+    real.wire.from_kernel_bytes += d.len() as u64;
+    let admitted = real.rb.borrow_mut().admit(d);
+    match admitted {
+        Ok(pkt) if driver.owns(pkt.net_header().dst) => driver.inject(now, node, pkt, real),
+        Ok(_) => real.wire.dropped[5] += 1,
+        Err(e) => real.wire.dropped[drop_reason(&e)] += 1,
+    }
+}
+
 /// The paced loop; returns the simulated time it stopped at and whether a
 /// signal stopped it.
 fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wait_cmds: bool) -> (Instant, bool) {
-    let mut buf = vec![0u8; 65_536];
+    // A read is at most a 64 KiB datagram, plus the virtio header.
+    let mut buf = vec![0u8; 65_536 + crate::gso::VNET_HDR_LEN];
+    let mut scratch = Vec::with_capacity(65_536);
     let mut fds: Vec<libc::pollfd> = real
         .hosts
         .iter()
@@ -365,13 +469,15 @@ fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wa
                 any = true;
                 let now = real.now();
                 driver.run_until(now, real);
-                real.wire.from_kernel_packets += 1;
-                real.wire.from_kernel_bytes += n as u64;
-                let admitted = real.rb.borrow_mut().admit(&buf[..n]);
-                match admitted {
-                    Ok(pkt) if driver.owns(pkt.net_header().dst) => driver.inject(now, real.hosts[h].node, pkt, real),
-                    Ok(_) => real.wire.dropped[5] += 1,
-                    Err(e) => real.wire.dropped[drop_reason(&e)] += 1,
+                if real.hosts[h].tuns[t].offload {
+                    real.wire.reads += 1;
+                    let node = real.hosts[h].node;
+                    let r = crate::gso::split(&buf[..n], &mut scratch, |d| take(driver, real, node, now, d));
+                    if r.is_err() {
+                        real.wire.dropped[4] += 1;
+                    }
+                } else {
+                    take(driver, real, real.hosts[h].node, now, &buf[..n]);
                 }
             }
         }

@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod emulate;
 pub mod exec;
+pub mod gso;
 pub mod lateness;
 pub mod netns;
 pub mod signals;

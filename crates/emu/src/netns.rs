@@ -51,7 +51,8 @@ pub fn ns_name(pid: u32, node: &str) -> String {
 
 /// Create the namespace of `node` (the `k`-th real host) with its TUNs.
 /// `hosts` is the `/etc/hosts` text every namespace gets.
-pub fn create(pid: u32, k: usize, node: usize, node_name: &str, ifaces: &[IfaceInfo], mtu: u32, hosts: &str) -> io::Result<HostNs> {
+#[allow(clippy::too_many_arguments)]
+pub fn create(pid: u32, k: usize, node: usize, node_name: &str, ifaces: &[IfaceInfo], mtu: u32, hosts: &str, offload: bool) -> io::Result<HostNs> {
     let ns = ns_name(pid, node_name);
     ip(&["netns", "add", &ns])?;
     let mut h = HostNs { node, ns: ns.clone(), tuns: Vec::new() };
@@ -62,7 +63,7 @@ pub fn create(pid: u32, k: usize, node: usize, node_name: &str, ifaces: &[IfaceI
         std::fs::write(dir.join("hosts"), hosts)?;
         for (i, f) in ifaces.iter().enumerate() {
             let tmp = format!("at{pid}n{k}i{i}");
-            let tun = Tun::create(&tmp)?;
+            let tun = Tun::create(&tmp, offload)?;
             let inner = format!("eth{i}");
             ip(&["link", "set", &tmp, "netns", &ns])?;
             ip(&["-n", &ns, "link", "set", &tmp, "name", &inner])?;
@@ -140,4 +141,25 @@ pub fn has_net_admin() -> bool {
         .find_map(|l| l.strip_prefix("CapEff:"))
         .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
         .is_some_and(|caps| caps & (1 << 12) != 0)
+}
+
+/// Whether process `pid` runs in namespace `ns` and a TCP socket there
+/// listens on `port`: read from `/proc/<pid>/net/tcp`, which is the table
+/// of the process's network namespace (the namespace is checked by the
+/// inode of `/proc/<pid>/ns/net` against `/run/netns/<ns>`, since an
+/// `ip netns exec` child is in the host's namespace until it has entered).
+pub fn listening(pid: u32, ns: &str, port: u16) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let ino = |p: String| std::fs::metadata(p).map(|m| m.ino()).ok();
+    let (Some(a), Some(b)) = (ino(format!("/proc/{pid}/ns/net")), ino(format!("/run/netns/{ns}"))) else { return false };
+    if a != b {
+        return false;
+    }
+    let Ok(table) = std::fs::read_to_string(format!("/proc/{pid}/net/tcp")) else { return false };
+    // "sl local_address rem_address st ...": local "0100007F:0400", st 0A = LISTEN.
+    let want = format!(":{port:04X}");
+    table.lines().skip(1).any(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        f.len() > 3 && f[1].ends_with(&want) && f[3] == "0A"
+    })
 }

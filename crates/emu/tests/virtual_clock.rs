@@ -28,6 +28,7 @@ fn virtual_clock_gives_the_simulators_outputs() {
         pcap: false,
         mtu: 1500,
         clock: Clock::Virtual,
+        tun_offload: false,
     };
     emulate::run(&cfg).unwrap();
     let sc = airtcp_sim::Scenario::from_path(&scen, &overrides).unwrap();

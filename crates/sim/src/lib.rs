@@ -38,7 +38,7 @@ use std::path::PathBuf;
 
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
-pub use sim::drive::{Driver, IfaceInfo};
+pub use sim::drive::{Driver, IfaceInfo, MixedFlow};
 pub use sim::{run, validate, External, GaugeSeries, NoExternal};
 pub use udp::UdpSeries;
 

@@ -26,6 +26,20 @@ pub struct IfaceInfo {
     pub peer: Option<[u8; 4]>,
 }
 
+/// A flow with one end simulated and the other on an external node: where
+/// the external stack must listen or connect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MixedFlow {
+    pub flow: usize,
+    /// The simulated end is the client (it sends; the external host must
+    /// listen on `server_port`), else the server (listening there for the
+    /// external host's connection).
+    pub simulated_client: bool,
+    pub server_addr: [u8; 4],
+    /// The server's port: 1024 + the flow's index (the simulator's scheme).
+    pub server_port: u16,
+}
+
 pub struct Driver<'s> {
     sim: Sim<'s>,
 }
@@ -62,7 +76,23 @@ impl<'s> Driver<'s> {
                 *e = true;
             }
         }
+        sim.hosts.face_external(&sim.net.external, |n| sc.nodes[n].name.clone()).map_err(SimError::Config)?;
         Ok(Driver { sim })
+    }
+
+    /// The flows with exactly one external end.
+    pub fn mixed_flows(&self) -> Vec<MixedFlow> {
+        let h = &self.sim.hosts;
+        let ext = &self.sim.net.external;
+        h.flows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let (c, s) = (&h.meta[f.client as usize], &h.meta[f.server as usize]);
+                let (cx, sx) = (ext[c.node as usize], ext[s.node as usize]);
+                (cx != sx).then(|| MixedFlow { flow: i, simulated_client: sx, server_addr: s.addr, server_port: super::hosts::SERVER_PORT_BASE + i as u16 })
+            })
+            .collect()
     }
 
     /// Due time of the next event, if any before the end of the run.

@@ -95,9 +95,47 @@ impl Hosts {
         }
     }
 
+    /// Flows with one end on an external node (an emulator's real kernel)
+    /// keep their simulated end, which must then speak to the kernel:
+    /// a simulated client connects to the external server's port as usual
+    /// (its address and port are the flow's); a simulated server accepts a
+    /// connection from whatever port the kernel's client picks
+    /// ([`airtcp_tcp::Endpoint::listen_any`]), and the external client's
+    /// own endpoint never starts (`flow_start`). Returns the error of a
+    /// flow that cannot: both ends external, or an ns-2 agent (whose
+    /// segments are not a real TCP's).
+    pub(crate) fn face_external(&mut self, external: &[bool], names: impl Fn(usize) -> String) -> Result<(), String> {
+        for (i, f) in self.flows.iter().enumerate() {
+            let (c, s) = (f.client as usize, f.server as usize);
+            let (cx, sx) = (external[self.meta[c].node as usize], external[self.meta[s].node as usize]);
+            if cx && sx {
+                return Err(format!("flows[{i}]: both ends are real hosts; their kernels carry that traffic (remove the flow)"));
+            }
+            if !(cx || sx) {
+                continue;
+            }
+            match &mut self.eps[if cx { s } else { c }] {
+                HostEp::Linux(e) => {
+                    if cx {
+                        e.listen_any();
+                    }
+                }
+                HostEp::Ns2(_) => {
+                    let n = names(self.meta[if cx { s } else { c }].node as usize);
+                    return Err(format!("flows[{i}]: an ns-2 agent on {n} cannot talk to a real host; use a Linux profile"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     #[inline(never)]
     pub(crate) fn flow_start(&mut self, cx: &mut Cx, net: &mut Network, now: Instant, flow: u32) {
         let ep = self.flows[flow as usize].client as usize;
+        if net.external[self.meta[ep].node as usize] {
+            // The kernel of an external node opens this connection itself.
+            return;
+        }
         self.eps[ep].connect(now);
         self.service(cx, net, ep, now);
     }

@@ -9,6 +9,7 @@ mod agents_property;
 mod analyze_agreement;
 mod analyze_interruptions;
 mod buffers;
+mod drive_external;
 mod cc_sanity;
 mod e2e;
 mod ecn;

@@ -59,6 +59,11 @@ impl Endpoint {
         if seg.flags.rst() || seg.flags.ack() || !seg.flags.syn() {
             return;
         }
+        if self.remote_port == 0 {
+            // RFC 9293 §3.10.7.2: the listening socket's unspecified
+            // foreign port is filled in from the SYN.
+            self.remote_port = seg.src_port;
+        }
         self.irs = seg.seq;
         self.rcv.delivered = 0;
         self.negotiate(now, seg);

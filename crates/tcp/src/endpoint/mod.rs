@@ -432,6 +432,24 @@ impl Endpoint {
         }
     }
 
+    /// Passive open with the foreign port unspecified (RFC 9293 §3.9.1,
+    /// OPEN with a partially specified foreign socket): the first SYN to
+    /// the local port is accepted whatever its source port, and the
+    /// connection is bound to that port from then on. This is how a
+    /// simulated server accepts a real kernel's connection, whose source
+    /// port is the kernel's ephemeral choice.
+    pub fn listen_any(&mut self) {
+        if matches!(self.state, State::Closed | State::Listen) {
+            self.remote_port = 0;
+            self.state = State::Listen;
+        }
+    }
+
+    /// The peer's port (0 while listening for any).
+    pub fn remote_port(&self) -> u16 {
+        self.remote_port
+    }
+
     /// Earliest instant at which `handle_timeout` must be called.
     pub fn poll_timeout(&self) -> Option<Instant> {
         self.timers.next()

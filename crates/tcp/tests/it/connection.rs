@@ -318,3 +318,31 @@ fn time_wait_rst_closes_without_reporting_a_reset() {
     assert_eq!(w.a.state(), State::Closed);
     assert_eq!(events(&mut w.a), vec![Event::Closed { aborted: false }]);
 }
+
+/// A server listening for any foreign port (how a simulated server meets a
+/// real kernel, whose source port is ephemeral) takes the port of the
+/// first SYN, answers to it, and ignores segments from other ports after.
+#[test]
+fn listen_any_binds_to_the_first_syns_port() {
+    let mut ep = airtcp_tcp::Endpoint::new(plain(), LOCAL, 0, SeqNum(ISS)).unwrap();
+    ep.listen_any();
+    let syn = airtcp_core::Segment {
+        src_port: 51_234,
+        seq: SeqNum(PEER_ISS),
+        ack: SeqNum(0),
+        flags: TcpFlags::SYN,
+        mss: Some(1000),
+        ..from_peer()
+    };
+    ep.handle_segment(ms(0), &syn);
+    assert_eq!(ep.state(), State::SynReceived);
+    assert_eq!(ep.remote_port(), 51_234);
+    let synack = ep.poll_transmit(ms(0)).unwrap();
+    assert_eq!(synack.dst_port, 51_234);
+    assert_eq!(synack.ack, SeqNum(PEER_ISS + 1));
+    // A second client's SYN (another port) does not reach this connection.
+    ep.handle_segment(ms(1), &airtcp_core::Segment { src_port: 51_999, ..syn });
+    assert!(ep.poll_transmit(ms(1)).is_none());
+    ep.handle_segment(ms(10), &airtcp_core::Segment { src_port: 51_234, ..from_peer() });
+    assert_eq!(ep.state(), State::Established);
+}
