@@ -123,6 +123,7 @@ mod value;
 pub mod wifi;
 mod wifi_errors;
 mod wifi_medium;
+mod wifi_types;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::keys::{Key, Section};
 use super::names::NodeIndex;
 use super::value::{Field, Table, R};
-use super::wifi::RadioDecl;
+use super::wifi_types::RadioDecl;
 use super::NodeSpec;
 
 /// One entry being read: what its node names resolve against, and its values.

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::doc::KeyPath;
 use super::keys::{Key, Section};
 use super::value::{Field, Table, R};
-use super::wifi::P2pSpec;
+use super::wifi_types::P2pSpec;
 use crate::network::addr::Prefix;
 
 /// ns-2 / ns-3 log-distance defaults: exponent 3, 1 m reference, 46.6777 dB
