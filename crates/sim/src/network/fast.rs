@@ -191,13 +191,14 @@ impl Network {
         let AnyMedium::Link(link) = &mut self.media[c] else { unreachable!("an interface without a radio is on a link") };
         let tx = Tx { from: end as u32, to: 1 - end as u32, frame: idx, ip_bytes: bytes, ecn: &mut frame.pkt.net_header_mut().ecn };
         let verdict = link.send(now, tx);
+        let next = link.poll_timeout();
         if let Some(p) = self.pcap.as_mut() {
             if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {
                 p.capture(c, end as usize, start, now, &self.frames.get(idx).pkt);
             }
         }
         match verdict {
-            LinkVerdict::Delivered { .. } => self.arm_medium(cx, now, c),
+            LinkVerdict::Delivered { .. } => self.arm_link(cx, now, c, next),
             _ => {
                 self.frames.remove(idx);
             }

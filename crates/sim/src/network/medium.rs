@@ -119,7 +119,49 @@ impl AnyMedium {
         }
     }
 
-    /// The radio medium, if this is one.
+    /// Offer a frame to a radio medium (false: not queued, or not a radio
+    /// medium). Static dispatch: the radio path runs per frame.
+    #[inline]
+    pub fn radio_send(&mut self, now: Instant, tx: Tx<'_>) -> bool {
+        match self {
+            AnyMedium::Link(_) => false,
+            AnyMedium::Wlan(w) => Medium::send(&mut **w, now, tx),
+            AnyMedium::Cells(c) => Medium::send(&mut **c, now, tx),
+        }
+    }
+
+    /// Next report of a radio medium (none from a link).
+    #[inline]
+    pub fn radio_output(&mut self) -> Option<WlanOutput> {
+        match self {
+            AnyMedium::Link(_) => None,
+            AnyMedium::Wlan(w) => Medium::poll_output(&mut **w),
+            AnyMedium::Cells(c) => Medium::poll_output(&mut **c),
+        }
+    }
+
+    /// Advance a medium to `now`.
+    #[inline]
+    pub fn handle_timeout(&mut self, now: Instant) {
+        match self {
+            AnyMedium::Link(c) => c.handle_timeout(now),
+            AnyMedium::Wlan(w) => Medium::handle_timeout(&mut **w, now),
+            AnyMedium::Cells(c) => Medium::handle_timeout(&mut **c, now),
+        }
+    }
+
+    /// The link-layer next hop of a frame from radio `from` for radio `da`
+    /// ([`RadioMedium::next_hop`]).
+    #[inline]
+    pub fn radio_next_hop(&self, from: u32, da: u32) -> u32 {
+        match self {
+            AnyMedium::Link(_) => da,
+            AnyMedium::Wlan(w) => RadioMedium::next_hop(&**w, from, da),
+            AnyMedium::Cells(c) => RadioMedium::next_hop(&**c, from, da),
+        }
+    }
+
+    /// The radio medium, if this is one, for its rarer questions.
     #[inline]
     pub fn radio(&self) -> Option<&DynRadio> {
         match self {

@@ -184,8 +184,8 @@ impl Network {
     /// Advance medium `m` to `now`: a link's frames due by then become
     /// deliverable through [`Network::next_delivery`]; a radio medium's
     /// reports are acted on here (what reaches a node's own address comes
-    /// out of [`Network::poll_local`]). Then call `next_delivery` until
-    /// `None`, and [`Network::end_medium`].
+    /// out of [`Network::poll_local`]) and its timer re-armed. Then call
+    /// `next_delivery` until `None`, and [`Network::end_medium`].
     #[inline]
     pub(crate) fn begin_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) {
         let i = m as usize;
@@ -202,10 +202,14 @@ impl Network {
         }
     }
 
-    /// Re-arm medium `m`'s timer once its due frames are all delivered.
+    /// Re-arm link `m`'s timer once its due frames are all delivered (a
+    /// radio medium re-armed its own in `begin_medium`).
     #[inline]
     pub(crate) fn end_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) {
-        self.arm_medium(cx, now, m as usize);
+        if let AnyMedium::Link(c) = &self.media[m as usize] {
+            let t = c.poll_timeout();
+            self.arm_link(cx, now, m as usize, t);
+        }
     }
 
     /// Run agent `a`'s timer if it is due.
@@ -225,24 +229,37 @@ impl Network {
         self.after_agent(cx, now, ai);
     }
 
-    /// Make sure an `Ev::Medium` is queued for medium `m`'s next instant.
-    /// The common case, a frame joining a link's FIFO whose head is already
-    /// armed, is two comparisons inlined into the packet path.
+    /// Make sure an `Ev::Medium` is queued for link `m`'s next arrival `t`
+    /// (its `poll_timeout`). The common case, a frame joining a FIFO whose
+    /// head is already armed, is two comparisons inlined into the packet
+    /// path.
     #[inline(always)]
-    fn arm_medium(&mut self, cx: &mut Cx, now: Instant, m: usize) {
-        if let Some(t) = self.media[m].poll_timeout() {
+    fn arm_link(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Option<Instant>) {
+        if let Some(t) = t {
             let slots = &self.media_timer[m];
             if slots[0] == t || slots[1] == t {
                 return;
             }
-            self.arm_medium_at(cx, now, m, t);
+            self.arm_medium_at(cx, now, m, t, true);
         }
     }
 
+    /// Make sure an `Ev::Medium` is queued for radio medium `m`'s next instant.
+    fn arm_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
+        if let Some(t) = self.media[m].poll_timeout() {
+            if self.media_timer[m][0] != t {
+                self.arm_medium_at(cx, now, m, t, false);
+            }
+        }
+    }
+
+    /// Queue `t` for medium `m` unless an entry no later is queued. `two`:
+    /// the medium has two timer slots ([`Medium::timer_slots`]; a link),
+    /// else one (a radio medium).
     #[inline(never)]
-    fn arm_medium_at(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Instant) {
+    fn arm_medium_at(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Instant, two: bool) {
+        debug_assert_eq!(self.media[m].timer_slots(), if two { 2 } else { 1 });
         let t = t.max(now);
-        let two = self.media[m].timer_slots() == 2;
         let slots = &mut self.media_timer[m];
         if t > self.end || slots.contains(&t) {
             return;

@@ -57,19 +57,16 @@ impl Network {
         // The link-layer next hop: an 802.11 station's frames go to the AP
         // it is associated with (`RadioMedium::next_hop`).
         let m = self.ifaces[iface as usize].channel as usize;
-        if let Some(r) = self.media[m].radio() {
-            da = r.next_hop(radio, da);
-        }
+        da = self.media[m].radio_next_hop(radio, da);
         let dst_mac = if da == BROADCAST { airtcp_core::MacAddr::BROADCAST } else { self.ifaces[self.radio_iface[da as usize] as usize].mac };
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
-        let r = self.media[m].radio_mut().expect("a radio interface is on a radio medium");
-        let queued = r.send(now, Tx { from: radio, to: da, frame: idx, ip_bytes: bytes, ecn: &mut Ecn::NotEct });
+        let queued = self.media[m].radio_send(now, Tx { from: radio, to: da, frame: idx, ip_bytes: bytes, ecn: &mut Ecn::NotEct });
         if !queued {
             self.frames.remove(idx);
         }
-        self.arm_medium(cx, now, m);
+        self.arm_radio(cx, now, m);
     }
 
     /// A radio medium's timer (`Ev::Medium`, from [`Network::begin_medium`]):
@@ -77,8 +74,7 @@ impl Network {
     #[inline(never)]
     pub(super) fn radio_timeout(&mut self, cx: &mut Cx, now: Instant, m: u32) {
         self.radio_wakes += 1;
-        let r = self.media[m as usize].radio_mut().expect("called for a radio medium");
-        r.handle_timeout(now);
+        self.media[m as usize].handle_timeout(now);
         self.drain_radio(cx, now, m as usize);
     }
 
@@ -94,7 +90,7 @@ impl Network {
 
     /// Act on everything radio medium `m` reported.
     fn drain_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
-        while let Some(o) = self.media[m].radio_mut().and_then(|r| r.poll_output()) {
+        while let Some(o) = self.media[m].radio_output() {
             match o {
                 WlanOutput::Delivered { handle, radio } => {
                     let copy = *self.frames.get(handle);
@@ -112,8 +108,7 @@ impl Network {
                     let copy = *self.frames.get(handle);
                     let bytes = copy.pkt.ip_len();
                     let c = self.frames.insert(copy);
-                    let r = self.media[m].radio_mut().expect("a radio medium");
-                    if !r.send(now, Tx { from: radio, to: da, frame: c, ip_bytes: bytes, ecn: &mut Ecn::NotEct }) {
+                    if !self.media[m].radio_send(now, Tx { from: radio, to: da, frame: c, ip_bytes: bytes, ecn: &mut Ecn::NotEct }) {
                         self.frames.remove(c);
                     }
                 }
@@ -140,7 +135,7 @@ impl Network {
                 WlanOutput::Air { radio, frame, rx_dbm } => self.capture_air(now, m, radio, &frame, rx_dbm),
             }
         }
-        self.arm_medium(cx, now, m);
+        self.arm_radio(cx, now, m);
     }
 
     /// Report every frame radio `radio`'s MAC releases ([`Network::poll_release`]):
