@@ -181,13 +181,14 @@ impl Network {
         self.addr_table.binary_search_by_key(&addr, |e| e.0).ok().map(|i| self.addr_table[i].1)
     }
 
-    /// Advance medium `m` to `now`: a link's frames due by then become
-    /// deliverable through [`Network::next_delivery`]; a radio medium's
-    /// reports are acted on here (what reaches a node's own address comes
-    /// out of [`Network::poll_local`]) and its timer re-armed. Then call
-    /// `next_delivery` until `None`, and [`Network::end_medium`].
+    /// Advance medium `m` to `now`. A link's frames due by then become
+    /// deliverable: it returns true, and the caller takes them with
+    /// [`Network::next_delivery`] until `None`, then calls
+    /// [`Network::end_medium`]. A radio medium's reports are acted on here
+    /// (what reaches a node's own address comes out of
+    /// [`Network::poll_local`]) and its timer re-armed: it returns false.
     #[inline]
-    pub(crate) fn begin_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) {
+    pub(crate) fn begin_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) -> bool {
         let i = m as usize;
         let slots = &mut self.media_timer[i];
         if slots[0] == now {
@@ -197,13 +198,18 @@ impl Network {
             slots[1] = Instant::MAX;
         }
         match &mut self.media[i] {
-            AnyMedium::Link(c) => c.handle_timeout(now),
-            _ => self.radio_timeout(cx, now, m),
+            AnyMedium::Link(c) => {
+                c.handle_timeout(now);
+                true
+            }
+            _ => {
+                self.radio_timeout(cx, now, m);
+                false
+            }
         }
     }
 
-    /// Re-arm link `m`'s timer once its due frames are all delivered (a
-    /// radio medium re-armed its own in `begin_medium`).
+    /// Re-arm link `m`'s timer once its due frames are all delivered.
     #[inline]
     pub(crate) fn end_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) {
         if let AnyMedium::Link(c) = &self.media[m as usize] {
@@ -240,25 +246,29 @@ impl Network {
             if slots[0] == t || slots[1] == t {
                 return;
             }
-            self.arm_medium_at(cx, now, m, t, true);
+            self.arm_link_at(cx, now, m, t);
         }
     }
 
-    /// Make sure an `Ev::Medium` is queued for radio medium `m`'s next instant.
+    /// Make sure an `Ev::Medium` is queued for radio medium `m`'s next
+    /// instant: one slot, replaced by an earlier instant (the one queued
+    /// fires first otherwise, and re-arms).
+    #[inline]
     fn arm_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
-        if let Some(t) = self.media[m].poll_timeout() {
-            if self.media_timer[m][0] != t {
-                self.arm_medium_at(cx, now, m, t, false);
-            }
+        debug_assert_eq!(self.media[m].timer_slots(), 1);
+        let Some(t) = self.media[m].poll_timeout() else { return };
+        let t = t.max(now);
+        let slot = &mut self.media_timer[m][0];
+        if t < *slot && t <= self.end {
+            *slot = t;
+            cx.q.push(t, class::PACKET, Ev::Medium { m: m as u32 });
         }
     }
 
-    /// Queue `t` for medium `m` unless an entry no later is queued. `two`:
-    /// the medium has two timer slots ([`Medium::timer_slots`]; a link),
-    /// else one (a radio medium).
+    /// Queue `t` for link `m` unless one of its two slots holds it.
     #[inline(never)]
-    fn arm_medium_at(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Instant, two: bool) {
-        debug_assert_eq!(self.media[m].timer_slots(), if two { 2 } else { 1 });
+    fn arm_link_at(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Instant) {
+        debug_assert_eq!(self.media[m].timer_slots(), 2);
         let t = t.max(now);
         let slots = &mut self.media_timer[m];
         if t > self.end || slots.contains(&t) {
@@ -266,9 +276,8 @@ impl Network {
         }
         // Fill a free slot, or replace the later of two when `t` is earlier
         // than it (that entry goes stale); otherwise an earlier entry fires
-        // first and re-arms. With one slot: queue `t` if it is earlier than
-        // the entry queued.
-        let later = if !two || slots[0] >= slots[1] { 0 } else { 1 };
+        // first and re-arms.
+        let later = if slots[0] >= slots[1] { 0 } else { 1 };
         if t < slots[later] {
             slots[later] = t;
             cx.q.push(t, class::PACKET, Ev::Medium { m: m as u32 });

@@ -89,11 +89,12 @@ impl<'s> Sim<'s> {
             let mut cx = Cx { q: &mut self.q, log: &mut self.log };
             match ev {
                 Ev::Medium { m } => {
-                    self.net.begin_medium(&mut cx, now, m);
-                    while let Some(d) = self.net.next_delivery(&mut cx, now, m) {
-                        deliver(&mut self.hosts, &mut cx, &mut self.net, now, d, x);
+                    if self.net.begin_medium(&mut cx, now, m) {
+                        while let Some(d) = self.net.next_delivery(&mut cx, now, m) {
+                            deliver(&mut self.hosts, &mut cx, &mut self.net, now, d, x);
+                        }
+                        self.net.end_medium(&mut cx, now, m);
                     }
-                    self.net.end_medium(&mut cx, now, m);
                 }
                 Ev::Agent { agent } => self.net.on_agent_timeout(&mut cx, now, agent),
                 Ev::Sdn {} => self.net.on_sdn(&mut cx, now),
