@@ -9,6 +9,7 @@
 //! addresses comes back through [`Network::poll_local`].
 
 pub mod addr;
+pub mod any_medium;
 mod build;
 pub mod cells;
 pub mod channel;
@@ -38,7 +39,8 @@ use crate::slab::Slab;
 
 pub use addr::Prefix;
 pub use channel::{Delivery, PointToPoint};
-pub use medium::{AnyMedium, Medium, RadioMedium, Tx};
+pub use any_medium::AnyMedium;
+pub use medium::{Medium, RadioMedium, Tx};
 pub use fib::{Fib, Origin, Route};
 pub use node::{Iface, Node};
 pub use components::components;
