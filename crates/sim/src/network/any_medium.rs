@@ -12,6 +12,9 @@ use super::medium::{DynRadio, Medium, RadioMedium, Tx};
 
 /// Every medium of a network. Links stay inline (they are most of a
 /// network's media and the hot path); the radio media are boxed.
+// Links inline on purpose: boxing them would add a pointer chase to every
+// packet's path; the rare radio media are the boxed ones.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyMedium {
     Link(PointToPoint),
     Wlan(Box<Wlan>),
