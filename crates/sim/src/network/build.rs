@@ -1,5 +1,6 @@
-//! Building the network of a scenario: channels from links, interfaces with
-//! addresses (declared or from the automatic plan), connected routes, agents.
+//! Building the network of a scenario: a medium per link and one for the
+//! radios, interfaces with addresses (declared or from the automatic plan),
+//! connected routes, agents.
 
 use std::collections::VecDeque;
 
@@ -10,7 +11,7 @@ use super::addr::Prefix;
 use super::fib::{Fib, Origin, Route};
 use super::node::{HopCache, Iface, Node, NO_RADIO};
 use super::path::union_hooks;
-use super::{NetStats, Network, PointToPoint};
+use super::{AnyMedium, NetStats, Network, PointToPoint};
 use crate::link::aqm::{Aqm, AqmSpec, Red};
 use crate::link::{LinkDir, LossModel, LossProcess, RateModel, Reorder};
 use crate::pcap_out::PcapOut;
@@ -34,10 +35,10 @@ impl Network {
         let end = Instant::ZERO + sc.sim.duration;
         let mut nodes: Vec<Node> = sc.nodes.iter().map(|n| Node { learning: n.learn_hosts, ..Node::default() }).collect();
         let mut ifaces = Vec::with_capacity(2 * sc.links.len());
-        let mut channels = Vec::with_capacity(sc.links.len());
-        let mut channel_ends = Vec::with_capacity(sc.links.len());
+        let mut media = Vec::with_capacity(sc.links.len() + 1);
+        let mut media_iface = Vec::with_capacity(sc.links.len() + 1);
         for (li, l) in sc.links.iter().enumerate() {
-            channels.push(PointToPoint::new(link_dir(l, 0, seed), link_dir(l, 1, seed)));
+            media.push(AnyMedium::Link(PointToPoint::new(link_dir(l, 0, seed), link_dir(l, 1, seed))));
             let (subnet, addrs) = (l.subnet, l.addr);
             let first = ifaces.len() as u32;
             for (end, &node) in [l.a, l.b].iter().enumerate() {
@@ -61,9 +62,9 @@ impl Network {
                     radio: NO_RADIO,
                 });
             }
-            channel_ends.push([first, first + 1]);
+            media_iface.push(first);
         }
-        let wifi = sc.wifi.as_ref().map(|w| wifi_ifaces(w, seed, &mut nodes, &mut ifaces));
+        let wifi = sc.wifi.as_ref().map(|w| wifi_ifaces(w, seed, media.len() as u32, &mut nodes, &mut ifaces));
         let mut addr_table: Vec<(u32, u32)> = ifaces.iter().enumerate().map(|(i, f)| (f.addr, i as u32)).collect();
         addr_table.sort_unstable();
         let (subnets, subnet_index) = subnet_table(&ifaces);
@@ -81,17 +82,20 @@ impl Network {
         debug_assert!(nodes.iter().all(|n| n.hooks == union_hooks(n.agents.iter().map(|&a| agents[a as usize].hooks()))));
         let n_agents = agents.len();
         let capture_radios = pcap.as_ref().is_some_and(|p| p.has_radios());
-        let (wlan, cells, radio_iface, wifi_segment, wifi_segments) = match wifi {
+        let (radio_iface, wifi_segment, wifi_segments) = match wifi {
             Some(mut w) => {
                 if capture_radios {
-                    if let Some(m) = w.wlan.as_mut() {
+                    if let Some(m) = w.medium.wlan_mut() {
                         m.enable_capture();
                     }
                 }
-                (w.wlan.map(Box::new), w.cells.map(Box::new), w.radio_iface, w.segment_of, w.segments)
+                media_iface.push(w.radio_iface.first().copied().unwrap_or(ifaces.len() as u32));
+                media.push(w.medium);
+                (w.radio_iface, w.segment_of, w.segments)
             }
-            None => (None, None, Vec::new(), Vec::new(), Vec::new()),
+            None => (Vec::new(), Vec::new(), Vec::new()),
         };
+        let n_media = media.len();
         let sdn = sc.sdn.as_ref().map(|spec| {
             for s in &spec.switches {
                 nodes[s.node].hooks = nodes[s.node].hooks | airtcp_agents::HookMask(super::sdn::DATAPATH_BIT);
@@ -104,9 +108,6 @@ impl Network {
             coded: None,
             mesh_routes: false,
             sdn,
-            wlan,
-            cells,
-            wlan_timer: Instant::MAX,
             radio_iface,
             wifi_segment,
             wifi_segments,
@@ -117,9 +118,10 @@ impl Network {
             releases: VecDeque::new(),
             nodes,
             ifaces,
-            channels,
-            channel_ends,
-            ch_timer: vec![[Instant::MAX; 2]; sc.links.len()],
+            media,
+            media_iface,
+            media_timer: vec![[Instant::MAX; 2]; n_media],
+            radio_wakes: 0,
             addr_table,
             resolved: vec![false; subnets.len()],
             route_epoch: 0,
@@ -148,12 +150,12 @@ impl Network {
         net
     }
 
-    /// Arm every agent's first timer and start the wireless medium.
+    /// Arm every agent's first timer and start the media.
     pub(crate) fn start(&mut self, cx: &mut super::Cx, now: Instant) {
         for a in 0..self.agents.len() {
             self.arm_agent(cx, now, a);
         }
-        self.start_wlan(cx, now);
+        self.start_media(cx, now);
         self.sdn_arm(cx, now);
     }
 }
@@ -233,18 +235,18 @@ fn merge_windows(mut w: Vec<(Instant, Instant)>) -> Vec<(Instant, Instant)> {
 
 /// The medium and the interfaces of a scenario's radios.
 struct WifiParts {
-    wlan: Option<Wlan>,
-    cells: Option<Cells>,
+    /// The 802.11 WLAN or the point-to-point cells.
+    medium: AnyMedium,
     radio_iface: Vec<u32>,
     segment_of: Vec<u32>,
     segments: Vec<Vec<u32>>,
 }
 
 /// Add an interface per radio (after every link's, so link interface
-/// numbers do not move) and build the medium. Segments say which radios a
-/// radio sends to directly: an AP its stations, a station its AP, an ad hoc
-/// radio every other ad hoc radio.
-fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Iface>) -> WifiParts {
+/// numbers do not move) on medium `medium` and build the medium. Segments
+/// say which radios a radio sends to directly: an AP its stations, a
+/// station its AP, an ad hoc radio every other ad hoc radio.
+fn wifi_ifaces(w: &WifiSpec, seed: u64, medium: u32, nodes: &mut [Node], ifaces: &mut Vec<Iface>) -> WifiParts {
     let first = ifaces.len() as u32;
     let mut specs = Vec::with_capacity(w.radios.len());
     for (i, r) in w.radios.iter().enumerate() {
@@ -256,7 +258,7 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Ifa
         }
         n.ifaces.push(g);
         n.fib.insert(r.subnet, Route { iface: g, origin: Origin::Connected, via: 0 });
-        ifaces.push(Iface { node: r.node as u32, channel: u32::MAX, end: 0, peer: g, addr: r.addr, subnet: r.subnet, mac: MacAddr::local(g + 1), peer_mac: MacAddr::local(g + 1), up: true, local, radio: i as u32 });
+        ifaces.push(Iface { node: r.node as u32, channel: medium, end: 0, peer: g, addr: r.addr, subnet: r.subnet, mac: MacAddr::local(g + 1), peer_mac: MacAddr::local(g + 1), up: true, local, radio: i as u32 });
         let mut spec = r.spec.clone();
         if let Some((area, lo, hi, pause)) = r.random_waypoint {
             spec.mobility = Mobility::random_waypoint(area, lo, hi, pause, seed, &format!("radio{i}")).expect("validated with the scenario");
@@ -301,17 +303,17 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, nodes: &mut [Node], ifaces: &mut Vec<Ifa
             }
         }
     }
-    let (wlan, cells) = match w.p2p {
-        Some(p) => (None, Some(p2p_cells(p, &specs))),
+    let medium = match w.p2p {
+        Some(p) => AnyMedium::Cells(Box::new(p2p_cells(p, &specs))),
         None => {
             let mut wlan = Wlan::new(specs, w.path_loss, w.shadowing, seed);
             for &(a, b, fer, min_bytes) in &w.errors {
                 wlan.set_fixed_fer(a as u32, b as u32, fer, min_bytes);
             }
-            (Some(wlan), None)
+            AnyMedium::Wlan(Box::new(wlan))
         }
     };
-    WifiParts { wlan, cells, radio_iface: (0..w.radios.len() as u32).map(|i| first + i).collect(), segment_of, segments }
+    WifiParts { medium, radio_iface: (0..w.radios.len() as u32).map(|i| first + i).collect(), segment_of, segments }
 }
 
 /// The point-to-point cells of `[wifi] medium = "p2p"`: each station's

@@ -33,6 +33,8 @@ use airtcp_wifi::mac::{MacCounters, BROADCAST};
 use airtcp_wifi::medium::WlanOutput;
 use airtcp_wifi::mgmt::{MgmtEvent, Trigger};
 
+use super::medium::{Medium, RadioMedium, Tx};
+
 /// The cells' shared parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellParams {
@@ -268,6 +270,68 @@ impl Cells {
         let aid = (sta + 1).min(2007) as u16;
         self.out.push_back(WlanOutput::Mgmt { radio: sta, event: MgmtEvent::Associated { ap, aid, reassoc } });
         self.out.push_back(WlanOutput::Mgmt { radio: ap, event: MgmtEvent::ApAssociated { sta, aid } });
+    }
+}
+
+/// The cells behind the seam: their own methods under the seam's names.
+impl Medium for Cells {
+    type Verdict = bool;
+    type Output = WlanOutput;
+
+    fn timer_slots(&self) -> usize {
+        1
+    }
+
+    fn start(&mut self) {
+        Cells::start(self)
+    }
+
+    fn send(&mut self, now: Instant, tx: Tx<'_>) -> bool {
+        self.enqueue(now, tx.from, tx.frame, tx.ip_bytes, tx.to)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        Cells::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        Cells::handle_timeout(self, now)
+    }
+
+    fn poll_output(&mut self) -> Option<WlanOutput> {
+        Cells::poll_output(self)
+    }
+}
+
+impl RadioMedium for Cells {
+    fn is_ap(&self, radio: u32) -> bool {
+        Cells::is_ap(self, radio)
+    }
+
+    /// No queue is reported: the cells' backlog holds finish times, not
+    /// frames a saturated sender could refill.
+    fn mac_queue_len(&self, _radio: u32) -> usize {
+        0
+    }
+
+    fn radio_count(&self) -> usize {
+        Cells::radio_count(self)
+    }
+
+    fn counters(&self, radio: u32) -> &MacCounters {
+        Cells::counters(self, radio)
+    }
+
+    fn signal_series(&self, _radio: u32) -> &[(Instant, f32)] {
+        &[]
+    }
+
+    fn ap_at_end(&self, radio: u32, end: Instant) -> Option<u32> {
+        if Cells::is_ap(self, radio) {
+            None
+        } else {
+            self.cell_of(radio, end)
+        }
     }
 }
 

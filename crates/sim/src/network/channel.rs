@@ -1,21 +1,23 @@
-//! Channels: what carries frames between interfaces, behind a sans-IO
-//! interface the network drives (`enqueue`, `poll_timeout`, `handle_timeout`,
-//! `poll_delivered`). The closed-form point-to-point link is one
-//! implementation; the 802.11 medium will be another with its own timers.
+//! The point-to-point link as a [`Medium`]: two directions, each a
+//! closed-form queue and transmitter (`crate::link::LinkDir`) whose rate
+//! model is a constant or a trace (Mahimahi, a drive log): a trace-driven
+//! link is this medium with a trace's rate and loss models in its
+//! directions.
 //!
-//! A channel holds frames as slab indices: the network owns the frames, the
-//! channel only decides when (and whether) each reaches which attachment.
+//! A link holds frames as slab indices: the network owns the frames, the
+//! link only decides when (and whether) each reaches which end.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use airtcp_core::{Ecn, Instant};
 
+use super::medium::{Medium, Tx};
 use crate::link::{LinkDir, Verdict};
 use crate::ring::Ring;
 
-/// A frame handed back by a channel: `frame` (slab index) has fully arrived
-/// at attachment `end` of the channel. `ip_bytes` is the size it was
+/// A frame handed back by a link: `frame` (slab index) has fully arrived
+/// at attachment `end` of the link, and is the network's again. `ip_bytes` is the size it was
 /// offered with, handed back so that a router forwarding it unchanged does
 /// not measure the packet again (its TCP options) on every hop.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -23,21 +25,6 @@ pub struct Delivery {
     pub frame: u32,
     pub end: u8,
     pub ip_bytes: u32,
-}
-
-pub trait Channel {
-    /// Offer `frame` of `ip_bytes` from attachment `from` at `now`; `ecn`
-    /// is the codepoint of the header queues act on, which a marking
-    /// queue sets to CE. On `Delivered` the channel keeps the frame until
-    /// `poll_delivered` returns it; otherwise the caller still owns (and
-    /// frees) it.
-    fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32, ecn: &mut Ecn) -> Verdict;
-    /// Earliest instant at which `handle_timeout` has something to do.
-    fn poll_timeout(&self) -> Option<Instant>;
-    /// Advance to `now`: frames due by then become deliverable.
-    fn handle_timeout(&mut self, now: Instant);
-    /// Next frame that has arrived, in arrival order.
-    fn poll_delivered(&mut self) -> Option<Delivery>;
 }
 
 /// A full-duplex point-to-point link: attachment 0 is the scenario's `a`,
@@ -54,7 +41,7 @@ pub struct PointToPoint {
     overtaken_seq: u64,
     /// The earliest pending arrival and where it waits (0/1: a direction's
     /// FIFO, 2: the overtaken heap), kept up to date so that `poll_timeout`
-    /// and `poll_delivered` cost a comparison, not a search.
+    /// and `poll_output` cost a comparison, not a search.
     head: Option<(Instant, u8)>,
     /// Time of the last `handle_timeout`: frames due by then are deliverable.
     now: Instant,
@@ -92,9 +79,13 @@ impl PointToPoint {
     }
 }
 
-impl Channel for PointToPoint {
+impl PointToPoint {
+    /// Offer `frame` of `ip_bytes` from end `from` at `now` ([`Medium::send`]
+    /// of a link). On `Delivered` the link keeps the frame until
+    /// `poll_output` returns it; otherwise the caller still owns (and
+    /// frees) it.
     #[inline]
-    fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32, ecn: &mut Ecn) -> Verdict {
+    pub fn enqueue(&mut self, now: Instant, from: u8, frame: u32, ip_bytes: u32, ecn: &mut Ecn) -> Verdict {
         let d = from as usize;
         let verdict = self.dirs[d].enqueue_ecn(now, ip_bytes, ecn);
         if let Verdict::Delivered { arrival, .. } = verdict {
@@ -118,6 +109,21 @@ impl Channel for PointToPoint {
         }
         verdict
     }
+}
+
+impl Medium for PointToPoint {
+    type Verdict = Verdict;
+    type Output = Delivery;
+
+    #[inline]
+    fn timer_slots(&self) -> usize {
+        2
+    }
+
+    #[inline(always)]
+    fn send(&mut self, now: Instant, tx: Tx<'_>) -> Verdict {
+        self.enqueue(now, tx.from as u8, tx.frame, tx.ip_bytes, tx.ecn)
+    }
 
     #[inline]
     fn poll_timeout(&self) -> Option<Instant> {
@@ -129,8 +135,9 @@ impl Channel for PointToPoint {
         self.now = now;
     }
 
+    /// Next frame that has arrived, in arrival order.
     #[inline]
-    fn poll_delivered(&mut self) -> Option<Delivery> {
+    fn poll_output(&mut self) -> Option<Delivery> {
         let (t, src) = self.head?;
         if t > self.now {
             return None;
@@ -166,10 +173,10 @@ mod tests {
         // b->a: 500 us + 10 ms; a->b: 1000 us + 10 ms.
         assert_eq!(ch.poll_timeout(), Some(Instant::ZERO + Duration::from_micros(10_500)));
         ch.handle_timeout(Instant::ZERO + Duration::from_micros(10_999));
-        assert_eq!(ch.poll_delivered(), Some(Delivery { frame: 8, end: 0, ip_bytes: 500 }));
-        assert_eq!(ch.poll_delivered(), None);
+        assert_eq!(ch.poll_output(), Some(Delivery { frame: 8, end: 0, ip_bytes: 500 }));
+        assert_eq!(ch.poll_output(), None);
         ch.handle_timeout(Instant::ZERO + Duration::from_micros(11_000));
-        assert_eq!(ch.poll_delivered(), Some(Delivery { frame: 7, end: 1, ip_bytes: 1000 }));
+        assert_eq!(ch.poll_output(), Some(Delivery { frame: 7, end: 1, ip_bytes: 1000 }));
         assert_eq!(ch.poll_timeout(), None);
     }
 
@@ -181,7 +188,7 @@ mod tests {
         }
         assert_eq!(ch.enqueue(Instant::ZERO, 0, 99, 1000, &mut Ecn::NotEct), Verdict::QueueDrop);
         ch.handle_timeout(Instant::ZERO + Duration::from_secs(1));
-        let got: Vec<u32> = std::iter::from_fn(|| ch.poll_delivered()).map(|d| d.frame).collect();
+        let got: Vec<u32> = std::iter::from_fn(|| ch.poll_output()).map(|d| d.frame).collect();
         assert_eq!(got, (0..11).collect::<Vec<_>>());
     }
 }

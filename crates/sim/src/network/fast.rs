@@ -8,7 +8,7 @@
 use airtcp_core::{Frame, Icmp, Instant, IpPayload, Ipv4Header, Packet, Segment};
 
 use super::node::HOP_LOCAL;
-use super::{Channel, Cx, LocalDelivery, Network};
+use super::{AnyMedium, Cx, LocalDelivery, Medium, Network, Tx};
 use crate::link::Verdict as LinkVerdict;
 
 impl Network {
@@ -96,16 +96,17 @@ impl Network {
         out
     }
 
-    /// The next frame channel `ch` delivers by `now` that is for a node's
+    /// The next frame link `m` delivers by `now` that is for a node's
     /// own address; frames to forward are forwarded on the way. Call until
-    /// `None`, then [`Network::end_channel`]. (Deliveries that pass through
-    /// agents, tunnels or loopback come out of [`Network::poll_local`].)
+    /// `None`, then [`Network::end_medium`]. (Deliveries that pass through
+    /// agents, tunnels or loopback, and a radio medium's, come out of
+    /// [`Network::poll_local`].)
     #[inline]
-    pub(crate) fn next_delivery(&mut self, cx: &mut Cx, now: Instant, ch: u32) -> Option<LocalDelivery> {
-        let c = ch as usize;
+    pub(crate) fn next_delivery(&mut self, cx: &mut Cx, now: Instant, m: u32) -> Option<LocalDelivery> {
+        let c = m as usize;
         loop {
-            let d = self.channels[c].poll_delivered()?;
-            let iface = self.channel_ends[c][d.end as usize];
+            let d = self.media[c].link()?.poll_output()?;
+            let iface = self.media_iface[c] + d.end as u32;
             if let Some(local) = self.receive(cx, now, iface, d.frame, d.ip_bytes) {
                 return Some(local);
             }
@@ -163,7 +164,7 @@ impl Network {
         None
     }
 
-    /// Put frame `idx` on `iface`'s channel (after the egress hooks, if any ran).
+    /// Put frame `idx` on `iface`'s medium (after the egress hooks, if any ran).
     #[inline]
     pub(super) fn transmit(&mut self, cx: &mut Cx, now: Instant, iface: u32, idx: u32) {
         let bytes = self.frames.get(idx).pkt.ip_len();
@@ -187,14 +188,17 @@ impl Network {
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
-        let verdict = self.channels[c].enqueue(now, end, idx, bytes, &mut frame.pkt.net_header_mut().ecn);
+        let AnyMedium::Link(link) = &mut self.media[c] else { unreachable!("an interface without a radio is on a link") };
+        let tx = Tx { from: end as u32, to: 1 - end as u32, frame: idx, ip_bytes: bytes, ecn: &mut frame.pkt.net_header_mut().ecn };
+        let verdict = link.send(now, tx);
+        let next = link.poll_timeout();
         if let Some(p) = self.pcap.as_mut() {
             if let LinkVerdict::Delivered { start, .. } | LinkVerdict::Lost { start, .. } = verdict {
                 p.capture(c, end as usize, start, now, &self.frames.get(idx).pkt);
             }
         }
         match verdict {
-            LinkVerdict::Delivered { .. } => self.arm_channel(cx, now, c),
+            LinkVerdict::Delivered { .. } => self.arm_link(cx, now, c, next),
             _ => {
                 self.frames.remove(idx);
             }

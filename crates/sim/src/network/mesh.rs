@@ -22,7 +22,7 @@ impl Network {
         }
         self.route_epoch += 1;
         self.mesh_routes = true;
-        if let Some(w) = self.wlan.as_mut() {
+        if let Some(w) = self.radio_medium_index().and_then(|m| self.media[m].wlan_mut()) {
             w.enable_link_stats();
         }
     }
@@ -31,7 +31,7 @@ impl Network {
     /// link the data frames sent and decoded during the run (`measured`:
     /// delivery under load, collisions included).
     pub(crate) fn mesh_report(&self, sc: &Scenario) -> Option<serde_json::Value> {
-        let (m, w, wlan) = (sc.mesh.as_ref()?, sc.wifi.as_ref()?, self.wlan.as_ref()?);
+        let (m, w, wlan) = (sc.mesh.as_ref()?, sc.wifi.as_ref()?, self.wlan()?);
         let mut v = mesh_report(m, w, &sc.nodes);
         let name = |r: usize| sc.nodes[w.radios[r].node].name.clone();
         let measured: Vec<_> = m

@@ -1,13 +1,15 @@
 //! The network layer: nodes that own interfaces, addresses, forwarding tables
-//! and agents; channels that carry frames between interfaces; and the packet
-//! path through a node (ingress, local delivery, forward, egress) with the
+//! and agents; media that carry frames between interfaces (every one behind
+//! the [`Medium`] seam: links, the WLAN, the cells); and the packet path
+//! through a node (ingress, local delivery, forward, egress) with the
 //! agents' hooks on it.
 //!
-//! The run loop only hands the network channel and agent timeouts and
+//! The run loop only hands the network media and agent timeouts and
 //! packets that hosts send; what the network delivers to a node's own
 //! addresses comes back through [`Network::poll_local`].
 
 pub mod addr;
+pub mod any_medium;
 mod build;
 pub mod cells;
 pub mod channel;
@@ -16,6 +18,7 @@ pub mod components;
 pub mod etx;
 mod fast;
 pub mod fib;
+pub mod medium;
 mod mesh;
 pub mod node;
 pub mod route_change;
@@ -33,10 +36,11 @@ use crate::engine::{class, EventQueue};
 use crate::events::{Ev, Raw};
 use crate::pcap_out::PcapOut;
 use crate::slab::Slab;
-use airtcp_wifi::medium::Wlan;
 
 pub use addr::Prefix;
-pub use channel::{Channel, Delivery, PointToPoint};
+pub use channel::{Delivery, PointToPoint};
+pub use any_medium::AnyMedium;
+pub use medium::{Medium, RadioMedium, Tx};
 pub use fib::{Fib, Origin, Route};
 pub use node::{Iface, Node};
 pub use components::components;
@@ -69,14 +73,22 @@ pub struct LocalDelivery {
 pub struct Network {
     pub nodes: Vec<Node>,
     pub ifaces: Vec<Iface>,
-    pub channels: Vec<PointToPoint>,
-    /// The interfaces attached to each channel, by attachment.
-    channel_ends: Vec<[u32; 2]>,
-    /// The `Ev::Channel` instants queued per channel (`Instant::MAX` = none).
-    /// Two slots because a point-to-point channel has two independent heads
-    /// (data one way, ACKs the other): with one slot every ACK that overtakes
-    /// the data head would leave a stale entry behind.
-    ch_timer: Vec<[Instant; 2]>,
+    /// Every medium: the scenario's links in order (medium `i` is link
+    /// `i`), then the radios' medium if the scenario has radios.
+    pub media: Vec<AnyMedium>,
+    /// The interface of each medium's attachment 0: attachment `k` of
+    /// medium `m` is interface `media_iface[m] + k` (a link's ends, a
+    /// medium's radios are numbered consecutively).
+    media_iface: Vec<u32>,
+    /// The `Ev::Medium` instants queued per medium (`Instant::MAX` = none),
+    /// as many slots in use as [`Medium::timer_slots`] says: a link has two
+    /// independent heads (data one way, ACKs the other), and with one slot
+    /// every ACK that overtakes the data head would leave a stale entry
+    /// behind.
+    media_timer: Vec<[Instant; 2]>,
+    /// Timer events of radio media run so far (summary's `wlan` count;
+    /// links' are not counted apart, it would cost the packet path).
+    radio_wakes: u64,
     /// The one address table: `(address, interface)` sorted by address.
     addr_table: Vec<(u32, u32)>,
     /// Every subnet with its interfaces; `subnet_index` maps a destination to
@@ -101,13 +113,8 @@ pub struct Network {
     pub stats: NetStats,
     local: VecDeque<LocalDelivery>,
     end: Instant,
-    /// The wireless medium, when the scenario has radios: the 802.11 one,
-    /// or (`[wifi] medium = "p2p"`) the plain point-to-point cells.
-    pub wlan: Option<Box<Wlan>>,
-    pub cells: Option<Box<cells::Cells>>,
-    /// The `Ev::Wlan` instant queued (`Instant::MAX` = none).
-    wlan_timer: Instant,
-    /// The interface of each radio.
+    /// The interface of each radio (on the radios' medium,
+    /// `Iface::channel`).
     pub radio_iface: Vec<u32>,
     /// Each radio's segment: the interfaces it sends to directly.
     wifi_segment: Vec<u32>,
@@ -176,25 +183,41 @@ impl Network {
         self.addr_table.binary_search_by_key(&addr, |e| e.0).ok().map(|i| self.addr_table[i].1)
     }
 
-    /// Advance channel `ch` to `now`: its frames due by then become
-    /// deliverable through [`Network::next_delivery`].
+    /// Advance medium `m` to `now`. A link's frames due by then become
+    /// deliverable: it returns true, and the caller takes them with
+    /// [`Network::next_delivery`] until `None`, then calls
+    /// [`Network::end_medium`]. A radio medium's reports are acted on here
+    /// (what reaches a node's own address comes out of
+    /// [`Network::poll_local`]) and its timer re-armed: it returns false.
     #[inline]
-    pub(crate) fn begin_channel(&mut self, now: Instant, ch: u32) {
-        let c = ch as usize;
-        let slots = &mut self.ch_timer[c];
+    pub(crate) fn begin_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) -> bool {
+        let i = m as usize;
+        let slots = &mut self.media_timer[i];
         if slots[0] == now {
             slots[0] = Instant::MAX;
         }
         if slots[1] == now {
             slots[1] = Instant::MAX;
         }
-        self.channels[c].handle_timeout(now);
+        match &mut self.media[i] {
+            AnyMedium::Link(c) => {
+                c.handle_timeout(now);
+                true
+            }
+            _ => {
+                self.radio_timeout(cx, now, m);
+                false
+            }
+        }
     }
 
-    /// Re-arm channel `ch`'s timer once its due frames are all delivered.
+    /// Re-arm link `m`'s timer once its due frames are all delivered.
     #[inline]
-    pub(crate) fn end_channel(&mut self, cx: &mut Cx, now: Instant, ch: u32) {
-        self.arm_channel(cx, now, ch as usize);
+    pub(crate) fn end_medium(&mut self, cx: &mut Cx, now: Instant, m: u32) {
+        if let AnyMedium::Link(c) = &self.media[m as usize] {
+            let t = c.poll_timeout();
+            self.arm_link(cx, now, m as usize, t);
+        }
     }
 
     /// Run agent `a`'s timer if it is due.
@@ -214,24 +237,42 @@ impl Network {
         self.after_agent(cx, now, ai);
     }
 
-    /// Make sure an `Ev::Channel` is queued for channel `c`'s next arrival.
-    /// The common case, a frame joining a FIFO whose head is already armed,
-    /// is two comparisons inlined into the packet path.
+    /// Make sure an `Ev::Medium` is queued for link `m`'s next arrival `t`
+    /// (its `poll_timeout`). The common case, a frame joining a FIFO whose
+    /// head is already armed, is two comparisons inlined into the packet
+    /// path.
     #[inline(always)]
-    fn arm_channel(&mut self, cx: &mut Cx, now: Instant, c: usize) {
-        if let Some(t) = self.channels[c].poll_timeout() {
-            let slots = &self.ch_timer[c];
+    fn arm_link(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Option<Instant>) {
+        if let Some(t) = t {
+            let slots = &self.media_timer[m];
             if slots[0] == t || slots[1] == t {
                 return;
             }
-            self.arm_channel_at(cx, now, c, t);
+            self.arm_link_at(cx, now, m, t);
         }
     }
 
-    #[inline(never)]
-    fn arm_channel_at(&mut self, cx: &mut Cx, now: Instant, c: usize, t: Instant) {
+    /// Make sure an `Ev::Medium` is queued for radio medium `m`'s next
+    /// instant: one slot, replaced by an earlier instant (the one queued
+    /// fires first otherwise, and re-arms).
+    #[inline]
+    fn arm_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
+        debug_assert_eq!(self.media[m].timer_slots(), 1);
+        let Some(t) = self.media[m].poll_timeout() else { return };
         let t = t.max(now);
-        let slots = &mut self.ch_timer[c];
+        let slot = &mut self.media_timer[m][0];
+        if t < *slot && t <= self.end {
+            *slot = t;
+            cx.q.push(t, class::PACKET, Ev::Medium { m: m as u32 });
+        }
+    }
+
+    /// Queue `t` for link `m` unless one of its two slots holds it.
+    #[inline(never)]
+    fn arm_link_at(&mut self, cx: &mut Cx, now: Instant, m: usize, t: Instant) {
+        debug_assert_eq!(self.media[m].timer_slots(), 2);
+        let t = t.max(now);
+        let slots = &mut self.media_timer[m];
         if t > self.end || slots.contains(&t) {
             return;
         }
@@ -241,8 +282,42 @@ impl Network {
         let later = if slots[0] >= slots[1] { 0 } else { 1 };
         if t < slots[later] {
             slots[later] = t;
-            cx.q.push(t, class::PACKET, Ev::Channel { ch: c as u32 });
+            cx.q.push(t, class::PACKET, Ev::Medium { m: m as u32 });
         }
+    }
+
+    /// Timer events of radio media run so far.
+    pub(crate) fn radio_wakes(&self) -> u64 {
+        self.radio_wakes
+    }
+
+    /// The radios' medium, if the scenario has radios.
+    #[inline]
+    pub(crate) fn radio_medium(&self) -> Option<&medium::DynRadio> {
+        let &first = self.radio_iface.first()?;
+        self.media[self.ifaces[first as usize].channel as usize].radio()
+    }
+
+    /// Index of the radios' medium in `media`.
+    #[inline]
+    fn radio_medium_index(&self) -> Option<usize> {
+        self.radio_iface.first().map(|&i| self.ifaces[i as usize].channel as usize)
+    }
+
+    /// The 802.11 WLAN, if the radios' medium is one.
+    pub fn wlan(&self) -> Option<&airtcp_wifi::medium::Wlan> {
+        self.radio_medium_index().and_then(|m| self.media[m].wlan())
+    }
+
+    /// Each link's two directions (with their counters), in link order.
+    pub(crate) fn into_links(self) -> Vec<[crate::link::LinkDir; 2]> {
+        self.media
+            .into_iter()
+            .filter_map(|m| match m {
+                AnyMedium::Link(c) => Some(c.dirs),
+                _ => None,
+            })
+            .collect()
     }
 
     #[inline]

@@ -6,14 +6,16 @@ use airtcp_core::MacAddr;
 use super::addr::Prefix;
 use super::fib::{Fib, Route};
 
-/// One interface: an attachment of a node to a channel, with its address.
+/// One interface: an attachment of a node to a medium, with its address.
 #[derive(Clone, Debug)]
 pub struct Iface {
     pub node: u32,
+    /// The medium (index into `Network::media`): a link, or the radios' medium.
     pub channel: u32,
-    /// Which attachment of the channel (0 = the link's `a`, 1 = `b`).
+    /// Which attachment of a link (0 = the link's `a`, 1 = `b`); a radio's
+    /// attachment is its radio number.
     pub end: u8,
-    /// The interface at the other end of a point-to-point channel.
+    /// The interface at the other end of a link.
     pub peer: u32,
     pub addr: u32,
     pub subnet: Prefix,

@@ -108,7 +108,7 @@ impl Network {
                 // of that subnet: APs of its network on other subnets (the
                 // foreign networks of Mobile IP) route it like any remote
                 // subnet, through the wired side.
-                let station = (self.wlan.is_some() || self.cells.is_some()) && !self.radio_is_ap(self.ifaces[i].radio);
+                let station = !self.radio_is_ap(self.ifaces[i].radio);
                 let station_subnet = self.ifaces[i].subnet;
                 for k in 0..self.wifi_segments[seg].len() {
                     let p = self.wifi_segments[seg][k] as usize;

@@ -448,7 +448,7 @@ impl Network {
         let t = t.max(now);
         if t < sdn.timer && t <= end {
             sdn.timer = t;
-            cx.q.push(t, class::TIMER, Ev::Sdn);
+            cx.q.push(t, class::TIMER, Ev::Sdn {});
         }
     }
 }

@@ -39,13 +39,14 @@ fn run_at(net: &mut Network, t0: Instant, node: usize, pkt: Packet) -> Vec<(Inst
     }
     while let Some((now, ev)) = q.pop_until(Instant::MAX) {
         let mut cx = Cx { q: &mut q, log: &mut log };
-        if let Ev::Channel { ch } = ev {
-            net.begin_channel(now, ch);
-            while let Some(d) = net.next_delivery(&mut cx, now, ch) {
-                got.push((now, d, *net.local_packet(&d)));
-                net.free_local(&d);
+        if let Ev::Medium { m } = ev {
+            if net.begin_medium(&mut cx, now, m) {
+                while let Some(d) = net.next_delivery(&mut cx, now, m) {
+                    got.push((now, d, *net.local_packet(&d)));
+                    net.free_local(&d);
+                }
+                net.end_medium(&mut cx, now, m);
             }
-            net.end_channel(&mut cx, now, ch);
         }
         while let Some(d) = net.poll_local() {
             got.push((now, d, *net.local_packet(&d)));

@@ -11,16 +11,16 @@ use airtcp_core::{Frame, Instant, IpPayload, Ipv4Header, Packet, Udp, UdpMsg};
 use airtcp_core::MacAddr;
 use airtcp_wifi::capture::{self, RadioInfo};
 use airtcp_wifi::frame::{FrameKind, MgmtBody, WifiFrame};
-use airtcp_wifi::mac::{AirFrame, BROADCAST};
+use airtcp_core::Ecn;
+use airtcp_wifi::mac::{AirFrame, MacCounters, BROADCAST};
 use airtcp_wifi::medium::WlanOutput;
 use airtcp_wifi::mgmt::MgmtEvent;
 
 use super::addr::{mask, Prefix};
 use super::fib::{Origin, Route};
 use super::node::NO_RADIO;
-use super::{Cx, Network};
-use crate::engine::class;
-use crate::events::{Ev, Raw};
+use super::{Cx, Network, Tx};
+use crate::events::Raw;
 
 impl Network {
     /// Hand frame `idx` to the MAC of wireless interface `iface`.
@@ -54,63 +54,43 @@ impl Network {
             self.stats.no_route += 1;
             return;
         };
-        // A station hands its frames to the AP it is associated with
-        // (To-DS, 802.11-2016 9.2.4.1.4), not to another AP of the ESS
-        // that the route computation happened to reach it through: that AP
-        // would only relay it over the air.
-        if let Some(w) = self.wlan.as_ref() {
-            if da != BROADCAST && !w.is_ap(radio) && w.is_ap(da) {
-                if let Some(ap) = w.associated_ap(radio) {
-                    da = ap;
-                }
-            }
-        }
+        // The link-layer next hop: an 802.11 station's frames go to the AP
+        // it is associated with (`RadioMedium::next_hop`).
+        let m = self.ifaces[iface as usize].channel as usize;
+        da = self.media[m].radio_next_hop(radio, da);
         let dst_mac = if da == BROADCAST { airtcp_core::MacAddr::BROADCAST } else { self.ifaces[self.radio_iface[da as usize] as usize].mac };
         let frame = self.frames.get_mut(idx);
         frame.l2.src = src_mac;
         frame.l2.dst = dst_mac;
-        let queued = match (self.wlan.as_mut(), self.cells.as_mut()) {
-            (Some(w), _) => w.enqueue(now, radio, idx, bytes, da),
-            (None, Some(c)) => c.enqueue(now, radio, idx, bytes, da),
-            (None, None) => unreachable!("a radio interface implies a medium"),
-        };
+        let queued = self.media[m].radio_send(now, Tx { from: radio, to: da, frame: idx, ip_bytes: bytes, ecn: &mut Ecn::NotEct });
         if !queued {
             self.frames.remove(idx);
         }
-        self.arm_wlan(cx, now);
+        self.arm_radio(cx, now, m);
     }
 
-    /// The medium's timer: run it, then act on what it reports.
+    /// A radio medium's timer (`Ev::Medium`, from [`Network::begin_medium`]):
+    /// run it, then act on what it reports.
     #[inline(never)]
-    pub(crate) fn on_wlan(&mut self, cx: &mut Cx, now: Instant) {
-        if self.wlan_timer == now {
-            self.wlan_timer = Instant::MAX;
-        }
-        if let Some(w) = self.wlan.as_mut() {
-            w.handle_timeout(now);
-        } else if let Some(c) = self.cells.as_mut() {
-            c.handle_timeout(now);
-        } else {
-            return;
-        }
-        self.drain_wlan(cx, now);
+    pub(super) fn radio_timeout(&mut self, cx: &mut Cx, now: Instant, m: u32) {
+        self.radio_wakes += 1;
+        self.media[m as usize].handle_timeout(now);
+        self.drain_radio(cx, now, m as usize);
     }
 
-    /// Start the medium's management (beacons, first associations and scans).
-    pub(crate) fn start_wlan(&mut self, cx: &mut Cx, now: Instant) {
-        if let Some(w) = self.wlan.as_mut() {
-            w.start();
-        } else if let Some(c) = self.cells.as_mut() {
-            c.start();
-        } else {
-            return;
+    /// Start the radio media's management (beacons, first associations and scans).
+    pub(crate) fn start_media(&mut self, cx: &mut Cx, now: Instant) {
+        for m in 0..self.media.len() {
+            if let Some(r) = self.media[m].radio_mut() {
+                r.start();
+                self.drain_radio(cx, now, m);
+            }
         }
-        self.drain_wlan(cx, now);
     }
 
-    /// Act on everything the medium reported.
-    fn drain_wlan(&mut self, cx: &mut Cx, now: Instant) {
-        while let Some(o) = self.poll_medium() {
+    /// Act on everything radio medium `m` reported.
+    fn drain_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
+        while let Some(o) = self.media[m].radio_output() {
             match o {
                 WlanOutput::Delivered { handle, radio } => {
                     let copy = *self.frames.get(handle);
@@ -128,8 +108,7 @@ impl Network {
                     let copy = *self.frames.get(handle);
                     let bytes = copy.pkt.ip_len();
                     let c = self.frames.insert(copy);
-                    let w = self.wlan.as_mut().expect("medium");
-                    if !w.enqueue(now, radio, c, bytes, da) {
+                    if !self.media[m].radio_send(now, Tx { from: radio, to: da, frame: c, ip_bytes: bytes, ecn: &mut Ecn::NotEct }) {
                         self.frames.remove(c);
                     }
                 }
@@ -153,10 +132,10 @@ impl Network {
                     cx.log.push((now, Raw::Wifi { radio, event }));
                     self.on_mgmt(cx, now, radio, event);
                 }
-                WlanOutput::Air { radio, frame, rx_dbm } => self.capture_air(now, radio, &frame, rx_dbm),
+                WlanOutput::Air { radio, frame, rx_dbm } => self.capture_air(now, m, radio, &frame, rx_dbm),
             }
         }
-        self.arm_wlan(cx, now);
+        self.arm_radio(cx, now, m);
     }
 
     /// Report every frame radio `radio`'s MAC releases ([`Network::poll_release`]):
@@ -176,24 +155,24 @@ impl Network {
 
     /// Data frames in `radio`'s MAC (queued, on the air or awaiting a retry).
     pub(crate) fn radio_queue_len(&self, radio: u32) -> usize {
-        self.wlan.as_ref().map_or(0, |w| w.mac_queue_len(radio))
-    }
-
-    fn poll_medium(&mut self) -> Option<WlanOutput> {
-        match (self.wlan.as_mut(), self.cells.as_mut()) {
-            (Some(w), _) => w.poll_output(),
-            (None, Some(c)) => c.poll_output(),
-            (None, None) => None,
-        }
+        self.radio_medium().map_or(0, |r| r.mac_queue_len(radio))
     }
 
     /// Whether `radio` is an AP (a base station of the point-to-point cells).
     pub(super) fn radio_is_ap(&self, radio: u32) -> bool {
-        match (self.wlan.as_ref(), self.cells.as_ref()) {
-            (Some(w), _) => w.is_ap(radio),
-            (None, Some(c)) => c.is_ap(radio),
-            (None, None) => false,
-        }
+        self.radio_medium().is_some_and(|r| r.is_ap(radio))
+    }
+
+    /// Per radio, for the summary: its MAC counters, its received signal
+    /// over the run, and the AP it is attached to at `end`.
+    pub(crate) fn radio_report(&self, end: Instant) -> (Vec<MacCounters>, Vec<Vec<(Instant, f32)>>, Vec<Option<u32>>) {
+        let Some(r) = self.radio_medium() else { return (Vec::new(), Vec::new(), Vec::new()) };
+        let n = r.radio_count() as u32;
+        (
+            (0..n).map(|i| r.counters(i).clone()).collect(),
+            (0..n).map(|i| r.signal_series(i).to_vec()).collect(),
+            (0..n).map(|i| r.ap_at_end(i, end)).collect(),
+        )
     }
 
     fn node_event(&mut self, cx: &mut Cx, now: Instant, node: usize, ev: NodeEvent) {
@@ -290,29 +269,13 @@ impl Network {
             self.transmit(cx, now, i, c);
         }
     }
-
-    /// Queue an `Ev::Wlan` at the medium's next instant unless one is queued
-    /// no later.
-    pub(super) fn arm_wlan(&mut self, cx: &mut Cx, now: Instant) {
-        let next = match (self.wlan.as_ref(), self.cells.as_ref()) {
-            (Some(w), _) => w.poll_timeout(),
-            (None, Some(c)) => c.poll_timeout(),
-            (None, None) => None,
-        };
-        let Some(t) = next else { return };
-        let t = t.max(now);
-        if t < self.wlan_timer && t <= self.end {
-            self.wlan_timer = t;
-            cx.q.push(t, class::PACKET, Ev::Wlan);
-        }
-    }
 }
 
 impl Network {
     /// Write a frame radio `radio` sent or received to its capture, as
     /// radiotap + 802.11 bytes (data frames carry the IP datagram).
-    fn capture_air(&mut self, now: Instant, radio: u32, f: &AirFrame, rx_dbm: f32) {
-        let Some(w) = self.wlan.as_ref() else { return };
+    fn capture_air(&mut self, now: Instant, m: usize, radio: u32, f: &AirFrame, rx_dbm: f32) {
+        let Some(w) = self.media[m].wlan() else { return };
         let mac = |r: u32| if r == BROADCAST { MacAddr::BROADCAST } else { self.ifaces[self.radio_iface[r as usize] as usize].mac };
         let (std, channel, preamble) = w.radio_phy(radio);
         let (src_ap, dst_ap) = (w.is_ap(f.src), f.dst != BROADCAST && w.is_ap(f.dst));

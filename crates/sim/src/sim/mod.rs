@@ -16,7 +16,7 @@ use airtcp_core::Instant;
 pub use record::GaugeSeries;
 
 use crate::engine::EventQueue;
-use crate::events::{Ev, Raw};
+use crate::events::{Ev, Raw, MEDIUM_SLOT, RADIO_MEDIA_SLOT};
 use crate::network::{Cx, Network};
 use crate::pcap_out::PcapOut;
 use crate::report::{self, AgentReport, Finished};
@@ -88,16 +88,16 @@ impl<'s> Sim<'s> {
             self.rec.by_kind[ev.kind()] += 1;
             let mut cx = Cx { q: &mut self.q, log: &mut self.log };
             match ev {
-                Ev::Channel { ch } => {
-                    self.net.begin_channel(now, ch);
-                    while let Some(d) = self.net.next_delivery(&mut cx, now, ch) {
-                        deliver(&mut self.hosts, &mut cx, &mut self.net, now, d, x);
+                Ev::Medium { m } => {
+                    if self.net.begin_medium(&mut cx, now, m) {
+                        while let Some(d) = self.net.next_delivery(&mut cx, now, m) {
+                            deliver(&mut self.hosts, &mut cx, &mut self.net, now, d, x);
+                        }
+                        self.net.end_medium(&mut cx, now, m);
                     }
-                    self.net.end_channel(&mut cx, now, ch);
                 }
                 Ev::Agent { agent } => self.net.on_agent_timeout(&mut cx, now, agent),
-                Ev::Wlan => self.net.on_wlan(&mut cx, now),
-                Ev::Sdn => self.net.on_sdn(&mut cx, now),
+                Ev::Sdn {} => self.net.on_sdn(&mut cx, now),
                 Ev::Timer { ep } => self.hosts.timer(&mut cx, &mut self.net, now, ep as usize),
                 Ev::FlowStart { flow } => self.hosts.flow_start(&mut cx, &mut self.net, now, flow),
                 Ev::Read { flow } => self.hosts.read_tick(&mut cx, &mut self.net, now, flow),
@@ -224,29 +224,15 @@ impl<'s> Sim<'s> {
                 series: std::mem::take(&mut series[a]),
             })
             .collect();
-        let (radios, radio_signal, radio_ap) = match &self.net.wlan {
-            Some(w) => {
-                let n = w.radio_count() as u32;
-                (
-                    (0..n).map(|r| w.counters(r).clone()).collect(),
-                    (0..n).map(|r| w.signal_series(r).to_vec()).collect(),
-                    (0..n).map(|r| w.associated_ap(r)).collect(),
-                )
-            }
-            None => match &self.net.cells {
-                Some(c) => {
-                    let n = c.radio_count() as u32;
-                    let end = Instant::ZERO + self.sc.sim.duration;
-                    (
-                        (0..n).map(|r| c.counters(r).clone()).collect(),
-                        vec![Vec::new(); n as usize],
-                        (0..n).map(|r| if c.is_ap(r) { None } else { c.cell_of(r, end) }).collect(),
-                    )
-                }
-                None => (Vec::new(), Vec::new(), Vec::new()),
-            },
-        };
+        let (radios, radio_signal, radio_ap) = self.net.radio_report(self.end);
         let sdn = self.net.sdn.as_ref().map(|s| s.report(self.sc));
+        // The radio media's wakes are counted apart from the links' (see
+        // `events::RADIO_MEDIA`).
+        let mut by_kind = self.rec.by_kind;
+        let radio_wakes = self.net.radio_wakes();
+        by_kind[MEDIUM_SLOT] -= radio_wakes;
+        by_kind[RADIO_MEDIA_SLOT] = radio_wakes;
+        let net_stats = self.net.stats.clone();
         let mesh = self.net.mesh_report(self.sc);
         Finished {
             sdn,
@@ -258,14 +244,14 @@ impl<'s> Sim<'s> {
             seed: self.seed,
             end: self.end,
             events_executed: self.q.executed(),
-            links: self.net.channels.into_iter().map(|c| c.dirs).collect(),
+            links: self.net.into_links(),
             eps: self.hosts.eps,
             flows: self.hosts.flows,
             udp: self.hosts.udp.flows,
             log: self.log,
-            net_stats: self.net.stats,
+            net_stats,
             unmatched: self.hosts.unmatched,
-            by_kind: self.rec.by_kind,
+            by_kind,
             agents,
         }
     }

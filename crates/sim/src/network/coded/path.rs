@@ -277,7 +277,7 @@ impl Network {
         let iface = self.radio_iface[r];
         let node = self.ifaces[iface as usize].node as usize;
         let src = self.ifaces[iface as usize].addr.to_be_bytes();
-        while self.wlan.as_ref().is_some_and(|w| w.mac_queue_len(radio) < MAC_DEPTH) {
+        while self.wlan().is_some_and(|w| w.mac_queue_len(radio) < MAC_DEPTH) {
             let Some(mut c) = p.roles[r].poll_transmit(&mut p.symbol) else { break };
             // Coefficient-only roles say 0 bytes: the frame carries a whole native.
             c.payload_len = p.symbol_bytes;
