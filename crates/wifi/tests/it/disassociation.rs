@@ -112,7 +112,7 @@ fn after_a_roam_the_reported_ap_is_the_one_the_data_goes_to() {
     w.start();
     assert_eq!(w.associated_ap(STA2), Some(AP1), "associated from the start");
     let mut delivered = Vec::new();
-    let mut run = |w: &mut Wlan, until: Instant, delivered: &mut Vec<(u32, u32)>| {
+    let run = |w: &mut Wlan, until: Instant, delivered: &mut Vec<(u32, u32)>| {
         while let Some(t) = w.poll_timeout().filter(|&t| t <= until) {
             w.handle_timeout(t);
             while let Some(o) = w.poll_output() {
