@@ -28,6 +28,7 @@ mod retransmit_bound;
 mod routing;
 mod scenario;
 mod sdn;
+mod streams;
 mod trace_catalog;
 mod trace_drive_link;
 mod trace_drive_parsers;
