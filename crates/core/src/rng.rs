@@ -46,8 +46,8 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
 /// `\` of `name` preceded by a `\`. `kind` is a word of the code (no dot), so
 /// the name ends at the first unescaped dot after it and two different
 /// `(kind, name, purpose)` never give the same key. Names without a dot or a
-/// backslash appear unchanged: `component_key("link", "wan", "fwd.loss")` is
-/// `link.wan.fwd.loss`.
+/// backslash appear unchanged: `component_key("link", "wan", "ab.loss")` is
+/// `link.wan.ab.loss`.
 pub fn component_key(kind: &str, name: &str, purpose: &str) -> String {
     debug_assert!(!kind.contains('.'), "a stream kind is one word: {kind}");
     let mut key = String::with_capacity(kind.len() + name.len() + purpose.len() + 4);
@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn component_keys_escape_dots_in_names() {
-        assert_eq!(component_key("link", "wan", "fwd.loss"), "link.wan.fwd.loss");
+        assert_eq!(component_key("link", "wan", "ab.loss"), "link.wan.ab.loss");
         assert_eq!(component_key("agent", "rtr.snoop0", "draws"), "agent.rtr\\.snoop0.draws");
         assert_eq!(component_key("radio", "a\\b", "mac"), "radio.a\\\\b.mac");
         // Without the escape these two would share the key `radio.a.minstrel.b.mac`.
