@@ -29,6 +29,7 @@ mod routing;
 mod scenario;
 mod sdn;
 mod streams;
+mod summary_types;
 mod trace_catalog;
 mod trace_drive_link;
 mod trace_drive_parsers;
