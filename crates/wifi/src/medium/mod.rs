@@ -270,10 +270,7 @@ impl Wlan {
         let mut shadow_rng = Vec::new();
         let mut names = Vec::with_capacity(specs.len());
         for (i, mut spec) in specs.into_iter().enumerate() {
-            let name = match std::mem::take(&mut spec.name) {
-                n if n.is_empty() => format!("radio{i}"),
-                n => n,
-            };
+            let name = Some(std::mem::take(&mut spec.name)).filter(|n| !n.is_empty()).unwrap_or_else(|| format!("radio{i}"));
             let p = &spec.phy;
             let bw = spec.mac.standard.bandwidth_hz();
             let noise_mw = phy::dbm_to_mw(phy::thermal_noise_dbm(bw, p.noise_figure_db));
