@@ -140,7 +140,7 @@ impl Conn {
         let span_s = (c.last_ns - c.first_ns) as f64 / 1e9;
         let [mut fwd, mut rev] = std::mem::replace(&mut c.flows, [Flow::new(Dir::Fwd, 0), Flow::new(Dir::Rev, 0)]);
         for (f, point) in [(&mut fwd, fwd_point), (&mut rev, rev_point)] {
-            f.sum.capture_point = point;
+            f.sum.capture_point = point.into();
             f.sum.goodput_bps = if span_s > 0.0 { f.sum.bytes_delivered as f64 * 8.0 / span_s } else { 0.0 };
         }
         ConnSummary {

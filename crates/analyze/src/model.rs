@@ -3,7 +3,9 @@
 //! Records are handed to a [`Sink`] as they are found, so a long capture is
 //! written out as it is read and memory holds only live connections.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 /// Direction of a connection: `Fwd` is from the endpoint that sent the
 /// first SYN (or, without a handshake, the first packet seen) to the other.
@@ -113,7 +115,7 @@ pub struct RttSample {
 }
 
 /// One zero-window episode of a direction (the peer closed its window).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ZeroWindow {
     pub start_ns: i64,
     /// When a non-zero window was advertised again; `None` if never.
@@ -126,7 +128,7 @@ pub struct ZeroWindow {
 
 /// A run of consecutive timeouts on one sequence number without any ACK
 /// progress between them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RtoChain {
     pub seq: u64,
     /// Times of the retransmissions, ns.
@@ -134,7 +136,7 @@ pub struct RtoChain {
 }
 
 /// A delivery interruption with what happened inside it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InterruptionRecord {
     pub start_ns: i64,
     pub end_ns: Option<i64>,
@@ -150,7 +152,7 @@ pub struct InterruptionRecord {
 }
 
 /// Totals of one direction.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirSummary {
     pub packets: u64,
     pub data_packets: u64,
@@ -192,8 +194,9 @@ pub struct DirSummary {
     pub zero_windows: Vec<ZeroWindow>,
     pub interruptions: Vec<InterruptionRecord>,
     /// "sender", "receiver", "middle" or "unknown": where the capture sat
-    /// on this direction's path.
-    pub capture_point: &'static str,
+    /// on this direction's path (borrowed when written, owned when read
+    /// back from a summary).
+    pub capture_point: Cow<'static, str>,
 }
 
 /// One connection, both directions.

@@ -46,7 +46,7 @@ pub mod time;
 pub mod wire;
 
 pub use coded::{CodeVector, Coded, CodedKind, CODED_HEADER_LEN, MAX_BATCH};
-pub use rng::RngStream;
+pub use rng::{component_key, RngStream};
 pub use packet::{ConnKey, Ecn, Frame, Icmp, IpPayload, Ipv4Header, L2Header, L2Kind, MacAddr, Packet, Udp, UdpMsg};
 pub use segment::{Segment, TcpFlags, WiTcp, MAX_SACK_BLOCKS, WITCP_EXID};
 pub use seq::SeqNum;

@@ -2,6 +2,14 @@
 //! mobility model) draws from its own xoshiro256++ stream whose seed is derived
 //! from `(master seed, component name)`, so adding a flow or a link never
 //! perturbs the draws of another.
+//!
+//! The derivation, fixed because every golden output depends on it:
+//! 1. the stream's key is a string; a scenario component's key is
+//!    [`component_key`]`(kind, name, purpose)` = `kind.name.purpose`, with the
+//!    name as written in the scenario (`.` and `\` in it escaped by a `\`, so
+//!    no two components share a key);
+//! 2. `k = master_seed XOR rotl(FNV-1a-64(key bytes), 17)`;
+//! 3. four SplitMix64 outputs from state `k` fill xoshiro256++'s 256-bit state.
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -34,8 +42,39 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
+/// The key of a component's stream: `kind.name.purpose`, with every `.` and
+/// `\` of `name` preceded by a `\`. `kind` is a word of the code (no dot), so
+/// the name ends at the first unescaped dot after it and two different
+/// `(kind, name, purpose)` never give the same key. Names without a dot or a
+/// backslash appear unchanged: `component_key("link", "wan", "ab.loss")` is
+/// `link.wan.ab.loss`.
+pub fn component_key(kind: &str, name: &str, purpose: &str) -> String {
+    debug_assert!(!kind.contains('.'), "a stream kind is one word: {kind}");
+    let mut key = String::with_capacity(kind.len() + name.len() + purpose.len() + 4);
+    key.push_str(kind);
+    key.push('.');
+    for c in name.chars() {
+        if c == '.' || c == '\\' {
+            key.push('\\');
+        }
+        key.push(c);
+    }
+    key.push('.');
+    key.push_str(purpose);
+    key
+}
+
 impl RngStream {
-    /// The stream for `component` under `master_seed`.
+    /// The stream of one scenario component: its `kind` (`flow`, `udp`,
+    /// `agent`, `link`, `radio`, `mobility`), its `name` as written in the
+    /// scenario and the `purpose` of the draws (`iss.client`, `loss`, `mac`,
+    /// ...). Nothing but these three and the seed goes in, so inserting,
+    /// removing or reordering other components leaves the stream as it was.
+    pub fn component(master_seed: u64, kind: &str, name: &str, purpose: &str) -> Self {
+        Self::new(master_seed, &component_key(kind, name, purpose))
+    }
+
+    /// The stream for the key `component` under `master_seed`.
     pub fn new(master_seed: u64, component: &str) -> Self {
         let mut key = master_seed ^ fnv1a64(component.as_bytes()).rotate_left(17);
         let mut seed = [0u8; 32];
@@ -100,6 +139,22 @@ mod tests {
         let xc: Vec<u64> = (0..4).map(|_| c.next_u64()).collect();
         assert_eq!(xa, xb);
         assert_ne!(xa, xc);
+    }
+
+    #[test]
+    fn component_keys_escape_dots_in_names() {
+        assert_eq!(component_key("link", "wan", "ab.loss"), "link.wan.ab.loss");
+        assert_eq!(component_key("agent", "rtr.snoop0", "draws"), "agent.rtr\\.snoop0.draws");
+        assert_eq!(component_key("radio", "a\\b", "mac"), "radio.a\\\\b.mac");
+        // Without the escape these two would share the key `radio.a.minstrel.b.mac`.
+        assert_ne!(component_key("radio", "a", "minstrel.b.mac"), component_key("radio", "a.minstrel.b", "mac"));
+    }
+
+    #[test]
+    fn component_stream_is_the_stream_of_its_key() {
+        let mut a = RngStream::component(5, "flow", "bulk", "iss.client");
+        let mut b = RngStream::new(5, "flow.bulk.iss.client");
+        assert_eq!(a.next_u64(), b.next_u64());
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod network;
 pub mod output;
 mod pcap_out;
 mod report;
+pub mod summary;
 pub mod scenario;
 mod sim;
 pub mod realbytes;

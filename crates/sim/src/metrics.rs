@@ -6,7 +6,9 @@
 //! sender compute retransmissions, timeouts, bytes, goodput and delivery
 //! interruptions by one definition (docs/analyze.md).
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use airtcp_analyze::decode::{Endpoint, TcpInfo};
 use airtcp_analyze::model::{DirSummary, Discard};
@@ -45,16 +47,16 @@ impl SocketTap {
     pub fn finish(&mut self) -> FlowAnalysis {
         match self.tap.finish(&mut Discard) {
             Some(c) => FlowAnalysis {
-                seen_at: "client_socket",
+                seen_at: Cow::Borrowed("client_socket"),
                 min_gap_s: SUMMARY_MIN_GAP_NS as f64 / 1e9,
                 handshake_rtt_s: c.syn_to_synack_ns.map(|x| x as f64 / 1e9),
                 data: c.fwd,
             },
             None => FlowAnalysis {
-                seen_at: "client_socket",
+                seen_at: Cow::Borrowed("client_socket"),
                 min_gap_s: SUMMARY_MIN_GAP_NS as f64 / 1e9,
                 handshake_rtt_s: None,
-                data: DirSummary { capture_point: "unknown", ..DirSummary::default() },
+                data: DirSummary { capture_point: Cow::Borrowed("unknown"), ..DirSummary::default() },
             },
         }
     }
@@ -63,10 +65,10 @@ impl SocketTap {
 /// `summary.json`'s `flows[i].analysis`: the client-to-server direction as
 /// `airtcp analyze` defines it, seen at the client's socket (every key of
 /// a capture's per-direction summary, with the same meaning).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlowAnalysis {
     /// Where the packets were seen.
-    pub seen_at: &'static str,
+    pub seen_at: Cow<'static, str>,
     /// Shortest delivery gap listed in `interruptions`.
     pub min_gap_s: f64,
     /// SYN sent to SYN/ACK received.

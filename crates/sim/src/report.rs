@@ -15,6 +15,10 @@ use crate::flow::FlowState;
 use crate::network::NetStats;
 use crate::scenario::Scenario;
 use crate::sim::{GaugeSeries, HostEp};
+use crate::summary::{
+    AgentSummary, DirCounters, DriveSeries, EhnCounters, FlowSummary, FreezeCounters, Gauge, HandoffTime, LinkSummary, RadioCounters, RadioSummary,
+    ReceiverCounters, RunSummary, SenderCounters, SignalSeries, Summary, TraceReport, Versions, WitcpCounters,
+};
 use crate::{LogEvent, RunOutput};
 
 /// One agent's end-of-run state for the report.
@@ -52,178 +56,160 @@ pub(crate) struct Finished<'s> {
     pub mesh: Option<serde_json::Value>,
 }
 
-fn dir_json(s: &DirStats) -> Value {
-    json!({
-        "frames_sent": s.frames_sent,
-        "bytes_sent": s.bytes_sent,
-        "queue_drops": s.queue_drops,
-        "aqm_drops": s.aqm_drops,
-        "ecn_marks": s.ecn_marks,
-        "loss_drops": s.loss_drops,
-        "outage_drops": s.outage_drops,
-        "max_frame_bytes": s.max_frame_bytes,
-        "max_queue_packets": s.max_queue_packets,
-    })
+fn dir_counters(s: &DirStats) -> DirCounters {
+    DirCounters {
+        frames_sent: s.frames_sent,
+        bytes_sent: s.bytes_sent,
+        queue_drops: s.queue_drops,
+        aqm_drops: s.aqm_drops,
+        ecn_marks: s.ecn_marks,
+        loss_drops: s.loss_drops,
+        outage_drops: s.outage_drops,
+        max_frame_bytes: s.max_frame_bytes,
+        max_queue_packets: s.max_queue_packets,
+    }
 }
 
-fn opt_f64(x: Option<f64>) -> Value {
-    x.map_or(Value::Null, |v| json!(v))
+/// One flow's entry of `flows`, its analysis taken from the flow's tap.
+fn flow_summary(fin: &Finished<'_>, i: usize, analysis: crate::metrics::FlowAnalysis) -> FlowSummary {
+    let sc = fin.sc;
+    let f = &fin.flows[i];
+    let spec = &sc.flows[i];
+    let snd = &fin.eps[f.client as usize];
+    let rcv = &fin.eps[f.server as usize];
+    let st = snd.stats();
+    let rst = rcv.stats();
+    let response = f.response_time();
+    let goodput_time = match response {
+        Some(r) => crate::secs(r.0),
+        None => crate::secs(fin.end.saturating_since(f.start).0),
+    };
+    let goodput = if goodput_time > 0.0 { f.recv.delivered as f64 * 8.0 / goodput_time } else { 0.0 };
+    let (rtt_min, rtt_mean) = if st.rtt_samples > 0 {
+        (Some(st.rtt_min_us as f64 * 1e-6), Some(st.rtt_sum_us as f64 / st.rtt_samples as f64 * 1e-6))
+    } else {
+        (None, None)
+    };
+    FlowSummary {
+        name: spec.name.clone(),
+        from: sc.nodes[spec.from].name.clone(),
+        to: sc.nodes[spec.to].name.clone(),
+        app: match spec.app { AppSpec::Bulk => "bulk", AppSpec::Transfer { .. } => "transfer" }.to_string(),
+        start_s: crate::secs(f.start.0),
+        goodput_bps: goodput,
+        goodput_time_s: goodput_time,
+        bytes_delivered: f.recv.delivered,
+        retransmissions: st.retransmissions,
+        timeouts: st.timeouts,
+        fast_retransmits: st.fast_retransmits,
+        fast_recoveries: f.fast_recoveries,
+        spurious_rtos_detected: st.spurious_rtos_detected,
+        tlp_probes_sent: st.tlp_probes_sent,
+        tlp_recoveries: st.tlp_recoveries,
+        rack_reo_timeouts: st.rack_reo_timeouts,
+        loss_undos: st.loss_undos,
+        recovery_undos: st.recovery_undos,
+        dsack_undos: st.dsack_undos,
+        dsacks_received: st.dsacks_received,
+        ecn: snd.ecn_enabled(),
+        ecn_ece_received: st.ecn_ece_received,
+        cwr_reductions: st.cwr_reductions,
+        loss_state_entries: f.loss_entries,
+        response_time_s: response.map(|r| crate::secs(r.0)),
+        srtt_min_s: rtt_min,
+        srtt_mean_s: rtt_mean,
+        rtt_samples: st.rtt_samples,
+        zero_window_events: f.zero_windows,
+        window_probes: st.window_probes,
+        recv_order_errors: f.recv.order_errors,
+        closed: f.closed.iter().all(|c| matches!(c, Some((_, false)))),
+        client_state: format!("{:?}", snd.state()),
+        server_state: format!("{:?}", rcv.state()),
+        analysis,
+        sender: SenderCounters {
+            segs_sent: st.segs_sent,
+            data_segs_sent: st.data_segs_sent,
+            segs_received: st.segs_received,
+            bytes_acked: st.bytes_acked,
+            dup_acks_received: st.dup_acks_received,
+            sndbuf_max: st.sndbuf_max,
+            nagle_deferrals: st.nagle_deferrals,
+            cwnd_restarts: st.cwnd_restarts,
+        },
+        receiver: ReceiverCounters {
+            segs_sent: rst.segs_sent,
+            segs_received: rst.segs_received,
+            bytes_delivered: rst.bytes_delivered,
+            dsacks_sent: rst.dsacks_sent,
+            dup_data_segs_received: rst.dup_data_segs_received,
+            ecn_ce_received: rst.ecn_ce_received,
+            rcv_wnd_max: rst.rcv_wnd_max,
+            rcvbuf_grows: rst.rcvbuf_grows,
+            rcvbuf_max: rst.rcvbuf_max,
+        },
+        // Freeze-TCP (either side may sit on a station): warnings that
+        // froze it and TR-ACKs sent on reconnection.
+        freeze: spec.tcp.freeze.then(|| FreezeCounters { zwas: st.freeze_zwas + rst.freeze_zwas, tr_acks: st.freeze_tr_acks + rst.freeze_tr_acks }),
+        // Seed 001's sender: freezes on EHO-ACK, resumptions on EHC-ACK
+        // (or the witcp_max_freeze guard), and the time spent frozen.
+        witcp: spec.tcp.witcp.then(|| WitcpCounters {
+            freezes: st.witcp_freezes,
+            resumes: st.witcp_resumes,
+            forced_thaws: st.witcp_forced_thaws,
+            ignored: st.witcp_ignored,
+            frozen_s: crate::secs(st.witcp_frozen_ns),
+        }),
+        ehn: spec.tcp.ehn.then(|| EhnCounters { notifications: st.ehn_received }),
+    }
 }
 
 pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
     let sc = fin.sc;
-    let mut flows_json = Vec::with_capacity(fin.flows.len());
-    for (i, f) in fin.flows.iter_mut().enumerate() {
-        let analysis = f.tap.finish();
-        let f = &*f;
-        let spec = &sc.flows[i];
-        let snd = &fin.eps[f.client as usize];
-        let rcv = &fin.eps[f.server as usize];
-        let st = snd.stats();
-        let rst = rcv.stats();
-        let response = f.response_time();
-        let goodput_time = match response {
-            Some(r) => crate::secs(r.0),
-            None => crate::secs(fin.end.saturating_since(f.start).0),
-        };
-        let goodput = if goodput_time > 0.0 { f.recv.delivered as f64 * 8.0 / goodput_time } else { 0.0 };
-        let (rtt_min, rtt_mean) = if st.rtt_samples > 0 {
-            (Some(st.rtt_min_us as f64 * 1e-6), Some(st.rtt_sum_us as f64 / st.rtt_samples as f64 * 1e-6))
-        } else {
-            (None, None)
-        };
-        let closed_ok = f.closed.iter().all(|c| matches!(c, Some((_, false))));
-        flows_json.push(json!({
-            "name": spec.name,
-            "from": sc.nodes[spec.from].name,
-            "to": sc.nodes[spec.to].name,
-            "app": match spec.app { AppSpec::Bulk => "bulk", AppSpec::Transfer { .. } => "transfer" },
-            "start_s": crate::secs(f.start.0),
-            "goodput_bps": goodput,
-            "goodput_time_s": goodput_time,
-            "bytes_delivered": f.recv.delivered,
-            "retransmissions": st.retransmissions,
-            "timeouts": st.timeouts,
-            "fast_retransmits": st.fast_retransmits,
-            "fast_recoveries": f.fast_recoveries,
-            "spurious_rtos_detected": st.spurious_rtos_detected,
-            "tlp_probes_sent": st.tlp_probes_sent,
-            "tlp_recoveries": st.tlp_recoveries,
-            "rack_reo_timeouts": st.rack_reo_timeouts,
-            "loss_undos": st.loss_undos,
-            "recovery_undos": st.recovery_undos,
-            "dsack_undos": st.dsack_undos,
-            "dsacks_received": st.dsacks_received,
-            "ecn": snd.ecn_enabled(),
-            "ecn_ece_received": st.ecn_ece_received,
-            "cwr_reductions": st.cwr_reductions,
-            "loss_state_entries": f.loss_entries,
-            "response_time_s": opt_f64(response.map(|r| crate::secs(r.0))),
-            "srtt_min_s": opt_f64(rtt_min),
-            "srtt_mean_s": opt_f64(rtt_mean),
-            "rtt_samples": st.rtt_samples,
-            "zero_window_events": f.zero_windows,
-            "window_probes": st.window_probes,
-            "recv_order_errors": f.recv.order_errors,
-            "closed": closed_ok,
-            "client_state": format!("{:?}", snd.state()),
-            "server_state": format!("{:?}", rcv.state()),
-            "analysis": serde_json::to_value(&analysis).expect("plain data"),
-            "sender": {
-                "segs_sent": st.segs_sent,
-                "data_segs_sent": st.data_segs_sent,
-                "segs_received": st.segs_received,
-                "bytes_acked": st.bytes_acked,
-                "dup_acks_received": st.dup_acks_received,
-                "sndbuf_max": st.sndbuf_max,
-                "nagle_deferrals": st.nagle_deferrals,
-                "cwnd_restarts": st.cwnd_restarts,
-            },
-            "receiver": {
-                "segs_sent": rst.segs_sent,
-                "segs_received": rst.segs_received,
-                "bytes_delivered": rst.bytes_delivered,
-                "dsacks_sent": rst.dsacks_sent,
-                "dup_data_segs_received": rst.dup_data_segs_received,
-                "ecn_ce_received": rst.ecn_ce_received,
-                "rcv_wnd_max": rst.rcv_wnd_max,
-                "rcvbuf_grows": rst.rcvbuf_grows,
-                "rcvbuf_max": rst.rcvbuf_max,
-            },
-        }));
-        if spec.tcp.freeze {
-            // Freeze-TCP (either side may sit on a station): warnings that
-            // froze it and TR-ACKs sent on reconnection.
-            if let Some(m) = flows_json.last_mut().and_then(|v| v.as_object_mut()) {
-                m.insert("freeze".into(), json!({"zwas": st.freeze_zwas + rst.freeze_zwas, "tr_acks": st.freeze_tr_acks + rst.freeze_tr_acks}));
-            }
-        }
-        if spec.tcp.witcp {
-            // Seed 001's sender: freezes on EHO-ACK, resumptions on EHC-ACK
-            // (or the witcp_max_freeze guard), and the time spent frozen.
-            if let Some(m) = flows_json.last_mut().and_then(|v| v.as_object_mut()) {
-                m.insert(
-                    "witcp".into(),
-                    json!({
-                        "freezes": st.witcp_freezes,
-                        "resumes": st.witcp_resumes,
-                        "forced_thaws": st.witcp_forced_thaws,
-                        "ignored": st.witcp_ignored,
-                        "frozen_s": crate::secs(st.witcp_frozen_ns),
-                    }),
-                );
-            }
-        }
-        if let (true, Some(m)) = (spec.tcp.ehn, flows_json.last_mut().and_then(|v| v.as_object_mut())) {
-            m.insert("ehn".into(), json!({ "notifications": st.ehn_received }));
-        }
-    }
-    let links_json: Vec<Value> = sc
+    let analyses: Vec<_> = fin.flows.iter_mut().map(|f| f.tap.finish()).collect();
+    let flows = analyses.into_iter().enumerate().map(|(i, a)| flow_summary(&fin, i, a)).collect();
+    let links = sc
         .links
         .iter()
         .zip(&fin.links)
         .map(|(l, dirs)| {
-            let mut v = json!({
-                "name": l.name,
-                "a": sc.nodes[l.a].name,
-                "b": sc.nodes[l.b].name,
-                "ab": dir_json(&dirs[0].stats),
-                "ba": dir_json(&dirs[1].stats),
-            });
-            for (d, name) in DIR_NAMES.iter().enumerate() {
-                if let Some(t) = &l.trace[d] {
-                    v[format!("trace_{name}")] = trace_report(t, fin.end);
-                }
+            let trace = |d: usize| l.trace[d].as_ref().map(|t| trace_report(t, fin.end));
+            LinkSummary {
+                name: l.name.clone(),
+                a: sc.nodes[l.a].name.clone(),
+                b: sc.nodes[l.b].name.clone(),
+                ab: dir_counters(&dirs[0].stats),
+                ba: dir_counters(&dirs[1].stats),
+                trace_ab: trace(0),
+                trace_ba: trace(1),
             }
-            v
         })
         .collect();
     let mut scenario = sc.to_json();
     scenario["sim"]["seed"] = json!(fin.seed);
-    let summary = json!({
-        "scenario": scenario,
-        "seed": fin.seed,
-        "versions": { "airtcp": env!("CARGO_PKG_VERSION") },
-        "flows": flows_json,
-        "links": links_json,
-        "agents": agents_json(&fin),
-        "radios": radios_json(&fin),
-        "sdn": fin.sdn.clone().unwrap_or(Value::Null),
-        "mesh": fin.mesh.clone().unwrap_or(Value::Null),
-        "udp_flows": crate::udp::report::udp_json(sc, &fin.udp, fin.end),
-        "run": {
-            "events_executed": fin.events_executed,
-            "events_by_kind": EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<String, Value>>(),
-            "sim_duration_s": crate::secs(fin.end.0),
-            "misrouted_packets": fin.net_stats.no_route + fin.net_stats.ttl_expired + fin.unmatched,
-            "no_route_drops": fin.net_stats.no_route,
-            "ttl_expired_drops": fin.net_stats.ttl_expired,
-            "unmatched_packets": fin.unmatched,
-            "echo_replies": fin.net_stats.echo_replies,
-            "hosts_learned": fin.net_stats.hosts_learned,
-            "run_wall_s": run_wall_s,
+    let summary = Summary {
+        scenario,
+        seed: fin.seed,
+        versions: Versions { airtcp: env!("CARGO_PKG_VERSION").to_string() },
+        flows,
+        links,
+        agents: agent_summaries(&fin),
+        radios: radio_summaries(&fin),
+        sdn: fin.sdn.clone().unwrap_or(Value::Null),
+        mesh: fin.mesh.clone().unwrap_or(Value::Null),
+        udp_flows: crate::udp::report::udp_summaries(sc, &fin.udp, fin.end),
+        run: RunSummary {
+            events_executed: fin.events_executed,
+            events_by_kind: EVENT_KINDS.iter().zip(fin.by_kind).map(|(k, n)| (k.to_string(), n)).collect(),
+            sim_duration_s: crate::secs(fin.end.0),
+            misrouted_packets: fin.net_stats.no_route + fin.net_stats.ttl_expired + fin.unmatched,
+            no_route_drops: fin.net_stats.no_route,
+            ttl_expired_drops: fin.net_stats.ttl_expired,
+            unmatched_packets: fin.unmatched,
+            echo_replies: fin.net_stats.echo_replies,
+            hosts_learned: fin.net_stats.hosts_learned,
+            run_wall_s,
         },
-    });
+    };
     let events = fin.log.iter().map(|&(t, raw)| log_event(&fin, crate::secs(t.0), raw)).collect();
     // Moved, not cloned: the series and segment logs are the largest data of
     // a run, and a copy would double the peak memory.
@@ -231,7 +217,7 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
     let segments = fin.flows.iter_mut().map(|f| f.take_segments()).collect();
     let udp_series = fin.udp.iter_mut().map(|f| std::mem::take(&mut f.series)).collect();
     RunOutput {
-        summary,
+        summary: summary.to_value(),
         series,
         udp_series,
         segments,
@@ -245,42 +231,40 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
 /// handoffs and a step series of signal and capacity (one point per change of
 /// the log's state, each holding until the next), so plots can draw the
 /// signal and the handoff markers without re-reading the log.
-fn trace_report(t: &TraceSpec, end: Instant) -> Value {
+fn trace_report(t: &TraceSpec, end: Instant) -> TraceReport {
     match &t.model {
-        TraceModel::Mahimahi(m) => json!({
-            "kind": "mahimahi",
-            "file": t.file,
-            "mean_capacity_bps": m.capacity_bps(),
-            "period_s": m.period_ms() as f64 / 1000.0,
-            "opportunities": m.opportunities(),
-        }),
+        TraceModel::Mahimahi(m) => TraceReport::Mahimahi {
+            file: t.file.clone(),
+            mean_capacity_bps: m.capacity_bps(),
+            period_s: m.period_ms() as f64 / 1000.0,
+            opportunities: m.opportunities() as u64,
+        },
         TraceModel::Drive(d) => {
             let link = &d.link;
             let times: Vec<Instant> = d.change_times.iter().copied().filter(|&x| x <= end).collect();
-            let handoffs: Vec<Value> = link
+            let handoff_times: Vec<HandoffTime> = link
                 .handoffs()
                 .iter()
                 .filter(|h| h.t <= end)
-                .map(|h| json!({ "t_s": crate::secs(h.t.0), "from": h.from, "to": h.to }))
+                .map(|h| HandoffTime { t_s: crate::secs(h.t.0), from: h.from.clone(), to: h.to.clone() })
                 .collect();
-            json!({
-                "kind": "drive",
-                "file": t.file,
-                "format": d.format.name(),
-                "handoffs": handoffs.len(),
-                "handoff_times": handoffs,
-                "handoff_outage_s": crate::secs(d.config.handoff_outage.0),
-                "handoff_drops": d.handoff_drops,
-                "mean_capacity_bps": link.mean_capacity_bps(Instant::ZERO, end.max(Instant(1))),
-                "series": {
-                    "t_s": times.iter().map(|x| crate::secs(x.0)).collect::<Vec<f64>>(),
-                    "signal_dbm": times.iter().map(|&x| link.signal_at(x)).collect::<Vec<f64>>(),
+            TraceReport::Drive {
+                file: t.file.clone(),
+                format: d.format.name().to_string(),
+                handoffs: handoff_times.len() as u64,
+                handoff_times,
+                handoff_outage_s: crate::secs(d.config.handoff_outage.0),
+                handoff_drops: d.handoff_drops,
+                mean_capacity_bps: link.mean_capacity_bps(Instant::ZERO, end.max(Instant(1))),
+                series: DriveSeries {
+                    t_s: times.iter().map(|x| crate::secs(x.0)).collect(),
+                    signal_dbm: times.iter().map(|&x| link.signal_at(x)).collect(),
                     // With handoff_drops the rate stays up during outages; the
                     // series shows what frames can use either way.
-                    "capacity_bps": times.iter().map(|&x| if d.drop_windows.iter().any(|w| w.0 <= x && x < w.1) { 0 } else { link.capacity_at(x) }).collect::<Vec<u64>>(),
-                    "loss_prob": times.iter().map(|&x| link.loss_prob(x)).collect::<Vec<f64>>(),
+                    capacity_bps: times.iter().map(|&x| if d.drop_windows.iter().any(|w| w.0 <= x && x < w.1) { 0 } else { link.capacity_at(x) }).collect(),
+                    loss_prob: times.iter().map(|&x| link.loss_prob(x)).collect(),
                 },
-            })
+            }
         }
     }
 }
@@ -317,10 +301,9 @@ fn wifi_event(sc: &crate::scenario::Scenario, t_s: f64, radio: u32, event: MgmtE
 }
 
 /// Per radio: its node, mode, address, channel and MAC counters.
-fn radios_json(fin: &Finished<'_>) -> Value {
-    let Some(w) = &fin.sc.wifi else { return json!([]) };
-    let list: Vec<Value> = w
-        .radios
+fn radio_summaries(fin: &Finished<'_>) -> Vec<RadioSummary> {
+    let Some(w) = &fin.sc.wifi else { return Vec::new() };
+    w.radios
         .iter()
         .zip(&fin.radios)
         .enumerate()
@@ -330,50 +313,55 @@ fn radios_json(fin: &Finished<'_>) -> Value {
                 crate::scenario::wifi::RadioMode::Station { .. } => "station",
                 crate::scenario::wifi::RadioMode::AdHoc => "adhoc",
             };
-            json!({
-                "node": fin.sc.nodes[r.node].name,
-                "mode": mode,
-                "addr": crate::network::addr::fmt_addr(r.addr),
-                "channel": r.spec.channel,
-                "counters": {
-                    "enqueued": c.enqueued, "queue_drops": c.queue_drops, "data_tx": c.data_tx, "retries": c.retries,
-                    "acked": c.acked, "retry_drops": c.retry_drops, "failed_tx": c.failed_tx, "rx_errors": c.rx_errors,
-                    "rx_data": c.rx_data, "rx_duplicates": c.rx_duplicates, "rts_tx": c.rts_tx, "cts_rx": c.cts_rx,
-                    "broadcast_tx": c.broadcast_tx, "mgmt_tx": c.mgmt_tx, "not_associated_drops": c.not_associated_drops,
-                    "disassoc_flushed": c.disassoc_flushed,
+            RadioSummary {
+                node: fin.sc.nodes[r.node].name.clone(),
+                mode: mode.to_string(),
+                addr: crate::network::addr::fmt_addr(r.addr),
+                channel: r.spec.channel,
+                counters: RadioCounters {
+                    enqueued: c.enqueued,
+                    queue_drops: c.queue_drops,
+                    data_tx: c.data_tx,
+                    retries: c.retries,
+                    acked: c.acked,
+                    retry_drops: c.retry_drops,
+                    failed_tx: c.failed_tx,
+                    rx_errors: c.rx_errors,
+                    rx_data: c.rx_data,
+                    rx_duplicates: c.rx_duplicates,
+                    rts_tx: c.rts_tx,
+                    cts_rx: c.cts_rx,
+                    broadcast_tx: c.broadcast_tx,
+                    mgmt_tx: c.mgmt_tx,
+                    not_associated_drops: c.not_associated_drops,
+                    disassoc_flushed: c.disassoc_flushed,
                 },
-                "associated_ap": fin.radio_ap[i].map(|a| fin.sc.nodes[w.radios[a as usize].node].name.clone()),
-                "signal": {
-                    "t_s": fin.radio_signal[i].iter().map(|s| crate::secs(s.0 .0)).collect::<Vec<_>>(),
-                    "dbm": fin.radio_signal[i].iter().map(|s| s.1 as f64).collect::<Vec<_>>(),
+                associated_ap: fin.radio_ap[i].map(|a| fin.sc.nodes[w.radios[a as usize].node].name.clone()),
+                signal: SignalSeries {
+                    t_s: fin.radio_signal[i].iter().map(|s| crate::secs(s.0 .0)).collect(),
+                    dbm: fin.radio_signal[i].iter().map(|s| s.1 as f64).collect(),
                 },
-            })
+            }
         })
-        .collect();
-    Value::Array(list)
+        .collect()
 }
 
 /// Per agent: where it ran, its counters, the packets it dropped, and its
 /// gauge sampled every series interval (empty without one).
-fn agents_json(fin: &Finished<'_>) -> Value {
+fn agent_summaries(fin: &Finished<'_>) -> Vec<AgentSummary> {
     let sc = fin.sc;
-    let list: Vec<Value> = fin
-        .agents
+    fin.agents
         .iter()
         .enumerate()
-        .map(|(i, a)| {
-            let counters: serde_json::Map<String, Value> = a.counters.iter().map(|&(k, v)| (k.to_string(), json!(v))).collect();
-            json!({
-                "name": sc.agents[i].name,
-                "node": sc.nodes[a.node].name,
-                "kind": a.kind,
-                "counters": counters,
-                "dropped_packets": a.drops,
-                "series": { "t_s": a.series.t_s, "value": a.series.value },
-            })
+        .map(|(i, a)| AgentSummary {
+            name: sc.agents[i].name.clone(),
+            node: sc.nodes[a.node].name.clone(),
+            kind: a.kind.to_string(),
+            counters: a.counters.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
+            dropped_packets: a.drops,
+            series: Gauge { t_s: a.series.t_s.clone(), value: a.series.value.clone() },
         })
-        .collect();
-    Value::Array(list)
+        .collect()
 }
 
 fn log_event(fin: &Finished<'_>, t_s: f64, raw: Raw) -> LogEvent {

@@ -17,6 +17,7 @@ fn main() {
     let (n, mbps, secs) = (arg(0, 10.0) as usize, arg(1, 54.0), arg(2, 60.0));
     let rate = Rate::from_mbps(Standard::A, mbps).expect("an 802.11a rate");
     let radio = |x: f64, y: f64, ap: Option<u32>| RadioSpec {
+        name: String::new(),
         mobility: Mobility::Static(Pos { x, y, z: 0.0 }),
         channel: 36,
         phy: RadioParams::default(),

@@ -71,7 +71,7 @@ impl Network {
         let mut agents = Vec::with_capacity(sc.agents.len());
         let mut agent_at = Vec::with_capacity(sc.agents.len());
         for (ai, decl) in sc.agents.iter().enumerate() {
-            let rng = RngStream::new(seed, &format!("agent.{}.{}", ai, decl.name));
+            let rng = RngStream::component(seed, "agent", &decl.name, "draws");
             let agent = AnyAgent::build(&decl.spec, rng);
             let n = &mut nodes[decl.node];
             agent_at.push((decl.node as u32, n.agents.len() as u32));
@@ -184,19 +184,19 @@ fn link_dir(l: &LinkSpec, d: usize, seed: u64) -> LinkDir {
     let (rate, trace_loss, drops) = trace_models(l.trace[d].as_ref(), l.rate_bps[d]);
     let mut dir = LinkDir::new(rate, l.delay[d], l.queue, l.overhead_bytes);
     let spec = &l.loss[d];
-    let rng = RngStream::new(seed, &format!("link.{}.{}.loss", l.name, DIR_NAMES[d]));
+    let rng = RngStream::component(seed, "link", &l.name, &format!("{}.loss", DIR_NAMES[d]));
     let mut windows: Vec<(Instant, Instant)> = spec.outages.iter().map(|&(s, e)| (Instant::ZERO + s, Instant::ZERO + e)).collect();
     windows.extend_from_slice(drops);
     let model = trace_loss.unwrap_or_else(|| spec.model.clone());
     dir.loss = LossProcess::new(model, merge_windows(windows), rng);
     if let Some(r) = &l.reorder[d] {
-        let rng = RngStream::new(seed, &format!("link.{}.{}.reorder", l.name, DIR_NAMES[d]));
+        let rng = RngStream::component(seed, "link", &l.name, &format!("{}.reorder", DIR_NAMES[d]));
         dir.reorder = Some(Reorder::new(r.p, r.delay, rng));
     }
     dir.aqm = l.aqm[d].as_ref().map(|spec| match spec {
         AqmSpec::StepMark(k) => Aqm::StepMark(*k),
         AqmSpec::Red(p) => {
-            let rng = RngStream::new(seed, &format!("link.{}.{}.red", l.name, DIR_NAMES[d]));
+            let rng = RngStream::component(seed, "link", &l.name, &format!("{}.red", DIR_NAMES[d]));
             Aqm::Red(Box::new(Red::new(p.clone(), dir.rate.nominal_bps(), rng)))
         }
     });
@@ -261,7 +261,7 @@ fn wifi_ifaces(w: &WifiSpec, seed: u64, medium: u32, nodes: &mut [Node], ifaces:
         ifaces.push(Iface { node: r.node as u32, channel: medium, end: 0, peer: g, addr: r.addr, subnet: r.subnet, mac: MacAddr::local(g + 1), peer_mac: MacAddr::local(g + 1), up: true, local, radio: i as u32 });
         let mut spec = r.spec.clone();
         if let Some((area, lo, hi, pause)) = r.random_waypoint {
-            spec.mobility = Mobility::random_waypoint(area, lo, hi, pause, seed, &format!("radio{i}")).expect("validated with the scenario");
+            spec.mobility = Mobility::random_waypoint(area, lo, hi, pause, seed, &r.spec.name).expect("validated with the scenario");
         }
         specs.push(spec);
     }

@@ -179,7 +179,7 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
         out.push(RadioDecl {
             node,
             mode,
-            spec: RadioSpec { mobility, channel, phy: rp, mac: mp, ap: None, mgmt },
+            spec: RadioSpec { name: nodes[node].name.clone(), mobility, channel, phy: rp, mac: mp, ap: None, mgmt },
             subnet: Prefix::new(0, 0),
             addr: 0,
             random_waypoint,

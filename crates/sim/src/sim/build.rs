@@ -74,8 +74,11 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
     for (i, f) in sc.flows.iter().enumerate() {
         let cport = CLIENT_PORT_BASE + i as u16;
         let sport = SERVER_PORT_BASE + i as u16;
-        let c_iss = SeqNum(RngStream::new(seed, &format!("flow{i}.iss.client")).next_u32());
-        let s_iss = SeqNum(RngStream::new(seed, &format!("flow{i}.iss.server")).next_u32());
+        // Streams named by the flow's name, not its index, so inserting a
+        // flow leaves every other flow's ISS and BBR phase as they were.
+        let stream = |purpose: &str| RngStream::component(seed, "flow", &f.name, purpose);
+        let c_iss = SeqNum(stream("iss.client").next_u32());
+        let s_iss = SeqNum(stream("iss.server").next_u32());
         let bad = |e: String| SimError::Config(format!("flows[{i}].tcp: {e}"));
         let (client, server) = match &f.ns2 {
             Some(c) => (
@@ -83,8 +86,10 @@ fn hosts(sc: &Scenario, seed: u64, net: &Network, q: &mut EventQueue<Ev>, sample
                 HostEp::Ns2(Box::new(Ns2Host::sink(c.clone(), sport, cport, c_iss, s_iss).map_err(bad)?)),
             ),
             None => {
-                let client = Endpoint::new(f.tcp.clone(), cport, sport, c_iss).map_err(bad)?;
+                let mut client = Endpoint::new(f.tcp.clone(), cport, sport, c_iss).map_err(bad)?;
                 let mut server = Endpoint::new(f.tcp.clone(), sport, cport, s_iss).map_err(bad)?;
+                client.set_cc_rng(stream("cc.client"));
+                server.set_cc_rng(stream("cc.server"));
                 server.listen();
                 (HostEp::Linux(client), HostEp::Linux(server))
             }

@@ -93,7 +93,7 @@ impl UdpFlows {
                 net.primary_addr(n).ok_or_else(|| SimError::Config(format!("udp_flows[{i}]: node \"{}\" has no interface", sc.nodes[n].name)))
             };
             let (src, dst) = (addr(f.from)?, addr(f.to)?);
-            let sender = UdpSender::new(f, RngStream::new(seed, &format!("udp{i}.onoff")));
+            let sender = UdpSender::new(f, RngStream::component(seed, "udp", &f.name, "onoff"));
             let radio = net.nodes[f.from].ifaces.iter().map(|&j| net.ifaces[j as usize].radio).find(|&r| r != crate::network::node::NO_RADIO);
             if let Pattern::Saturated { .. } = sender.pattern {
                 let r = radio.expect("validated: a saturated sender's node has a radio");

@@ -29,6 +29,8 @@ mod retransmit_bound;
 mod routing;
 mod scenario;
 mod sdn;
+mod streams;
+mod summary_types;
 mod trace_catalog;
 mod trace_drive_link;
 mod trace_drive_parsers;

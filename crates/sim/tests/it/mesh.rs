@@ -302,10 +302,15 @@ fn more_batch_ack_lost_on_the_way_back_is_repeated_by_a_forwarder() {
     let o = coded(&[("mesh.protocol", "more"), ("mesh.batch", "8"), ("mesh.batch_timeout", "0s")]);
     let reacks: u64 = ["A", "C", "F"].iter().map(|n| coding_counter(&o, n, "reacks")).sum();
     assert!(reacks >= 1, "no forwarder repeated an ACK");
-    assert_eq!(coding_counter(&o, "D", "batches_decoded"), 1);
-    assert_eq!(coding_counter(&o, "S", "batches_acked"), 1, "the source learnt its batch was decoded");
-    // One batch of 8 takes tens of broadcasts, not the rest of a 60 s run.
-    assert!(coding_counter(&o, "S", "coded_sent") < 200, "S sent {}", coding_counter(&o, "S", "coded_sent"));
+    // How many batches the ladder gets through in 60 s depends on the
+    // draws (seeds 1-5: 1 to 3); the source learns of every one.
+    let decoded = coding_counter(&o, "D", "batches_decoded");
+    assert!(decoded >= 1, "D decoded nothing");
+    assert_eq!(coding_counter(&o, "S", "batches_acked"), decoded, "the source learnt its batches were decoded");
+    // A batch of 8 takes tens of broadcasts (seeds 1-5: 72-84 for one,
+    // 163 for two, 202 for three), not the rest of a 60 s run.
+    let sent = coding_counter(&o, "S", "coded_sent");
+    assert!(sent < 100 * decoded, "S sent {sent} for {decoded} batches");
 }
 
 /// The ladder with every link's loss rate times `scale`, RTS/CTS off,
@@ -377,9 +382,13 @@ fn goodput_does_not_fall_as_every_link_loss_falls() {
 /// delivers: several batch times at the TCP/IP rate of the study's losses
 /// (about 85 kb/s here, 4.7 s a batch).
 const STALL_BOUND_S: f64 = 15.0;
-/// The first delivery: four RTOs from a 1 s initial RTO (15 s) and the
-/// batch's own time.
-const START_BOUND_S: f64 = 16.0;
+/// The first delivery: the server's handshake can need its SYN/ACK
+/// retransmitted three times (3 s initial RTO doubling: at 3, 9 and 21 s)
+/// before the client's first coded batch reaches it, and the batch's own
+/// time. Measured at loss x1 over seeds 1-10: 3.3-21.7 s (four above the
+/// 16 s this bound was before the streams were keyed by name, when seed 1
+/// took 15.51 s).
+const START_BOUND_S: f64 = 25.0;
 
 #[test]
 fn tcpfender_never_stalls_while_the_path_delivers() {
@@ -389,9 +398,11 @@ fn tcpfender_never_stalls_while_the_path_delivers() {
         let stall = longest_stall_after_start(&o);
         assert!(stall < STALL_BOUND_S, "MORE's source, loss x{k}: {stall} s without delivery");
         // The start is slower: the first batch can need a chain of RTOs
-        // (1 + 2 + 4 + 8 s) before it decodes. Measured at loss x1: 15.51 s
-        // with four timeouts on this SACK-less Linux endpoint, 8.71 s with
-        // two before Linux 4.17's guard against F-RTO undos on non-SACK
+        // (1 + 2 + 4 + 8 s) before it decodes, and the server's handshake
+        // backed-off SYN/ACKs. Measured at loss x1 (seed 1): 18.94 s, after
+        // the server's second SYN/ACK retransmission; before the streams
+        // were keyed by name, 15.51 s with four timeouts on this SACK-less
+        // Linux endpoint, 8.71 s with two before Linux 4.17's guard against F-RTO undos on non-SACK
         // ACKs (`frto_nonsack_guard`), whose bogus undos restarted it sooner.
         let first = first_delivery(&o);
         assert!(first < START_BOUND_S, "MORE's source, loss x{k}: first delivery at {first} s");

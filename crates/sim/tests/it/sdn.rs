@@ -26,8 +26,11 @@ const ZWA_NO_STATS: &str = r#"["mobility", "zwa", "forwarding"]"#;
 const BARE: &str = r#"["mobility", "forwarding"]"#;
 /// A roam instant at which a segment of the sender's burst reaches the old
 /// AP between T0 and T2 (on the scenario's linux-4.4 stack; the study's
-/// Fig. 6(b) uses the same instant). At 10.2 s none does.
-const SLIP: &str = "10.04s";
+/// Fig. 6(b) uses the same instant). At 10.2 s none does. The instant
+/// depends on the radios' random draws: 10.04 s before the streams were
+/// keyed by name (2026-11-29), 10.08 s since; of 10.00-10.20 s in 10 ms
+/// steps only 10.08 s slips now.
+const SLIP: &str = "10.08s";
 
 fn count(o: &RunOutput, kind: &str) -> usize {
     o.events.iter().filter(|e| e.kind == kind).count()
@@ -83,9 +86,9 @@ fn zwa_freezes_the_sender_across_a_roam_without_rto_backoff() {
     // Every segment that reached the controller was acknowledged with a
     // zero window once, stored once and replayed once, none lost: the 26
     // segments in flight past the old AP at T2 (the window-limited
-    // sender's phase), and the sender's one zero-window probe (answered,
+    // sender's phase), and the sender's two zero-window probes (answered,
     // nothing to store).
-    assert_eq!(sdn(&o, "zwa_acks"), 27);
+    assert_eq!(sdn(&o, "zwa_acks"), 28);
     assert_eq!(ctl(&o, "zwa_stored"), 26);
     assert_eq!(ctl(&o, "zwa_replayed"), 26);
     // An even number replayed: the station acknowledges every second
@@ -99,7 +102,7 @@ fn zwa_freezes_the_sender_across_a_roam_without_rto_backoff() {
     assert_eq!(flow(&o, "timeouts"), 0);
     assert_eq!(flow(&o, "retransmissions"), 0);
     assert_eq!(count(&o, "zero_window"), 1);
-    assert_eq!(flow(&o, "window_probes"), 1);
+    assert_eq!(flow(&o, "window_probes"), 2);
     let reopen = first(&o, "window_opened") - t[4];
     assert!(reopen > 0.16 && reopen < 0.25, "window reopened {reopen:.3} s after T3");
     assert_eq!(flow(&o, "recv_order_errors"), 0);
@@ -152,9 +155,10 @@ fn bare_tcp_backs_off_and_idles_after_reassociation() {
     assert_eq!(flow(&o, "timeouts"), 2);
     assert!(timeouts_after(&o, t3) >= 1, "a backed-off RTO fires after reassociation");
     // Linux's RTO here: SRTT plus the 200 ms floor on the variance term
-    // (tcp_set_rto), 0.90 s, doubled to 1.81 s: due 0.79 s after T3.
+    // (tcp_set_rto), 0.90 s, doubled to 1.81 s: due 0.83 s after T3
+    // (the station back 2.12 s after T0: two seconds away and the scan).
     let idle = o.events.iter().find(|e| e.kind == "timeout" && e.t_s > t3).map(|e| e.t_s - t3).unwrap();
-    assert!(idle > 0.78 && idle < 0.80, "bare TCP idles {idle:.4} s after reassociation");
+    assert!(idle > 0.82 && idle < 0.84, "bare TCP idles {idle:.4} s after reassociation");
     assert!(flow(&o, "retransmissions") > 20);
     // The duplicate ACK of the retransmission echoes the retransmission's
     // timestamp (Linux tcp_replace_ts_recent), so the sender's Eifel check
@@ -290,7 +294,7 @@ fn captures_keep_the_disassociation_frame_and_the_zero_window_acks() {
         })
         .count();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(zwa, 27, "zero-window ACKs on {name}");
+    assert_eq!(zwa, 28, "zero-window ACKs on {name}");
 }
 
 #[test]

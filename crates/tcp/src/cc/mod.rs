@@ -191,6 +191,14 @@ impl CongestionControl {
 }
 
 impl CongestionControl {
+    /// Replaces the stream a randomised module draws from (BBR); the
+    /// deterministic modules ignore it.
+    pub fn set_rng(&mut self, rng: airtcp_core::RngStream) {
+        if let CongestionControl::Bbr(b) = self {
+            b.set_rng(rng);
+        }
+    }
+
     /// ssthresh in bytes: `snd_ssthresh` segments plus the sub-segment part
     /// a byte-counting module keeps (`newreno`); for the others exactly
     /// `snd_ssthresh · mss_cache`.

@@ -549,6 +549,12 @@ impl Endpoint {
     pub fn set_congestion_control(&mut self, cc: CongestionControl) {
         self.cc = cc;
     }
+    /// Gives the congestion-control module its own random stream (BBR's
+    /// PROBE_BW start phase; the other modules draw nothing and ignore it).
+    /// A driver derives it from the run's seed and the flow's name.
+    pub fn set_cc_rng(&mut self, rng: airtcp_core::RngStream) {
+        self.cc.set_rng(rng);
+    }
     /// Mutable congestion state, for drivers and tests that set pacing or
     /// pin cwnd by hand (the endpoint keeps its own counters authoritative).
     pub fn sock_mut(&mut self) -> &mut TcpSock {

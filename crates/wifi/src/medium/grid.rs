@@ -267,6 +267,7 @@ mod tests {
                 .unwrap()
             };
             specs.push(RadioSpec {
+                name: String::new(),
                 mobility,
                 channel: if i % 3 == 0 { 40 } else { 36 },
                 phy: RadioParams::default(),

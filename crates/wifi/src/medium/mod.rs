@@ -36,6 +36,11 @@ use wheel::WakeWheel;
 /// One radio as the scenario declares it.
 #[derive(Clone, Debug)]
 pub struct RadioSpec {
+    /// The radio's name, the key of its random streams (`radio.<name>.mac`,
+    /// `.shadowing`, `.minstrel.<peer>`): the simulator gives its node's
+    /// name, so adding a radio leaves the others' draws alone. Empty: the
+    /// medium names it `radio<i>` by its index.
+    pub name: String,
     /// Where the radio is over time: the medium evaluates it at each
     /// transmission, so moving stations change their links as they go.
     pub mobility: Mobility,
@@ -242,7 +247,11 @@ pub struct Wlan {
     /// beacon), dense: a frame's end draws at most of its receivers.
     pub(crate) rng: Vec<RngStream>,
     pub(crate) shadowing: Option<Shadowing>,
-    pub(crate) shadow_rng: RngStream,
+    /// With shadowing: each receiver's stream of shadowing draws (its own,
+    /// so a radio added elsewhere does not shift another's draws).
+    pub(crate) shadow_rng: Vec<RngStream>,
+    /// Each radio's name (moved out of its spec), the key of its streams.
+    pub(crate) names: Vec<String>,
     /// Fixed frame error rates per (transmitter, receiver) radio pair, for
     /// frames of at least so many bytes: the seeds give per-link loss rates,
     /// applied on top of the SINR model.
@@ -306,7 +315,10 @@ impl Wlan {
         let mut floor_mw = f64::INFINITY;
         let mut max_speed: f64 = 0.0;
         let (mut max_tx_dbm, mut max_gain_db) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for (i, spec) in specs.into_iter().enumerate() {
+        let mut shadow_rng = Vec::new();
+        let mut names = Vec::with_capacity(specs.len());
+        for (i, mut spec) in specs.into_iter().enumerate() {
+            let name = Some(std::mem::take(&mut spec.name)).filter(|n| !n.is_empty()).unwrap_or_else(|| format!("radio{i}"));
             let p = &spec.phy;
             let bw = spec.mac.standard.bandwidth_hz();
             let noise_mw = phy::dbm_to_mw(phy::thermal_noise_dbm(bw, p.noise_figure_db));
@@ -341,7 +353,11 @@ impl Wlan {
                 nav_until: Instant::ZERO,
                 epoch: 0,
             });
-            rng.push(RngStream::new(seed, &format!("wifi.radio.{i}")));
+            rng.push(RngStream::component(seed, "radio", &name, "mac"));
+            if shadowing.is_some() {
+                shadow_rng.push(RngStream::component(seed, "radio", &name, "shadowing"));
+            }
+            names.push(name);
             radios.push(Radio {
                 mac,
                 counters: MacCounters::default(),
@@ -447,7 +463,8 @@ impl Wlan {
             sense,
             rng,
             shadowing,
-            shadow_rng: RngStream::new(seed, "wifi.shadowing"),
+            shadow_rng,
+            names,
             fixed_fer: HashMap::new(),
             txs: Vec::new(),
             free_txs: Vec::new(),
@@ -645,7 +662,7 @@ impl Wlan {
         for &(j, mw) in &near {
             let mut mw = mw;
             if let Some(s) = self.shadowing.as_ref() {
-                mw *= phy::dbm_to_mw(s.sample_db(&mut self.shadow_rng));
+                mw *= phy::dbm_to_mw(s.sample_db(&mut self.shadow_rng[j as usize]));
             }
             if mw < self.floor_mw {
                 continue;

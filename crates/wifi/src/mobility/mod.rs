@@ -231,14 +231,11 @@ impl Track {
     }
 }
 
-/// Component name prefix for random waypoint streams, so that two nodes
-/// given the same seed and distinct names draw independent paths.
-const RWP_STREAM_PREFIX: &str = "mobility.rwp.";
-
 impl Mobility {
-    /// A random waypoint model drawing from `RngStream::new(seed,
-    /// "mobility.rwp.<name>")`; give each node its own `name` (e.g. its
-    /// index) so nodes move independently.
+    /// A random waypoint model drawing from the stream
+    /// `RngStream::component(seed, "mobility", name, "waypoints")`; give each
+    /// node its own `name` (the simulator gives the node's name, so adding a
+    /// node leaves the others' paths alone) so nodes move independently.
     ///
     /// Errors if a number is not finite, the area is inverted
     /// (`x0 > x1` or `y0 > y1`), `speed_min < 0` or `speed_min > speed_max`.
@@ -279,10 +276,7 @@ impl Mobility {
                 "random waypoint: speed_min = {speed_min} exceeds speed_max = {speed_max}"
             ));
         }
-        let mut stream = String::with_capacity(RWP_STREAM_PREFIX.len() + name.len());
-        stream.push_str(RWP_STREAM_PREFIX);
-        stream.push_str(name);
-        let rng = RngStream::new(seed, &stream);
+        let rng = RngStream::component(seed, "mobility", name, "waypoints");
         let params = RwpParams {
             area,
             speed_min,

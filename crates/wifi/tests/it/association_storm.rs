@@ -99,14 +99,16 @@ fn hundred_stations_starting_together_associate_within_two_rounds() {
 
 #[test]
 fn stations_that_overhear_probe_responses_join_after_one_dwell() {
-    // Seed 1 is one of the slow ones: of 25 probe requests sent together
-    // only a few get through, and the AP's first beacon falls after the
-    // 40 ms dwell, so 22 stations hear nothing and rescan about a second
-    // later. A station that takes the responses addressed to the others
-    // (mac80211 scanning from a random address) learns the AP from them.
-    let own = last_ms(&associate_with(25, 5, 1, false)).expect("associated");
-    assert!(own > 500.0, "seed 1 needs a rescan with only its own responses: {own} ms");
-    for seed in 1..=3 {
+    // Seed 7 is one of the slow ones (so are 10 and 12 of seeds 1-12 with
+    // the radios' streams keyed by name): of 25 probe requests sent
+    // together only a few get through, and the AP's first beacon falls
+    // after the 40 ms dwell, so most stations hear nothing and rescan about
+    // a second later. A station that takes the responses addressed to the
+    // others (mac80211 scanning from a random address) learns the AP from
+    // them.
+    let own = last_ms(&associate_with(25, 5, 7, false)).expect("associated");
+    assert!(own > 500.0, "seed 7 needs a rescan with only its own responses: {own} ms");
+    for seed in [7, 1, 2] {
         let at = associate_with(25, 5, seed, true);
         let last = last_ms(&at).unwrap_or_else(|| panic!("seed {seed}: not every station associated"));
         // MaxChannelTime, then 25 authentications and associations in turn.

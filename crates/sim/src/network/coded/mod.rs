@@ -106,7 +106,8 @@ impl CodedPlane {
         let w = sc.wifi.as_ref().ok_or("a coded mesh needs radios")?;
         // IPv4 and TCP headers with every option Linux may send (20 + 60).
         let symbol_len = if c.real_bytes { sc.flows[c.flow].tcp.mss as usize + 80 } else { 0 };
-        let roles = Role::build_all(c, w.radios.len(), seed, symbol_len)?;
+        let names: Vec<&str> = w.radios.iter().map(|r| sc.nodes[r.node].name.as_str()).collect();
+        let roles = Role::build_all(c, &names, seed, symbol_len)?;
         let mut mac_radio: Vec<(MacAddr, u32)> = radio_mac.iter().enumerate().map(|(r, m)| (*m, r as u32)).collect();
         mac_radio.sort_unstable_by_key(|e| e.0 .0);
         Ok(CodedPlane {

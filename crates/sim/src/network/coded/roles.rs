@@ -25,12 +25,13 @@ impl Role {
     /// Every radio's role: the plan's source, forwarders and destination;
     /// radios off the plan (pruned or farther than the source) have none.
     /// `symbol_len` is 0 for coefficient-only roles, else the bytes a
-    /// coded payload holds (at least the flow's largest datagram).
-    pub(super) fn build_all(c: &CodingSpec, radios: usize, seed: u64, symbol_len: usize) -> Result<Vec<Role>, String> {
+    /// coded payload holds (at least the flow's largest datagram). Each
+    /// role draws from the stream of its radio's node name (`names`).
+    pub(super) fn build_all(c: &CodingSpec, names: &[&str], seed: u64, symbol_len: usize) -> Result<Vec<Role>, String> {
         let more = MoreConfig { beta: c.beta, symbol_len, max_batches: c.pipeline };
         let fender = FenderConfig { beta: c.beta, symbol_len, max_batches: c.pipeline, z_src: c.plan.z(c.src) };
-        let rng = |r: usize| RngStream::new(seed, &format!("mesh.coded.radio{r}"));
-        (0..radios)
+        let rng = |r: usize| RngStream::component(seed, "radio", names[r], "coded");
+        (0..names.len())
             .map(|r| {
                 Ok(if r == c.src {
                     match c.protocol {

@@ -167,6 +167,12 @@ impl Bbr {
         Bbr::with_rng(RngStream::new(params.rng_seed.unwrap_or(0), "tcp.cc.bbr"))
     }
 
+    /// Draw from `rng` from now on; call before the connection starts (BBR
+    /// draws its PROBE_BW phase when it enters PROBE_BW).
+    pub fn set_rng(&mut self, rng: RngStream) {
+        self.rng = rng;
+    }
+
     /// A fresh BBR drawing from the given stream.
     pub fn with_rng(rng: RngStream) -> Self {
         Bbr {

@@ -337,11 +337,10 @@ impl Wlan {
                 RateControl::Constant => p.data_rate,
                 RateControl::Minstrel => {
                     let (std, pre, seed) = (p.standard, p.preamble, self.seed);
+                    let (me, peer) = (&self.names[radio as usize], &self.names[msdu.dst as usize]);
                     let mc = m.minstrel.entry(msdu.dst).or_insert_with(|| {
-                        let rng = airtcp_core::RngStream::new(
-                            seed,
-                            &format!("wifi.minstrel.{radio}.{}", msdu.dst),
-                        );
+                        let purpose = format!("minstrel.{peer}");
+                        let rng = airtcp_core::RngStream::component(seed, "radio", me, &purpose);
                         Minstrel::new(std, std.rates(), pre, 1536, rng)
                     });
                     mc.rate_for(now, cur.data_tries)

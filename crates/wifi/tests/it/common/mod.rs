@@ -19,6 +19,7 @@ pub fn log_distance() -> PathLoss {
 
 pub fn radio(std: Standard, rate: Rate, x: f64, y: f64, ap: Option<u32>) -> RadioSpec {
     RadioSpec {
+        name: String::new(),
         mobility: Mobility::Static(Pos { x, y, z: 0.0 }),
         channel: std.default_channel(),
         phy: RadioParams::default(),
