@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TRACES = ROOT.parent.parent / "shared" / "traces" / "pcaps"
+TRACES = ROOT.parent / "shared" / "traces" / "pcaps"
 
 TSHARK_FIELDS = {
     "retransmissions": "tcp.analysis.retransmission",
