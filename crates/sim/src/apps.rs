@@ -2,7 +2,7 @@
 //! socket-like calls (`send`, `close`, `recv`), as a real program would.
 
 use airtcp_core::Duration;
-use crate::sim::HostEp as Endpoint;
+use crate::world::HostEp as Endpoint;
 
 /// How often a rate-limited reader wakes up unless the flow sets `recv_interval`.
 pub const READ_TICK: Duration = Duration::from_millis(10);

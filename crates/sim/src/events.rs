@@ -6,7 +6,7 @@
 //! `summary.run.events_by_kind`. The table generates the enum, its kind
 //! index, its one-word encoding for the event queue, the list of names and
 //! the round-trip test's samples. Adding a kind is one line there, plus
-//! the arm that handles it in the run loop (`sim::Sim::run_until`), which
+//! the arm that handles it in the run loop (`world::Sim::run_until`), which
 //! the compiler asks for.
 
 use airtcp_core::Duration;

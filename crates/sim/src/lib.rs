@@ -26,7 +26,7 @@ mod pcap_out;
 mod report;
 pub mod summary;
 pub mod scenario;
-mod sim;
+mod world;
 pub mod realbytes;
 pub mod ring;
 pub mod slab;
@@ -39,8 +39,8 @@ use std::path::PathBuf;
 
 pub use output::write_outputs;
 pub use scenario::{Scenario, ScenarioError};
-pub use sim::drive::{Driver, IfaceInfo, MixedFlow};
-pub use sim::{run, validate, External, GaugeSeries, NoExternal};
+pub use world::drive::{Driver, IfaceInfo, MixedFlow};
+pub use world::{run, validate, External, GaugeSeries, NoExternal};
 pub use udp::UdpSeries;
 
 /// Options of one run that are not part of the scenario.

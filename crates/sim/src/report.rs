@@ -14,7 +14,7 @@ use crate::events::{Raw, EVENT_KINDS};
 use crate::flow::FlowState;
 use crate::network::NetStats;
 use crate::scenario::Scenario;
-use crate::sim::{GaugeSeries, HostEp};
+use crate::world::{GaugeSeries, HostEp};
 use crate::summary::{
     AgentSummary, DirCounters, DriveSeries, EhnCounters, FlowSummary, FreezeCounters, Gauge, HandoffTime, LinkSummary, RadioCounters, RadioSummary,
     ReceiverCounters, RunSummary, SenderCounters, SignalSeries, Summary, TraceReport, Versions, WitcpCounters,

@@ -10,7 +10,7 @@
 
 pub mod addr;
 pub mod any_medium;
-mod build;
+mod from_scenario;
 pub mod cells;
 pub mod channel;
 mod coded;

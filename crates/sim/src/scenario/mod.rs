@@ -113,7 +113,7 @@ pub mod ns2;
 pub mod reference;
 mod routes;
 mod run;
-mod schema;
+mod assemble;
 pub mod sdn;
 pub mod tcp;
 pub mod trace;
@@ -257,14 +257,14 @@ impl Scenario {
     pub fn from_toml_str(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
         let mut d = doc::Doc::from_toml(text, origin)?;
         d.apply_overrides(overrides)?;
-        schema::build(&d)
+        assemble::scenario(&d)
     }
 
     /// The same structure as JSON (what a Python dict becomes).
     pub fn from_json_str(text: &str, origin: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
         let mut d = doc::Doc::from_json(text, origin)?;
         d.apply_overrides(overrides)?;
-        schema::build(&d)
+        assemble::scenario(&d)
     }
 
     /// Read a `.toml` or `.json` file (by extension; TOML otherwise).

@@ -1,6 +1,6 @@
 //! What the names in a scenario resolve to: node names to indices, and a
 //! node's interfaces (its links in scenario order, then its radio) by link
-//! name. A leaf: the section readers (`schema`, `agents`, `routes`, `wifi`,
+//! name. A leaf: the section readers (`assemble`, `agents`, `routes`, `wifi`,
 //! `sdn`, `udp`) all resolve names here and none of them through another.
 
 use std::collections::HashMap;

@@ -136,7 +136,7 @@ def write_report(path: Path, sr, table, *, arms, seeds, duration_s, quick, deliv
         f"whole run (FTP's send-forever) on `{TCP_PROFILE}`: packets numbered from a 40-byte SYN, 1000-byte "
         "packets, a 20-packet window, windowInit_ 2, every packet ACKed, ns-2's tick-based RTO (10 ms tick, "
         "minimum 200 ms, 3 s before the first sample). The TCPFender modules translate between the agents' "
-        "packet numbers and the wire's byte sequence numbers (`crates/sim/src/sim/ns2_fender_tests.rs`).",
+        "packet numbers and the wire's byte sequence numbers (`crates/sim/src/world/ns2_fender_tests.rs`).",
         "",
         "Arms: " + "; ".join(f"`{k}` {v}" for k, v in ARMS.items() if k in have) + ". Coded arms carry "
         "coefficients only (a coded frame is sized as a whole 1040-byte segment plus the coded header); "

@@ -28,10 +28,10 @@ use crate::slab::Slab;
 impl Network {
     /// The network of a scenario, for tests and tools (no capture).
     pub fn from_scenario(sc: &Scenario, seed: u64) -> Network {
-        Self::build(sc, seed, None)
+        Self::from_scenario_with_pcap(sc, seed, None)
     }
 
-    pub(crate) fn build(sc: &Scenario, seed: u64, pcap: Option<PcapOut>) -> Network {
+    pub(crate) fn from_scenario_with_pcap(sc: &Scenario, seed: u64, pcap: Option<PcapOut>) -> Network {
         let end = Instant::ZERO + sc.sim.duration;
         let mut nodes: Vec<Node> = sc.nodes.iter().map(|n| Node { learning: n.learn_hosts, ..Node::default() }).collect();
         let mut ifaces = Vec::with_capacity(2 * sc.links.len());

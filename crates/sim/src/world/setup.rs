@@ -27,7 +27,7 @@ impl<'s> Sim<'s> {
         for (idx, r) in sc.route_changes.iter().enumerate() {
             q.push(Instant::ZERO + r.at, class::LINK_STATE, Ev::RouteChange { idx: idx as u32 });
         }
-        let mut net = Network::build(sc, seed, pcap);
+        let mut net = Network::from_scenario_with_pcap(sc, seed, pcap);
         let interval = sc.sim.series_interval;
         let samples = if interval == Duration::ZERO { 0 } else { (sc.sim.duration.0 / interval.0) as usize + 2 };
         let udp = crate::udp::UdpFlows::build(sc, seed, &mut net, &mut q, samples)?;

@@ -2,7 +2,7 @@
 //! agent of the network, an endpoint or application of the hosts — then
 //! passes what the network delivered to a node's own address to the hosts.
 
-mod build;
+mod setup;
 pub mod drive;
 mod ep;
 mod hosts;

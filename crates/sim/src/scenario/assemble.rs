@@ -22,7 +22,7 @@ const DEFAULT_QUEUE_PACKETS: u32 = 100;
 /// PPP header ns-3 adds on a point-to-point device.
 const DEFAULT_OVERHEAD_BYTES: u32 = 2;
 
-pub fn build(doc: &Doc) -> R<Scenario> {
+pub fn scenario(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
     root.known(&["sim", "nodes", "links", "flows", "udp_flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
     let sim = super::run::sim_spec(&root.req("sim")?.table()?)?;
