@@ -291,7 +291,10 @@ fn kernel_sender_to_simulated_receiver() {
     let end = &e["simulated_ends"][0];
     assert_eq!(end["simulated"], "server");
     assert_eq!(end["bytes_delivered"], 300_000);
-    assert_eq!(end["server_state"], "Closed");
+    // The kernel ACKs the simulated server's FIN as it reads it, but the
+    // emulation ends when the command exits: that last ACK may still be
+    // crossing the path (seen under load), leaving the server in LAST-ACK.
+    assert!(matches!(end["server_state"].as_str(), Some("Closed" | "LastAck")), "server state {}", end["server_state"]);
     // The kernel's segments entered with their bytes; the simulated
     // receiver's ACKs were made from its fields.
     let from = e["wire"]["from_kernel_packets"].as_u64().unwrap();
