@@ -70,6 +70,11 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let peg = super::agents::peg_keys();
     let snoop = super::agents::snoop_keys();
     let itcp = super::agents::itcp_keys();
+    let mtcp = super::agents::mtcp_keys();
+    let home_agent = super::mobileip::home_agent_keys();
+    let foreign_agent = super::mobileip::foreign_agent_keys();
+    let mobile_node = super::mobileip::mobile_node_keys();
+    let correspondent = super::mobileip::correspondent_keys();
     let wifi_errors = super::wifi_errors::wifi_error_keys();
     vec![
         ("sim", table(&super::run::SIM, &[])),
@@ -79,6 +84,11 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("agents.peg", table(&Section { path: "agents", keys: &peg }, &[])),
         ("agents.snoop", table(&Section { path: "agents", keys: &snoop }, &[])),
         ("agents.itcp", table(&Section { path: "agents", keys: &itcp }, &[])),
+        ("agents.mtcp", table(&Section { path: "agents", keys: &mtcp }, &[])),
+        ("agents.home_agent", table(&Section { path: "agents", keys: &home_agent }, &[])),
+        ("agents.foreign_agent", table(&Section { path: "agents", keys: &foreign_agent }, &[])),
+        ("agents.mobile_node", table(&Section { path: "agents", keys: &mobile_node }, &[])),
+        ("agents.correspondent", table(&Section { path: "agents", keys: &correspondent }, &[])),
         ("wifi", table(&super::wifi_medium::WIFI, &[])),
         ("wifi_errors", table(&Section { path: "wifi_errors", keys: &wifi_errors }, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
@@ -133,7 +143,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
