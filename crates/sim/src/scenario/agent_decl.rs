@@ -1,11 +1,9 @@
 //! A declared agent and what its keys resolve against: the shared part of
-//! `agents` (every kind) and `mobileip` (the Mobile IP kinds), kept apart so
-//! that `agents` calls into `mobileip` and neither imports the other back.
+//! `agents` (every kind) and `mobileip` (the Mobile IP kinds).
 
 use airtcp_agents::{AgentSpec, IfaceId};
 
-use super::names::{iface_ref, NodeIndex};
-use super::value::{Field, R};
+use super::names::NodeIndex;
 use super::wifi::WifiSpec;
 use super::{LinkSpec, NodeSpec};
 
@@ -23,11 +21,6 @@ pub(super) struct Net<'a> {
     pub links: &'a [LinkSpec],
     pub wifi: Option<&'a WifiSpec>,
     pub index: &'a NodeIndex,
-}
-
-/// An interface reference (link name or "radio") of `node`.
-pub(super) fn iface_of(f: &Field, net: &Net, node: usize) -> R<IfaceId> {
-    iface_ref(f, net.links, net.nodes, node)
 }
 
 /// The address of `node`'s local interface `iface` (links in scenario

@@ -2,6 +2,7 @@
 //! and resolved to the agents crate's typed configurations. A node's agents
 //! form a stack in declaration order, first = closest to IP.
 
+use airtcp_agents::mtcp::MtcpConfig;
 use airtcp_agents::{AgentSpec, IfaceId, ItcpConfig, PegConfig, SnoopConfig, SnoopTimer};
 use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
@@ -77,25 +78,45 @@ const COMMON_KEYS: [&str; 3] = ["node", "kind", "name"];
 /// An agent's configuration being read or written, with the node it sits
 /// on and the links its interface keys name.
 pub struct On<'a, C> {
-    nodes: &'a [NodeSpec],
-    links: &'a [LinkSpec],
-    node: usize,
-    c: C,
+    pub(super) nodes: &'a [NodeSpec],
+    pub(super) links: &'a [LinkSpec],
+    pub(super) node: usize,
+    pub(super) c: C,
+    /// What node names and radios resolve against while reading (`None`
+    /// while writing, which names only links).
+    pub(super) net: Option<(&'a NodeIndex, Option<&'a super::wifi::WifiSpec>)>,
 }
 
-impl<C> On<'_, C> {
-    fn iface(&self, f: &super::value::Field) -> R<IfaceId> {
+impl<'a, C> On<'a, C> {
+    /// `c` on `node`, for keys that name only the node's own links (and
+    /// for writing).
+    pub(super) fn local(nodes: &'a [NodeSpec], links: &'a [LinkSpec], node: usize, c: C) -> Self {
+        On { nodes, links, node, c, net: None }
+    }
+
+    /// `c` on `node`, for reading against the whole network.
+    pub(super) fn reading(net: &Net<'a>, node: usize, c: C) -> Self {
+        On { nodes: net.nodes, links: net.links, node, c, net: Some((net.index, net.wifi)) }
+    }
+
+    pub(super) fn iface(&self, f: &super::value::Field) -> R<IfaceId> {
         iface_ref(f, self.links, self.nodes, self.node)
     }
 
-    fn link(&self, i: IfaceId) -> Value {
+    pub(super) fn link(&self, i: IfaceId) -> Value {
         json!(iface_name(self.links, self.node, i))
+    }
+
+    /// The network the keys resolve against (only while reading).
+    pub(super) fn net(&self) -> Net<'a> {
+        let (index, wifi) = self.net.expect("keys are read with the network");
+        Net { nodes: self.nodes, links: self.links, wifi, index }
     }
 }
 
 /// Read a kind's own keys (`keys`) into `c`, after checking that the table
 /// has no other keys than the common ones and these.
-fn read_kind<'a, C>(t: &Table, keys: &[Key<On<'a, C>>], on: On<'a, C>, required: &[&str]) -> R<C> {
+pub(super) fn read_kind<'a, C>(t: &Table, keys: &[Key<On<'a, C>>], on: On<'a, C>, required: &[&str]) -> R<C> {
     let section = Section { path: "agents", keys };
     let known: Vec<&str> = COMMON_KEYS.iter().copied().chain(section.names()).collect();
     t.known(&known)?;
@@ -162,7 +183,7 @@ pub fn peg_keys<'a>() -> [Key<On<'a, PegConfig>>; 4] {
 
 fn peg(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
     let c = PegConfig { send_drop_rate: 0.0, recv_drop_rate: 0.0, data_only: true, iface: None };
-    Ok(AgentSpec::Peg(read_kind(t, &peg_keys(), On { nodes, links, node, c }, &[])?))
+    Ok(AgentSpec::Peg(read_kind(t, &peg_keys(), On::local(nodes, links, node, c), &[])?))
 }
 
 /// Every key of a `snoop` agent.
@@ -222,7 +243,7 @@ pub fn snoop_keys<'a>() -> [Key<On<'a, SnoopConfig>>; 3] {
 
 fn snoop(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
     let c = SnoopConfig { wireless: IfaceId(0), timer: SnoopTimer::Fixed(DEFAULT_SNOOP_TIMEOUT), cache_packets: DEFAULT_CACHE_PACKETS };
-    Ok(AgentSpec::Snoop(read_kind(t, &snoop_keys(), On { nodes, links, node, c }, &["wireless"])?))
+    Ok(AgentSpec::Snoop(read_kind(t, &snoop_keys(), On::local(nodes, links, node, c), &["wireless"])?))
 }
 
 /// Every key of an `itcp` agent (the I-TCP split-connection proxy).
@@ -289,50 +310,83 @@ pub fn itcp_keys<'a>() -> [Key<On<'a, ItcpConfig>>; 4] {
 fn itcp(t: &Table, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) -> R<AgentSpec> {
     let linux = super::tcp::tcp_default();
     let c = ItcpConfig { wireless: IfaceId(0), relay_bytes: DEFAULT_RELAY_BYTES, fixed_tcp: linux.clone(), wireless_tcp: linux };
-    let mut c = read_kind(t, &itcp_keys(), On { nodes, links, node, c }, &["wireless"])?;
+    let mut c = read_kind(t, &itcp_keys(), On::local(nodes, links, node, c), &["wireless"])?;
     if t.opt("wireless_tcp").is_none() {
         c.wireless_tcp = c.fixed_tcp.clone();
     }
     Ok(AgentSpec::Itcp(c))
 }
 
-/// M-TCP's supervisor host at an AP: `wireless` (default "radio") and
-/// `peers`, the other M-TCP APs (nodes, reached at their first link's
-/// address, or IPv4 addresses) that get its move notices.
+/// Every key of an `mtcp` agent (M-TCP's supervisor host at an AP).
+pub fn mtcp_keys<'a>() -> [Key<On<'a, MtcpConfig>>; 3] {
+    [
+        Key {
+            name: "wireless",
+            ty: "link name or `\"radio\"`",
+            doc: "The interface facing the mobile hosts.",
+            default: "`\"radio\"` (the node must have one)",
+            read: |o, f| {
+                o.c.wireless = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.wireless)),
+        },
+        Key {
+            name: "uplink",
+            ty: "link name or `\"radio\"`",
+            doc: "Where the move notices to the peers leave.",
+            default: "the node's first link",
+            read: |o, f| {
+                o.c.uplink = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.uplink)),
+        },
+        Key {
+            name: "peers",
+            ty: "list of node names or IPv4 addresses",
+            doc: "The other M-TCP APs, which get this one's move notices; a node is reached at its first link's address.",
+            default: "`[]`",
+            read: |o, f| {
+                let net = o.net();
+                let items = f.list()?;
+                o.c.peers.clear();
+                for i in 0..items.len() {
+                    let it = f.item(i);
+                    let s = it.str()?;
+                    let a = match net.index.get(s) {
+                        Some(n) if n == o.node => return Err(it.err(format!("peers names the agent's own node \"{s}\""))),
+                        Some(n) => match net.links.iter().any(|l| l.a == n || l.b == n).then(|| iface_addr(&net, n, IfaceId(0))).flatten() {
+                            Some(a) => a.to_be_bytes(),
+                            None => return Err(it.err(format!("node \"{s}\" has no wired address"))),
+                        },
+                        None => crate::network::addr::parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| it.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
+                    };
+                    o.c.peers.push(a);
+                }
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.peers.iter().map(|p| crate::network::addr::fmt_addr(u32::from_be_bytes(*p))).collect::<Vec<_>>())),
+        },
+    ]
+}
+
+/// An `mtcp` agent; `wireless` defaults to the node's radio and `uplink`
+/// to its first link, and a node without them must name them.
 fn mtcp(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "wireless", "uplink", "peers"])?;
-    let wireless = match t.opt("wireless") {
-        Some(f) => iface_ref(&f, net.links, net.nodes, node)?,
-        None => {
-            if !net.nodes[node].radio {
-                return Err(t.err(format!("an mtcp agent belongs on an AP: node \"{}\" has no radio", net.nodes[node].name)));
-            }
-            IfaceId(net.links.iter().filter(|l| l.a == node || l.b == node).count() as u32)
+    let c = MtcpConfig { wireless: IfaceId(0), uplink: IfaceId(0), peers: Vec::new() };
+    let mut c = read_kind(t, &mtcp_keys(), On::reading(net, node, c), &[])?;
+    let wired = net.links.iter().filter(|l| l.a == node || l.b == node).count();
+    if t.opt("wireless").is_none() {
+        if !net.nodes[node].radio {
+            return Err(t.err(format!("an mtcp agent belongs on an AP: node \"{}\" has no radio", net.nodes[node].name)));
         }
-    };
-    let uplink = match t.opt("uplink") {
-        Some(f) => iface_ref(&f, net.links, net.nodes, node)?,
-        None if net.links.iter().any(|l| l.a == node || l.b == node) => IfaceId(0),
-        None => return Err(t.err(format!("node \"{}\" has no wired link for the move notices", net.nodes[node].name))),
-    };
-    let mut peers = Vec::new();
-    if let Some(f) = t.opt("peers") {
-        let items = f.list()?;
-        for i in 0..items.len() {
-            let it = f.item(i);
-            let s = it.str()?;
-            let a = match net.index.get(s) {
-                Some(n) if n == node => return Err(it.err(format!("peers names the agent's own node \"{s}\""))),
-                Some(n) => match net.links.iter().any(|l| l.a == n || l.b == n).then(|| iface_addr(net, n, IfaceId(0))).flatten() {
-                    Some(a) => a.to_be_bytes(),
-                    None => return Err(it.err(format!("node \"{s}\" has no wired address"))),
-                },
-                None => crate::network::addr::parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| it.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
-            };
-            peers.push(a);
-        }
+        c.wireless = IfaceId(wired as u32);
     }
-    Ok(AgentSpec::Mtcp(airtcp_agents::mtcp::MtcpConfig { wireless, uplink, peers }))
+    if t.opt("uplink").is_none() && wired == 0 {
+        return Err(t.err(format!("node \"{}\" has no wired link for the move notices", net.nodes[node].name)));
+    }
+    Ok(AgentSpec::Mtcp(c))
 }
 
 /// The declaration as scenario JSON (it loads back to the same agent).
@@ -340,39 +394,36 @@ pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Valu
     let mut m = Map::new();
     m.insert("name".into(), json!(a.name));
     m.insert("node".into(), json!(nodes[a.node].name));
-    let link = |i: IfaceId| json!(iface_name(links, a.node, i));
     match &a.spec {
         AgentSpec::Peg(c) => {
             m.insert("kind".into(), json!("peg"));
             let keys = peg_keys();
-            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
+            write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::Snoop(c) => {
             m.insert("kind".into(), json!("snoop"));
             let keys = snoop_keys();
-            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
+            write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::Itcp(c) => {
             m.insert("kind".into(), json!("itcp"));
             let keys = itcp_keys();
-            write_kind(&mut m, &keys, On { nodes, links, node: a.node, c: c.clone() });
+            write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::Mtcp(c) => {
             m.insert("kind".into(), json!("mtcp"));
-            m.insert("wireless".into(), link(c.wireless));
-            m.insert("uplink".into(), link(c.uplink));
-            let peers: Vec<String> = c.peers.iter().map(|p| format!("{}.{}.{}.{}", p[0], p[1], p[2], p[3])).collect();
-            m.insert("peers".into(), json!(peers));
+            let keys = mtcp_keys();
+            write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::HomeAgent(_) | AgentSpec::ForeignAgent(_) | AgentSpec::MobileNode(_) | AgentSpec::Correspondent(_) => {
-            super::mobileip::agent_json(&a.spec, &mut m, &|i| iface_name(links, a.node, i).to_string());
+            super::mobileip::agent_json(&a.spec, &mut m, nodes, links, a.node);
         }
     }
     Value::Object(m)
 }
 
 /// A kind's own keys into the agent's record.
-fn write_kind<'a, C>(m: &mut Map<String, Value>, keys: &[Key<On<'a, C>>], on: On<'a, C>) {
+pub(super) fn write_kind<'a, C>(m: &mut Map<String, Value>, keys: &[Key<On<'a, C>>], on: On<'a, C>) {
     if let Value::Object(own) = (Section { path: "agents", keys }).write(&on) {
         m.extend(own);
     }

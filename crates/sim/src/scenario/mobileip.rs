@@ -13,9 +13,12 @@ use airtcp_agents::{AgentSpec, IfaceId};
 use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
 
-use super::agent_decl::{iface_addr, iface_of, AgentDecl, Net};
+use super::agent_decl::{iface_addr, AgentDecl, Net};
+use super::agents::{read_kind, write_kind, On};
+use super::keys::Key;
 use super::units::format_duration;
 use super::value::{Field, Table, R};
+use super::{LinkSpec, NodeSpec};
 use crate::network::addr::{fmt_addr, parse_addr};
 
 /// Agent advertisement interval of a home agent (a foreign agent's default).
@@ -50,67 +53,177 @@ fn addr_field(f: &Field) -> R<[u8; 4]> {
     parse_addr(f.str()?).map(|a| a.to_be_bytes()).map_err(|m| f.err(m))
 }
 
-/// The address of the interface named by `key`, or `addr` when declared.
-fn own_addr(t: &Table, net: &Net, node: usize, iface: IfaceId) -> R<[u8; 4]> {
-    match t.opt("addr") {
-        Some(f) => addr_field(&f),
-        None => match iface_addr(net, node, iface) {
-            Some(a) => Ok(a.to_be_bytes()),
-            None => Err(t.err(format!("node \"{}\" has no address on that interface; declare addr", net.nodes[node].name))),
-        },
-    }
+/// A boolean key stored in one field of a Mobile IP configuration.
+macro_rules! flag {
+    ($name:literal => $field:ident, $doc:literal) => {
+        Key {
+            name: $name,
+            ty: "boolean",
+            doc: $doc,
+            default: "`false`",
+            read: |o, f| {
+                o.c.$field = f.bool()?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.$field)),
+        }
+    };
 }
 
-fn opt_bool(t: &Table, k: &str, default: bool) -> R<bool> {
-    t.opt(k).map(|f| f.bool()).transpose().map(|b| b.unwrap_or(default))
+/// A lifetime key (whole seconds, RFC 5944's 16-bit field).
+macro_rules! lifetime_key {
+    ($name:literal => $field:ident, $doc:literal, $default:literal) => {
+        Key {
+            name: $name,
+            ty: "seconds (number or whole-second duration)",
+            doc: $doc,
+            default: $default,
+            read: |o, f| {
+                o.c.$field = lifetime(f, false)?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.$field)),
+        }
+    };
+}
+
+/// A positive duration key.
+macro_rules! interval_key {
+    ($name:literal => $field:ident, $doc:literal, $default:literal) => {
+        Key {
+            name: $name,
+            ty: "duration > 0",
+            doc: $doc,
+            default: $default,
+            read: |o, f| {
+                o.c.$field = positive_duration(f)?;
+                Ok(())
+            },
+            write: |o| Some(json!(format_duration(o.c.$field))),
+        }
+    };
+}
+
+macro_rules! ttl_key {
+    () => {
+        Key {
+            name: "tunnel_ttl",
+            ty: "integer 1..=255",
+            doc: "TTL of the outer header of the tunnels it opens.",
+            default: "`64`",
+            read: |o, f| {
+                o.c.tunnel_ttl = ttl(f)?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.tunnel_ttl)),
+        }
+    };
+}
+
+/// An `addr`-like key: an IPv4 address in `$field` (its default, from an
+/// interface, is set once every key is read).
+macro_rules! addr_key {
+    ($name:literal => $field:ident, $doc:literal, $default:literal) => {
+        Key {
+            name: $name,
+            ty: "IPv4 address",
+            doc: $doc,
+            default: $default,
+            read: |o, f| {
+                o.c.$field = addr_field(f)?;
+                Ok(())
+            },
+            write: |o| Some(dotted(o.c.$field)),
+        }
+    };
+}
+
+/// Every key of a `home_agent` agent.
+pub fn home_agent_keys<'a>() -> [Key<On<'a, HomeAgentConfig>>; 9] {
+    [
+        Key {
+            name: "home",
+            ty: "link name or `\"radio\"`",
+            doc: "The home network's interface.",
+            default: "required",
+            read: |o, f| {
+                o.c.home_iface = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.home_iface)),
+        },
+        addr_key!("addr" => addr, "The agent's address.", "the node's first link's address (reachable from foreign networks whatever routes the home subnet takes), else `home`'s"),
+        Key {
+            name: "mobiles",
+            ty: "list of node names or IPv4 addresses",
+            doc: "The mobiles it serves (a node: its radio's address, else its first link's).",
+            default: "the `mobile_node`s naming it",
+            read: |o, f| {
+                let net = o.net();
+                let items = f.list()?;
+                o.c.mobiles.clear();
+                for i in 0..items.len() {
+                    let it = f.item(i);
+                    let s = it.str()?;
+                    let a = match net.index.get(s) {
+                        Some(n) => match node_addr(&net, n) {
+                            Some(a) => a,
+                            None => return Err(it.err(format!("node \"{s}\" has no address"))),
+                        },
+                        None => parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| it.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
+                    };
+                    o.c.mobiles.push(a);
+                }
+                if o.c.mobiles.is_empty() {
+                    return Err(f.err("mobiles must name at least one mobile (or be left out: every mobile_node naming this home agent)"));
+                }
+                Ok(())
+            },
+            write: |o| Some(Value::Array(o.c.mobiles.iter().map(|&a| dotted(a)).collect())),
+        },
+        lifetime_key!("max_lifetime" => max_lifetime, "Longest registration granted.", "`1800`"),
+        flag!("route_optimization" => route_opt, "Send Binding Updates to correspondents."),
+        lifetime_key!("binding_lifetime" => bu_lifetime, "Lifetime of those bindings.", "`10`"),
+        flag!("witcp" => witcp, "Wi-TCP serving agent for its mobiles at home."),
+        ttl_key!(),
+        Key {
+            name: "advert_interval",
+            ty: "duration > 0",
+            doc: "Agent advertisements with the H bit on `home` (so a mobile knows when it is back home).",
+            default: "`\"1s\"`",
+            read: |o, f| {
+                o.c.advert_interval = Some(positive_duration(f)?);
+                Ok(())
+            },
+            write: |o| o.c.advert_interval.map(|d| json!(format_duration(d))),
+        },
+    ]
 }
 
 pub(super) fn home_agent(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "home", "addr", "mobiles", "max_lifetime", "route_optimization", "binding_lifetime", "witcp", "tunnel_ttl", "advert_interval"])?;
-    let home = iface_of(&t.req("home")?, net, node)?;
-    // Default: its first link's address, reachable from foreign networks
-    // whatever routes the home subnet takes; else the home interface's.
-    let addr = match (t.opt("addr"), net.links.iter().any(|l| l.a == node || l.b == node)) {
-        (None, true) => iface_addr(net, node, IfaceId(0)).map(|a| a.to_be_bytes()).unwrap_or([0; 4]),
-        _ => own_addr(t, net, node, home)?,
-    };
-    let mut c = HomeAgentConfig::new(addr, home, Vec::new());
-    if let Some(f) = t.opt("mobiles") {
-        let items = f.list()?;
-        for i in 0..items.len() {
-            let it = f.item(i);
-            let s = it.str()?;
-            let a = match net.index.get(s) {
-                Some(n) => match node_addr(net, n) {
-                    Some(a) => a,
-                    None => return Err(it.err(format!("node \"{s}\" has no address"))),
-                },
-                None => parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| it.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
-            };
-            c.mobiles.push(a);
-        }
-        if c.mobiles.is_empty() {
-            return Err(f.err("mobiles must name at least one mobile (or be left out: every mobile_node naming this home agent)"));
-        }
-    }
-    if let Some(f) = t.opt("max_lifetime") {
-        c.max_lifetime = lifetime(&f, false)?;
-    }
-    if let Some(f) = t.opt("binding_lifetime") {
-        c.bu_lifetime = lifetime(&f, false)?;
-    }
-    if let Some(f) = t.opt("tunnel_ttl") {
-        c.tunnel_ttl = ttl(&f)?;
-    }
+    let mut c = HomeAgentConfig::new([0; 4], IfaceId(0), Vec::new());
     // Like a foreign agent, every second by default (ns-2's home agents
     // advertise too), so a mobile knows when it is back home.
-    c.advert_interval = Some(match t.opt("advert_interval") {
-        Some(f) => positive_duration(&f)?,
-        None => DEFAULT_ADVERT_INTERVAL,
-    });
-    c.route_opt = opt_bool(t, "route_optimization", false)?;
-    c.witcp = opt_bool(t, "witcp", false)?;
+    c.advert_interval = Some(DEFAULT_ADVERT_INTERVAL);
+    let mut c = read_kind(t, &home_agent_keys(), On::reading(net, node, c), &["home"])?;
+    if t.opt("addr").is_none() {
+        // Default: its first link's address, reachable from foreign networks
+        // whatever routes the home subnet takes; else the home interface's.
+        c.addr = if net.links.iter().any(|l| l.a == node || l.b == node) {
+            iface_addr(net, node, IfaceId(0)).map(|a| a.to_be_bytes()).unwrap_or([0; 4])
+        } else {
+            iface_default(t, net, node, c.home_iface, "addr")?
+        };
+    }
     Ok(AgentSpec::HomeAgent(c))
+}
+
+/// The address of `node`'s interface `iface`, the default of key `key`.
+fn iface_default(t: &Table, net: &Net, node: usize, iface: IfaceId, key: &str) -> R<[u8; 4]> {
+    match iface_addr(net, node, iface) {
+        Some(a) => Ok(a.to_be_bytes()),
+        None => Err(t.err(format!("node \"{}\" has no address on that interface; declare {key}", net.nodes[node].name))),
+    }
 }
 
 fn ttl(f: &Field) -> R<u8> {
@@ -129,97 +242,144 @@ fn node_addr(net: &Net, node: usize) -> Option<[u8; 4]> {
     iface_addr(net, node, IfaceId(0)).filter(|_| net.links.iter().any(|l| l.a == node || l.b == node)).map(|a| a.to_be_bytes())
 }
 
+/// Every key of a `foreign_agent` agent.
+pub fn foreign_agent_keys<'a>() -> [Key<On<'a, ForeignAgentConfig>>; 10] {
+    [
+        Key {
+            name: "wireless",
+            ty: "link name or `\"radio\"`",
+            doc: "The visited link, where it advertises.",
+            default: "required",
+            read: |o, f| {
+                o.c.wireless = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.wireless)),
+        },
+        addr_key!("addr" => addr, "The agent's address (the care-of address).", "`wireless`'s address"),
+        interval_key!("advert_interval" => advert_interval, "Agent advertisements on `wireless`.", "`\"1s\"`"),
+        lifetime_key!("lifetime" => reg_lifetime, "Registration lifetime it advertises.", "`1800`"),
+        Key {
+            name: "max_visitors",
+            ty: "integer ≥ 1",
+            doc: "Visitors it serves at once.",
+            default: "`64`",
+            read: |o, f| {
+                let n = f.u32()?;
+                if n == 0 {
+                    return Err(f.err("max_visitors must be at least 1"));
+                }
+                o.c.max_visitors = n as usize;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.max_visitors)),
+        },
+        interval_key!("reg_timeout" => reg_timeout, "A relayed registration request with no reply after this long is answered with code 78, registration timeout (RFC 5944 §3.4).", "`\"7s\"`"),
+        flag!("route_optimization" => route_opt, "Smooth handoff: forwarding pointers and Binding Warnings."),
+        lifetime_key!("forward_lifetime" => max_forward_lifetime, "Cap of a forwarding pointer's lifetime.", "`10`"),
+        flag!("witcp" => witcp, "Wi-TCP serving agent for its visitors."),
+        ttl_key!(),
+    ]
+}
+
 pub(super) fn foreign_agent(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
-    t.known(&[
-        "node", "kind", "name", "wireless", "addr", "advert_interval", "lifetime", "max_visitors", "reg_timeout", "route_optimization", "forward_lifetime",
-        "witcp", "tunnel_ttl",
-    ])?;
-    let wireless = iface_of(&t.req("wireless")?, net, node)?;
-    let addr = own_addr(t, net, node, wireless)?;
-    let mut c = ForeignAgentConfig::new(addr, wireless);
-    if let Some(f) = t.opt("advert_interval") {
-        c.advert_interval = positive_duration(&f)?;
+    let c = ForeignAgentConfig::new([0; 4], IfaceId(0));
+    let mut c = read_kind(t, &foreign_agent_keys(), On::reading(net, node, c), &["wireless"])?;
+    if t.opt("addr").is_none() {
+        c.addr = iface_default(t, net, node, c.wireless, "addr")?;
     }
-    if let Some(f) = t.opt("lifetime") {
-        c.reg_lifetime = lifetime(&f, false)?;
-    }
-    if let Some(f) = t.opt("max_visitors") {
-        let n = f.u32()?;
-        if n == 0 {
-            return Err(f.err("max_visitors must be at least 1"));
-        }
-        c.max_visitors = n as usize;
-    }
-    if let Some(f) = t.opt("reg_timeout") {
-        c.reg_timeout = positive_duration(&f)?;
-    }
-    if let Some(f) = t.opt("forward_lifetime") {
-        c.max_forward_lifetime = lifetime(&f, false)?;
-    }
-    if let Some(f) = t.opt("tunnel_ttl") {
-        c.tunnel_ttl = ttl(&f)?;
-    }
-    c.route_opt = opt_bool(t, "route_optimization", false)?;
-    c.witcp = opt_bool(t, "witcp", false)?;
     Ok(AgentSpec::ForeignAgent(c))
 }
 
-pub(super) fn mobile_node(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
-    t.known(&[
-        "node", "kind", "name", "wireless", "home_addr", "home_agent", "lifetime", "retransmissions", "retransmit_timeout", "smooth_handoff",
-        "forward_lifetime", "ehn",
-    ])?;
-    let wireless = iface_of(&t.req("wireless")?, net, node)?;
-    let home_addr = match t.opt("home_addr") {
-        Some(f) => addr_field(&f)?,
-        None => match iface_addr(net, node, wireless) {
-            Some(a) => a.to_be_bytes(),
-            None => return Err(t.err(format!("node \"{}\" has no address on that interface; declare home_addr", net.nodes[node].name))),
+/// Every key of a `mobile_node` agent.
+pub fn mobile_node_keys<'a>() -> [Key<On<'a, MobileNodeConfig>>; 9] {
+    [
+        Key {
+            name: "wireless",
+            ty: "link name or `\"radio\"`",
+            doc: "The interface it roams with.",
+            default: "required",
+            read: |o, f| {
+                o.c.wireless = o.iface(f)?;
+                Ok(())
+            },
+            write: |o| Some(o.link(o.c.wireless)),
         },
-    };
-    let hf = t.req("home_agent")?;
-    let s = hf.str()?;
-    // A node name is resolved once every agent is read.
-    let home_agent = match net.index.get(s) {
-        Some(_) => [0; 4],
-        None => parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| hf.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
-    };
-    let mut c = MobileNodeConfig::new(home_addr, home_agent, wireless);
-    if let Some(f) = t.opt("lifetime") {
-        c.lifetime = lifetime(&f, false)?;
+        addr_key!("home_addr" => home_addr, "Its home address.", "`wireless`'s address"),
+        Key {
+            name: "home_agent",
+            ty: "node name or IPv4 address",
+            doc: "Its home agent: a node with a `home_agent` agent, or an address.",
+            default: "required",
+            read: |o, f| {
+                let s = f.str()?;
+                // A node name is resolved once every agent is read.
+                o.c.home_agent = match o.net().index.get(s) {
+                    Some(_) => [0; 4],
+                    None => parse_addr(s).map(|a| a.to_be_bytes()).map_err(|_| f.err(format!("\"{s}\" is neither a node nor an IPv4 address")))?,
+                };
+                Ok(())
+            },
+            write: |o| Some(dotted(o.c.home_agent)),
+        },
+        lifetime_key!("lifetime" => lifetime, "Registration lifetime it requests.", "`1800`"),
+        Key {
+            name: "retransmissions",
+            ty: "integer",
+            doc: "Registration retransmissions before it gives up on an agent.",
+            default: "`5`",
+            read: |o, f| {
+                o.c.retx_max = f.u32()?;
+                Ok(())
+            },
+            write: |o| Some(json!(o.c.retx_max)),
+        },
+        interval_key!("retransmit_timeout" => retx_initial, "First retransmission timeout of a registration request (doubling).", "`\"1s\"`"),
+        flag!("smooth_handoff" => smooth_handoff, "Send a Binding Update to the previous foreign agent."),
+        lifetime_key!("forward_lifetime" => forward_lifetime, "Lifetime of the forwarding pointer it asks the previous foreign agent for.", "`10`"),
+        flag!("ehn" => ehn, "Explicit handover notification (seed 001's [8]) on a new agent."),
+    ]
+}
+
+pub(super) fn mobile_node(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
+    let c = MobileNodeConfig::new([0; 4], [0; 4], IfaceId(0));
+    let mut c = read_kind(t, &mobile_node_keys(), On::reading(net, node, c), &["wireless", "home_agent"])?;
+    if t.opt("home_addr").is_none() {
+        c.home_addr = iface_default(t, net, node, c.wireless, "home_addr")?;
     }
-    if let Some(f) = t.opt("retransmissions") {
-        c.retx_max = f.u32()?;
-    }
-    if let Some(f) = t.opt("retransmit_timeout") {
-        c.retx_initial = positive_duration(&f)?;
-    }
-    if let Some(f) = t.opt("forward_lifetime") {
-        c.forward_lifetime = lifetime(&f, false)?;
-    }
-    c.smooth_handoff = opt_bool(t, "smooth_handoff", false)?;
-    c.ehn = opt_bool(t, "ehn", false)?;
     Ok(AgentSpec::MobileNode(c))
 }
 
+/// Every key of a `correspondent` agent.
+pub fn correspondent_keys<'a>() -> [Key<On<'a, CorrespondentConfig>>; 3] {
+    [
+        addr_key!("addr" => addr, "Its address.", "the node's radio's, else its first link's"),
+        Key {
+            name: "refresh_before",
+            ty: "duration > 0 or `false`",
+            doc: "Send a Binding Request this long before a used binding lapses; `false`: never.",
+            default: "`\"1s\"`",
+            read: |o, f| {
+                o.c.refresh_before = match f.v {
+                    Value::Bool(false) => None,
+                    _ => Some(positive_duration(f)?),
+                };
+                Ok(())
+            },
+            write: |o| Some(o.c.refresh_before.map_or(json!(false), |d| json!(format_duration(d)))),
+        },
+        ttl_key!(),
+    ]
+}
+
 pub(super) fn correspondent(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
-    t.known(&["node", "kind", "name", "addr", "refresh_before", "tunnel_ttl"])?;
-    let addr = match t.opt("addr") {
-        Some(f) => addr_field(&f)?,
-        None => match node_addr(net, node) {
+    let c = CorrespondentConfig::new([0; 4]);
+    let mut c = read_kind(t, &correspondent_keys(), On::reading(net, node, c), &[])?;
+    if t.opt("addr").is_none() {
+        c.addr = match node_addr(net, node) {
             Some(a) => a,
             None => return Err(t.err(format!("node \"{}\" has no address; declare addr", net.nodes[node].name))),
-        },
-    };
-    let mut c = CorrespondentConfig::new(addr);
-    if let Some(f) = t.opt("refresh_before") {
-        c.refresh_before = match f.v {
-            Value::Bool(false) => None,
-            _ => Some(positive_duration(&f)?),
         };
-    }
-    if let Some(f) = t.opt("tunnel_ttl") {
-        c.tunnel_ttl = ttl(&f)?;
     }
     Ok(AgentSpec::Correspondent(c))
 }
@@ -273,52 +433,23 @@ fn dotted(a: [u8; 4]) -> Value {
 }
 
 /// The declaration's keys as scenario JSON (loads back to the same agent).
-pub(super) fn agent_json(spec: &AgentSpec, m: &mut Map<String, Value>, iface: &dyn Fn(IfaceId) -> String) {
+pub(super) fn agent_json(spec: &AgentSpec, m: &mut Map<String, Value>, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) {
     match spec {
         AgentSpec::HomeAgent(c) => {
             m.insert("kind".into(), json!("home_agent"));
-            m.insert("home".into(), json!(iface(c.home_iface)));
-            m.insert("addr".into(), dotted(c.addr));
-            m.insert("mobiles".into(), Value::Array(c.mobiles.iter().map(|&a| dotted(a)).collect()));
-            m.insert("max_lifetime".into(), json!(c.max_lifetime));
-            m.insert("route_optimization".into(), json!(c.route_opt));
-            m.insert("binding_lifetime".into(), json!(c.bu_lifetime));
-            m.insert("witcp".into(), json!(c.witcp));
-            m.insert("tunnel_ttl".into(), json!(c.tunnel_ttl));
-            if let Some(d) = c.advert_interval {
-                m.insert("advert_interval".into(), json!(format_duration(d)));
-            }
+            write_kind(m, &home_agent_keys(), On::local(nodes, links, node, c.clone()));
         }
         AgentSpec::ForeignAgent(c) => {
             m.insert("kind".into(), json!("foreign_agent"));
-            m.insert("wireless".into(), json!(iface(c.wireless)));
-            m.insert("addr".into(), dotted(c.addr));
-            m.insert("advert_interval".into(), json!(format_duration(c.advert_interval)));
-            m.insert("lifetime".into(), json!(c.reg_lifetime));
-            m.insert("max_visitors".into(), json!(c.max_visitors));
-            m.insert("reg_timeout".into(), json!(format_duration(c.reg_timeout)));
-            m.insert("route_optimization".into(), json!(c.route_opt));
-            m.insert("forward_lifetime".into(), json!(c.max_forward_lifetime));
-            m.insert("witcp".into(), json!(c.witcp));
-            m.insert("tunnel_ttl".into(), json!(c.tunnel_ttl));
+            write_kind(m, &foreign_agent_keys(), On::local(nodes, links, node, c.clone()));
         }
         AgentSpec::MobileNode(c) => {
             m.insert("kind".into(), json!("mobile_node"));
-            m.insert("wireless".into(), json!(iface(c.wireless)));
-            m.insert("home_addr".into(), dotted(c.home_addr));
-            m.insert("home_agent".into(), dotted(c.home_agent));
-            m.insert("lifetime".into(), json!(c.lifetime));
-            m.insert("retransmissions".into(), json!(c.retx_max));
-            m.insert("retransmit_timeout".into(), json!(format_duration(c.retx_initial)));
-            m.insert("smooth_handoff".into(), json!(c.smooth_handoff));
-            m.insert("forward_lifetime".into(), json!(c.forward_lifetime));
-            m.insert("ehn".into(), json!(c.ehn));
+            write_kind(m, &mobile_node_keys(), On::local(nodes, links, node, c.clone()));
         }
         AgentSpec::Correspondent(c) => {
             m.insert("kind".into(), json!("correspondent"));
-            m.insert("addr".into(), dotted(c.addr));
-            m.insert("refresh_before".into(), c.refresh_before.map_or(json!(false), |d| json!(format_duration(d))));
-            m.insert("tunnel_ttl".into(), json!(c.tunnel_ttl));
+            write_kind(m, &correspondent_keys(), On::local(nodes, links, node, c.clone()));
         }
         _ => {}
     }

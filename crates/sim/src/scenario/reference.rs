@@ -70,6 +70,11 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let peg = super::agents::peg_keys();
     let snoop = super::agents::snoop_keys();
     let itcp = super::agents::itcp_keys();
+    let mtcp = super::agents::mtcp_keys();
+    let home_agent = super::mobileip::home_agent_keys();
+    let foreign_agent = super::mobileip::foreign_agent_keys();
+    let mobile_node = super::mobileip::mobile_node_keys();
+    let correspondent = super::mobileip::correspondent_keys();
     let wifi_errors = super::wifi_errors::wifi_error_keys();
     vec![
         ("sim", table(&super::run::SIM, &[])),
@@ -79,6 +84,11 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("agents.peg", table(&Section { path: "agents", keys: &peg }, &[])),
         ("agents.snoop", table(&Section { path: "agents", keys: &snoop }, &[])),
         ("agents.itcp", table(&Section { path: "agents", keys: &itcp }, &[])),
+        ("agents.mtcp", table(&Section { path: "agents", keys: &mtcp }, &[])),
+        ("agents.home_agent", table(&Section { path: "agents", keys: &home_agent }, &[])),
+        ("agents.foreign_agent", table(&Section { path: "agents", keys: &foreign_agent }, &[])),
+        ("agents.mobile_node", table(&Section { path: "agents", keys: &mobile_node }, &[])),
+        ("agents.correspondent", table(&Section { path: "agents", keys: &correspondent }, &[])),
         ("wifi", table(&super::wifi_medium::WIFI, &[])),
         ("wifi_errors", table(&Section { path: "wifi_errors", keys: &wifi_errors }, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
@@ -133,7 +143,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
@@ -151,20 +161,35 @@ mod tests {
     fn stated_defaults_are_the_resolved_ones() {
         let text = "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n\
                     [[agents]]\nnode = \"a\"\nkind = \"peg\"\n[[agents]]\nnode = \"a\"\nkind = \"snoop\"\nwireless = \"a-b\"\n\
-                    [[agents]]\nnode = \"a\"\nkind = \"itcp\"\nwireless = \"a-b\"\n";
+                    [[agents]]\nnode = \"a\"\nkind = \"itcp\"\nwireless = \"a-b\"\n\
+                    [[agents]]\nnode = \"a\"\nkind = \"mtcp\"\nwireless = \"a-b\"\n\
+                    [[agents]]\nnode = \"a\"\nkind = \"home_agent\"\nhome = \"a-b\"\n\
+                    [[agents]]\nnode = \"b\"\nkind = \"foreign_agent\"\nwireless = \"a-b\"\n\
+                    [[agents]]\nnode = \"b\"\nkind = \"mobile_node\"\nwireless = \"a-b\"\nhome_agent = \"a\"\n\
+                    [[agents]]\nnode = \"a\"\nkind = \"correspondent\"\n";
         let j = crate::Scenario::from_toml_str(text, "t.toml", &[]).unwrap().to_json();
         let flows = super::super::flows::flow_keys();
         let nodes = super::super::run::node_keys();
         let peg = super::super::agents::peg_keys();
         let snoop = super::super::agents::snoop_keys();
         let itcp = super::super::agents::itcp_keys();
-        let sections: [(&[(&str, &str)], &Value); 6] = [
+        let mtcp = super::super::agents::mtcp_keys();
+        let home = super::super::mobileip::home_agent_keys();
+        let foreign = super::super::mobileip::foreign_agent_keys();
+        let mobile = super::super::mobileip::mobile_node_keys();
+        let correspondent = super::super::mobileip::correspondent_keys();
+        let sections: [(&[(&str, &str)], &Value); 11] = [
             (&super::super::run::SIM.keys.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["sim"]),
             (&nodes.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["nodes"][0]),
             (&flows.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["flows"][0]),
             (&peg.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][0]),
             (&snoop.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][1]),
             (&itcp.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][2]),
+            (&mtcp.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][3]),
+            (&home.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][4]),
+            (&foreign.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][5]),
+            (&mobile.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][6]),
+            (&correspondent.iter().map(|k| (k.name, k.default)).collect::<Vec<_>>(), &j["agents"][7]),
         ];
         let mut checked = 0;
         for (keys, resolved) in sections {
@@ -179,7 +204,8 @@ mod tests {
         }
         // seed, series_interval, learn_hosts, start, app, recv_rate,
         // recv_interval; peg's two rates and data_only; snoop's timer and
-        // cache_packets; itcp's relay_bytes.
-        assert_eq!(checked, 13);
+        // cache_packets; itcp's relay_bytes; mtcp's peers; the Mobile IP
+        // kinds' lifetimes, intervals, flags and TTLs (6 + 8 + 6 + 2).
+        assert_eq!(checked, 36);
     }
 }
