@@ -119,6 +119,15 @@ impl AnyMedium {
         }
     }
 
+    /// The point-to-point cells, if this is them.
+    #[inline]
+    pub fn cells_mut(&mut self) -> Option<&mut Cells> {
+        match self {
+            AnyMedium::Cells(c) => Some(c),
+            _ => None,
+        }
+    }
+
     /// The point-to-point link, if this is one.
     #[inline(always)]
     pub fn link(&mut self) -> Option<&mut PointToPoint> {

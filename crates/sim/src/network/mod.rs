@@ -257,8 +257,15 @@ impl Network {
     /// fires first otherwise, and re-arms).
     #[inline]
     fn arm_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
+        let next = self.media[m].poll_timeout();
+        self.arm_radio_at(cx, now, m, next);
+    }
+
+    /// [`Network::arm_radio`] given the medium's `poll_timeout`, `next`.
+    #[inline]
+    fn arm_radio_at(&mut self, cx: &mut Cx, now: Instant, m: usize, next: Option<Instant>) {
         debug_assert_eq!(self.media[m].timer_slots(), 1);
-        let Some(t) = self.media[m].poll_timeout() else { return };
+        let Some(t) = next else { return };
         let t = t.max(now);
         let slot = &mut self.media_timer[m][0];
         if t < *slot && t <= self.end {

@@ -19,6 +19,8 @@ use airtcp_wifi::mgmt::MgmtEvent;
 use super::addr::{mask, Prefix};
 use super::fib::{Origin, Route};
 use super::node::NO_RADIO;
+use super::any_medium::AnyMedium;
+use super::medium::{Medium, RadioMedium};
 use super::{Cx, Network, Tx};
 use crate::events::Raw;
 
@@ -74,8 +76,18 @@ impl Network {
     #[inline(never)]
     pub(super) fn radio_timeout(&mut self, cx: &mut Cx, now: Instant, m: u32) {
         self.radio_wakes += 1;
-        self.media[m as usize].handle_timeout(now);
-        self.drain_radio(cx, now, m as usize);
+        let m = m as usize;
+        match &mut self.media[m] {
+            AnyMedium::Wlan(w) => {
+                w.handle_timeout(now);
+                self.drain_radio_of(cx, now, m, AnyMedium::wlan_mut);
+            }
+            AnyMedium::Cells(c) => {
+                Medium::handle_timeout(&mut **c, now);
+                self.drain_radio_of(cx, now, m, AnyMedium::cells_mut);
+            }
+            AnyMedium::Link(_) => {}
+        }
     }
 
     /// Start the radio media's management (beacons, first associations and scans).
@@ -90,7 +102,25 @@ impl Network {
 
     /// Act on everything radio medium `m` reported.
     fn drain_radio(&mut self, cx: &mut Cx, now: Instant, m: usize) {
-        while let Some(o) = self.media[m].radio_output() {
+        match self.media[m] {
+            AnyMedium::Wlan(_) => self.drain_radio_of(cx, now, m, AnyMedium::wlan_mut),
+            AnyMedium::Cells(_) => self.drain_radio_of(cx, now, m, AnyMedium::cells_mut),
+            AnyMedium::Link(_) => {}
+        }
+    }
+
+    /// [`Network::drain_radio`] for a medium of type `M`, which `of` picks
+    /// out of the media list. The variant is matched once per wake, by the
+    /// caller: each report then costs a bounds check and one discriminant
+    /// test rather than a three-way match (the radio path runs about a
+    /// million times in the 200-station campus benchmark).
+    #[inline(always)]
+    fn drain_radio_of<M, F>(&mut self, cx: &mut Cx, now: Instant, m: usize, of: F)
+    where
+        M: RadioMedium + ?Sized,
+        F: Fn(&mut AnyMedium) -> Option<&mut M>,
+    {
+        while let Some(o) = of(&mut self.media[m]).and_then(|r| r.poll_output()) {
             match o {
                 WlanOutput::Delivered { handle, radio } => {
                     let copy = *self.frames.get(handle);
@@ -108,7 +138,8 @@ impl Network {
                     let copy = *self.frames.get(handle);
                     let bytes = copy.pkt.ip_len();
                     let c = self.frames.insert(copy);
-                    if !self.media[m].radio_send(now, Tx { from: radio, to: da, frame: c, ip_bytes: bytes, ecn: &mut Ecn::NotEct }) {
+                    let tx = Tx { from: radio, to: da, frame: c, ip_bytes: bytes, ecn: &mut Ecn::NotEct };
+                    if !of(&mut self.media[m]).is_some_and(|r| r.send(now, tx)) {
                         self.frames.remove(c);
                     }
                 }
@@ -135,7 +166,8 @@ impl Network {
                 WlanOutput::Air { radio, frame, rx_dbm } => self.capture_air(now, m, radio, &frame, rx_dbm),
             }
         }
-        self.arm_radio(cx, now, m);
+        let next = of(&mut self.media[m]).and_then(|r| r.poll_timeout());
+        self.arm_radio_at(cx, now, m, next);
     }
 
     /// Report every frame radio `radio`'s MAC releases ([`Network::poll_release`]):
