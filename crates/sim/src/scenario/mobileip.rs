@@ -14,7 +14,7 @@ use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
 
 use super::agent_decl::{iface_addr, AgentDecl, Net};
-use super::agents::{read_kind, write_kind, On};
+use super::agent_on::{read_kind, write_kind, On};
 use super::keys::Key;
 use super::units::format_duration;
 use super::value::{Field, Table, R};

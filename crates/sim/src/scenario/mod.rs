@@ -99,6 +99,7 @@
 //! ```
 
 mod agent_decl;
+mod agent_on;
 mod agents;
 mod doc;
 mod flows;
