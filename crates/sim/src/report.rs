@@ -16,7 +16,7 @@ use crate::network::NetStats;
 use crate::scenario::Scenario;
 use crate::world::{GaugeSeries, HostEp};
 use crate::summary::{
-    AgentSummary, DirCounters, DriveSeries, EhnCounters, FlowSummary, FreezeCounters, Gauge, HandoffTime, LinkSummary, RadioCounters, RadioSummary,
+    AgentSummary, DirCounters, DriveSeries, EhnCounters, FlowSummary, FreezeCounters, Gauge, HandoffTime, LinkSummary, RadioSummary,
     ReceiverCounters, RunSummary, SenderCounters, SignalSeries, Summary, TraceReport, Versions, WitcpCounters,
 };
 use crate::{LogEvent, RunOutput};
@@ -318,24 +318,7 @@ fn radio_summaries(fin: &Finished<'_>) -> Vec<RadioSummary> {
                 mode: mode.to_string(),
                 addr: crate::network::addr::fmt_addr(r.addr),
                 channel: r.spec.channel,
-                counters: RadioCounters {
-                    enqueued: c.enqueued,
-                    queue_drops: c.queue_drops,
-                    data_tx: c.data_tx,
-                    retries: c.retries,
-                    acked: c.acked,
-                    retry_drops: c.retry_drops,
-                    failed_tx: c.failed_tx,
-                    rx_errors: c.rx_errors,
-                    rx_data: c.rx_data,
-                    rx_duplicates: c.rx_duplicates,
-                    rts_tx: c.rts_tx,
-                    cts_rx: c.cts_rx,
-                    broadcast_tx: c.broadcast_tx,
-                    mgmt_tx: c.mgmt_tx,
-                    not_associated_drops: c.not_associated_drops,
-                    disassoc_flushed: c.disassoc_flushed,
-                },
+                counters: c.clone(),
                 associated_ap: fin.radio_ap[i].map(|a| fin.sc.nodes[w.radios[a as usize].node].name.clone()),
                 signal: SignalSeries {
                     t_s: fin.radio_signal[i].iter().map(|s| crate::secs(s.0 .0)).collect(),

@@ -241,29 +241,9 @@ pub struct RadioSummary {
     pub mode: String,
     pub addr: String,
     pub channel: u8,
-    pub counters: RadioCounters,
+    pub counters: airtcp_wifi::mac::MacCounters,
     pub associated_ap: Option<String>,
     pub signal: SignalSeries,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RadioCounters {
-    pub enqueued: u64,
-    pub queue_drops: u64,
-    pub data_tx: u64,
-    pub retries: u64,
-    pub acked: u64,
-    pub retry_drops: u64,
-    pub failed_tx: u64,
-    pub rx_errors: u64,
-    pub rx_data: u64,
-    pub rx_duplicates: u64,
-    pub rts_tx: u64,
-    pub cts_rx: u64,
-    pub broadcast_tx: u64,
-    pub mgmt_tx: u64,
-    pub not_associated_drops: u64,
-    pub disassoc_flushed: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

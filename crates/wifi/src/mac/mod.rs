@@ -137,8 +137,9 @@ pub struct AirFrame {
     pub info: MgmtInfo,
 }
 
-/// What a radio's MAC counted.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What a radio's MAC counted (written as is into `summary.json`'s
+/// `radios[i].counters`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MacCounters {
     /// Data frames handed to the MAC.
     pub enqueued: u64,
