@@ -7,7 +7,6 @@ use serde_json::{json, Value};
 use airtcp_core::Instant;
 use airtcp_tcp::Event;
 
-use crate::link::DirStats;
 use crate::scenario::{AppSpec, TraceModel, TraceSpec, DIR_NAMES};
 use airtcp_wifi::mgmt::{MgmtEvent, Trigger};
 use crate::events::{Raw, EVENT_KINDS};
@@ -16,7 +15,7 @@ use crate::network::NetStats;
 use crate::scenario::Scenario;
 use crate::world::{GaugeSeries, HostEp};
 use crate::summary::{
-    AgentSummary, DirCounters, DriveSeries, EhnCounters, FlowSummary, FreezeCounters, Gauge, HandoffTime, LinkSummary, RadioSummary,
+    AgentSummary, DriveSeries, EhnCounters, FlowSummary, FreezeCounters, Gauge, HandoffTime, LinkSummary, RadioSummary,
     ReceiverCounters, RunSummary, SenderCounters, SignalSeries, Summary, TraceReport, Versions, WitcpCounters,
 };
 use crate::{LogEvent, RunOutput};
@@ -54,20 +53,6 @@ pub(crate) struct Finished<'s> {
     pub sdn: Option<serde_json::Value>,
     /// The mesh's links, routes and measured deliveries, when the scenario has one.
     pub mesh: Option<serde_json::Value>,
-}
-
-fn dir_counters(s: &DirStats) -> DirCounters {
-    DirCounters {
-        frames_sent: s.frames_sent,
-        bytes_sent: s.bytes_sent,
-        queue_drops: s.queue_drops,
-        aqm_drops: s.aqm_drops,
-        ecn_marks: s.ecn_marks,
-        loss_drops: s.loss_drops,
-        outage_drops: s.outage_drops,
-        max_frame_bytes: s.max_frame_bytes,
-        max_queue_packets: s.max_queue_packets,
-    }
 }
 
 /// One flow's entry of `flows`, its analysis taken from the flow's tap.
@@ -177,8 +162,8 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
                 name: l.name.clone(),
                 a: sc.nodes[l.a].name.clone(),
                 b: sc.nodes[l.b].name.clone(),
-                ab: dir_counters(&dirs[0].stats),
-                ba: dir_counters(&dirs[1].stats),
+                ab: dirs[0].stats.clone(),
+                ba: dirs[1].stats.clone(),
                 trace_ab: trace(0),
                 trace_ba: trace(1),
             }

@@ -155,25 +155,12 @@ pub struct LinkSummary {
     pub name: String,
     pub a: String,
     pub b: String,
-    pub ab: DirCounters,
-    pub ba: DirCounters,
+    pub ab: crate::link::DirStats,
+    pub ba: crate::link::DirStats,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_ab: Option<TraceReport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_ba: Option<TraceReport>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DirCounters {
-    pub frames_sent: u64,
-    pub bytes_sent: u64,
-    pub queue_drops: u64,
-    pub aqm_drops: u64,
-    pub ecn_marks: u64,
-    pub loss_drops: u64,
-    pub outage_drops: u64,
-    pub max_frame_bytes: u32,
-    pub max_queue_packets: u32,
 }
 
 /// A traced direction: a Mahimahi trace or a drive log.

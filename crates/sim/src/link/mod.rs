@@ -41,8 +41,9 @@ pub enum Verdict {
     Delivered { start: Instant, finish: Instant, arrival: Instant },
 }
 
-/// Counters of one direction.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Counters of one direction (written as is into `summary.json`'s
+/// `links[i].ab` / `.ba`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DirStats {
     /// Frames accepted for transmission (lost ones included).
     pub frames_sent: u64,
