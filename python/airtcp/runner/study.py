@@ -95,6 +95,26 @@ def check_common(args) -> None:
     check_out(Path(args.out))
 
 
+def seeds_of(args, *, quick: int, full: int) -> int:
+    """The seeds per point: ``--seeds``, else the study's default for
+    ``--quick`` or for a full run."""
+    if args.seeds is not None:
+        return args.seeds
+    return quick if args.quick else full
+
+
+def study_main(args, main) -> int:
+    """Run a study's ``main(args)`` as ``airtcp reproduce`` does: the common
+    arguments checked first (:func:`check_common`), its failures mapped to
+    exit statuses (:func:`exit_status`)."""
+
+    def body() -> int:
+        check_common(args)
+        return main(args)
+
+    return exit_status(body)
+
+
 def check_out(out: Path) -> None:
     """`out` may be created or replaced: it is missing, an empty directory or
     an earlier study's output (:data:`STUDY_MARKERS`). Anything else is
@@ -145,15 +165,20 @@ def task_name(study: str, task: "Task") -> str:
 
 
 def study_of(fn) -> str:
-    """The study a callback belongs to, from its package
-    (``airtcp.studies.wi_tcp.measure`` gives ``wi-tcp``); empty when
-    unknown."""
+    """The study a callback belongs to: the name its package's ``STUDY``
+    declares (``airtcp.studies.wi_tcp.measure`` gives ``wi-tcp``); empty
+    when unknown. The package is found by its name, so the runner imports
+    no study (the studies import the runner)."""
+    import importlib
+
     parts = (getattr(fn, "__module__", "") or "").split(".")
     if parts[:2] != ["airtcp", "studies"] or len(parts) < 3:
         return ""
-    from ..studies import cli_name
-
-    return cli_name(parts[2])
+    try:
+        package = importlib.import_module(".".join(parts[:3]))
+    except ImportError:
+        return ""
+    return getattr(getattr(package, "STUDY", None), "name", "")
 
 
 def validate_scenarios(scenarios, names=None) -> None:

@@ -4,7 +4,8 @@ and plots from simulations.
 Each study is a package ``airtcp.studies.<package>`` laid out the same way:
 
 - ``setup.py``: the scenarios (arms, stacks, the shipped scenario files);
-- ``run.py``: its arguments and the plan of runs it hands to the runner;
+- ``run.py``: its arguments, its plan of runs (:class:`airtcp.runner.plan.Plan`)
+  and ``main(args)``, which hands the plan to the runner;
 - ``measure.py``: the metrics of one run and the per-arm table;
 - ``report.py``: report.md; ``plots.py``: the PNG figures;
 - modules for a study's own parts (``stacks.py``: the claims on both TCP
@@ -54,7 +55,8 @@ class Study(Protocol):
 class PackageStudy:
     """A :class:`Study` whose ``run`` module (imported when the study is
     used, so ``--help`` stays cheap) has ``add_arguments(parser)`` and
-    ``cli(args) -> int``."""
+    ``main(args) -> int``, which the runner calls after checking the
+    common arguments (:func:`airtcp.runner.study.study_main`)."""
 
     def __init__(self, name: str, about: str, package: str):
         self.name, self.about, self.package = name, about, package
@@ -68,16 +70,9 @@ class PackageStudy:
         self._run().add_arguments(parser)
 
     def main(self, args: argparse.Namespace) -> int:
-        return self._run().cli(args)
+        from ..runner.study import study_main
 
-
-def cli_name(package: str) -> str:
-    """The CLI name of a study package (``drive_3g`` gives ``drive-test``);
-    the package name with ``-`` for ``_`` if it is not registered."""
-    for name, pkg in STUDIES.items():
-        if pkg == package:
-            return name
-    return package.replace("_", "-")
+        return study_main(args, self._run().main)
 
 
 def study(name: str) -> Study:

@@ -35,6 +35,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...runner import study as runner
+from ...runner.plan import Plan, grid
 from .setup import (
     ALGORITHMS,
     DEFAULTS,
@@ -135,22 +136,22 @@ def run_study(
     import json
 
     if capacity_scale is not None:
-        plan = {"custom": (capacity_scale, False, f"capacity x{capacity_scale:g}")}
+        chosen = {"custom": (capacity_scale, False, f"capacity x{capacity_scale:g}")}
     else:
-        plan = {v: VARIANTS[v] for v in (variants or list(VARIANTS))}
+        chosen = {v: VARIANTS[v] for v in (variants or list(VARIANTS))}
     stacks = list(stacks or DEFAULT_STACKS)
-    scenarios = {}
-    tasks = []
-    for stack in stacks:
-        for v, (scale, loss, _) in plan.items():
-            for log, path in logs:
-                for alg in algs:
-                    sc = scenario(path, alg, duration_s, handoff_drops, log.keys, scale, direction=direction, random_loss=loss, stack=stack)
-                    scenarios[f"{stack}_{v}_{log.name}_{alg}"] = sc
-                    for seed in range(1, seeds + 1):
-                        keep_it = plots and seed == 1 and v == next(iter(plan)) and stack == stacks[0]
-                        labels = {"stack": stack, "variant": v, "log": log.name, "algorithm": alg, "seed": seed}
-                        tasks.append(runner.Task(labels, sc, seed, keep=keep_it))
+    paths = {log.name: (log, path) for log, path in logs}
+
+    def build(r: dict) -> dict:
+        scale, loss, _ = chosen[r["variant"]]
+        log, path = paths[r["log"]]
+        return scenario(path, r["algorithm"], duration_s, handoff_drops, log.keys, scale, direction=direction, random_loss=loss, stack=r["stack"])
+
+    points = grid(stack=stacks, variant=list(chosen), log=[log.name for log, _ in logs], algorithm=algs)
+    plan = Plan(build)
+    # Plots: seed 1 of the first variant on the first stack.
+    plan.add(points, seeds, keep=lambda r: plots and r["seed"] == 1 and r["variant"] == next(iter(chosen)) and r["stack"] == stacks[0])
+    scenarios = {"_".join(p.values()): build(p) for p in points}
 
     table: list[dict] = []
 
@@ -165,7 +166,7 @@ def run_study(
             (d / "plots").mkdir(exist_ok=True)
         runner.write_csv(d / "runs.csv", sr.runs)
         for stack in stacks:
-            for v in plan:
+            for v in chosen:
                 rs = [r for r in sr.runs if r["variant"] == v and r["stack"] == stack]
                 for row in aggregate(rs, [lg.name for lg, _ in logs], algs):
                     table.append({"stack": stack, "variant": v, **row})
@@ -182,23 +183,19 @@ def run_study(
             wall_s=sr.wall_s,
             jobs=jobs,
             plots=sorted(str(p.relative_to(d)) for pngs in sr.kept for p in pngs),
-            variants={v: (scale, loss, about) for v, (scale, loss, about) in plan.items()},
+            variants={v: (scale, loss, about) for v, (scale, loss, about) in chosen.items()},
             direction=direction,
             stacks=stacks,
         )
 
-    sr = runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
+    sr = runner.run_study(out, plan.tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
     return {"runs": len(sr.runs), "wall_s": sr.wall_s, "table": table}
 
 
-def cli(args) -> int:
-    return runner.exit_status(lambda: _cli(args))
-
-
-def _cli(args) -> int:
+def main(args) -> int:
+    """The study with parsed arguments (the runner has checked the common ones)."""
     quick = bool(args.quick)
-    runner.check_common(args)
-    seeds = args.seeds if args.seeds is not None else (2 if quick else 10)
+    seeds = runner.seeds_of(args, quick=2, full=10)
     duration = args.duration if args.duration is not None else (60.0 if quick else DEFAULTS["duration_s"])
     names = args.logs or (QUICK_LOGS if quick else FULL_LOGS)
     variants = args.variants or (QUICK_VARIANTS if quick else None)

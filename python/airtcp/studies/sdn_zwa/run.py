@@ -29,6 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...runner import study as runner
+from ...runner.plan import Plan, grid
 from .measure import aggregate, describe, keep_run, measure
 from .setup import (
     ARMS,
@@ -83,31 +84,31 @@ def add_arguments(p) -> None:
 # --- tasks ---------------------------------------------------------------------------
 
 
+#: A run's labels, the first columns of runs.csv.
+COLUMNS = ("stack", "fig", "case", "arm", "hops", "disconnect_s", "seed", "t0t2_ms")
+#: Fig. 6's cases: label -> roam instant.
+FIG6_ROAM_AT = {label: at for label, _, at in FIG6}
+
+
 def build_tasks(seeds: int, disconnects: list[float], hops: list[int], t0t2: list[float], stacks: list[str] | None = None) -> list[runner.Task]:
     """Every run; `stacks` (default: all of STACKS) the TCP stacks besides
     which the seed's reruns the seed's comparison."""
     doc = base()
-    tasks = []
+
+    def build(r: dict) -> dict:
+        return scenario(doc, r["arm"], r["hops"], r["disconnect_s"], r["seed"], roam_at=FIG6_ROAM_AT.get(r["case"]), t0t2_ms=r["t0t2_ms"], stack=r["stack"])
+
+    plan = Plan(build, COLUMNS)
     for stack in stacks or list(STACKS):
         seed_stack = stack == SEED_STACK
-        for label, arm, at in FIG6:
-            sc = scenario(doc, arm, 2, FIG6_DISCONNECT, 1, roam_at=at, stack=stack)
-            labels = {"stack": stack, "fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "seed": 1, "t0t2_ms": None}
-            tasks.append(runner.Task(labels, sc, 1, keep=seed_stack))
+        fig6 = [{"stack": stack, "fig": "6", "case": label, "arm": arm, "hops": 2, "disconnect_s": FIG6_DISCONNECT, "t0t2_ms": None} for label, arm, _ in FIG6]
+        plan.add(fig6, [1], keep=seed_stack)
         fig7_arms, fig8_arms = (FIG7_ARMS, FIG8_ARMS) if seed_stack else (STACK_FIG7_ARMS, STACK_FIG8_ARMS)
         for hop_list, fig, arms in (([2], "7", fig7_arms), (hops, "8", fig8_arms)):
-            for h in hop_list:
-                for d in disconnects:
-                    for arm in arms:
-                        for seed in range(1, seeds + 1):
-                            labels = {"stack": stack, "fig": fig, "case": "", "arm": arm, "hops": h, "disconnect_s": d, "seed": seed, "t0t2_ms": None}
-                            tasks.append(runner.Task(labels, scenario(doc, arm, h, d, seed, stack=stack), seed))
+            plan.add(grid(stack=stack, fig=fig, case="", hops=hop_list, disconnect_s=disconnects, arm=arms, t0t2_ms=None), seeds)
     # Beyond the seed: the statistics module's fallback as T0 -> T2 grows.
-    for ms in t0t2:
-        for seed in range(1, seeds + 1):
-            labels = {"stack": SEED_STACK, "fig": "stats", "case": "", "arm": "zwa", "hops": 2, "disconnect_s": STATS_DISCONNECT, "seed": seed, "t0t2_ms": ms}
-            tasks.append(runner.Task(labels, scenario(doc, "zwa", 2, STATS_DISCONNECT, seed, t0t2_ms=ms), seed))
-    return tasks
+    plan.add(grid(stack=SEED_STACK, fig="stats", case="", arm="zwa", hops=2, disconnect_s=STATS_DISCONNECT, t0t2_ms=t0t2), seeds)
+    return plan.tasks
 
 
 #: The handoff whose captures the study keeps: Fig. 6's "ZWA working" run.
@@ -155,13 +156,9 @@ def run_study(out: Path, *, seeds: int, quick: bool, jobs: int = 1, quiet: bool 
     return runner.run_study(out, tasks, measure, write, jobs=jobs, quiet=quiet, describe=describe, keep=keep_run)
 
 
-def cli(args) -> int:
-    return runner.exit_status(lambda: _cli(args))
-
-
-def _cli(args) -> int:
-    runner.check_common(args)
-    seeds = args.seeds or (QUICK_SEEDS if args.quick else FULL_SEEDS)
+def main(args) -> int:
+    """The study with parsed arguments (the runner has checked the common ones)."""
+    seeds = runner.seeds_of(args, quick=QUICK_SEEDS, full=FULL_SEEDS)
     kernel = None
     if getattr(args, "emulate", False):
         from . import kernel
@@ -175,4 +172,4 @@ def _cli(args) -> int:
     return 0
 
 
-__all__ = ["ARMS", "FIG7_ARMS", "FIG8_ARMS", "add_arguments", "aggregate", "cli", "measure", "run_study"]
+__all__ = ["ARMS", "FIG7_ARMS", "FIG8_ARMS", "add_arguments", "aggregate", "main", "measure", "run_study"]

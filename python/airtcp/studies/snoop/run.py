@@ -36,6 +36,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...runner import study as runner
+from ...runner.plan import Plan, grid
 from .measure import aggregate, describe, keep_run, measure, median_rto
 from .setup import (
     ARMS,
@@ -50,6 +51,8 @@ from .setup import (
     scenario,
 )
 
+#: A run's labels, the first columns of runs.csv.
+COLUMNS = ("scenario", "mac", "arm", "drop_rate", "seed")
 #: Seeds per point (the brief: at least 20).
 FULL_SEEDS = 20
 QUICK_SEEDS = 2
@@ -161,20 +164,18 @@ def build_tasks(
     macs=("p2p",),
     tcp_set: dict | None = None,
 ) -> list:
-    tasks = []
     prate = plot_rate(rates)
-    for mac in macs:
-        for sid, arms in plan.items():
-            setup = SETUPS[sid]
-            for arm in arms_for(setup, arms):
-                for rate in rates:
-                    for seed in range(1, seeds + 1):
-                        keep = plots and sid == "s1" and seed == 1 and rate == prate and arm in ("tcp", "snoop")
-                        sc = scenario(setup, arm, rate, duration_s=duration_s, nbytes=nbytes, series=keep, mac=mac)
-                        sc = with_tcp_set(sc, tcp_set or {})
-                        labels = {"scenario": sid, "mac": mac, "arm": arm, "drop_rate": rate, "seed": seed}
-                        tasks.append(runner.Task(labels, sc, seed, keep=keep))
-    return tasks
+
+    def kept(r: dict) -> bool:
+        return plots and r["scenario"] == "s1" and r["seed"] == 1 and r["drop_rate"] == prate and r["arm"] in ("tcp", "snoop")
+
+    def build(r: dict) -> dict:
+        sc = scenario(SETUPS[r["scenario"]], r["arm"], r["drop_rate"], duration_s=duration_s, nbytes=nbytes, series=kept(r), mac=r["mac"])
+        return with_tcp_set(sc, tcp_set or {})
+
+    runs = Plan(build, COLUMNS)
+    runs.add(grid(mac=macs, scenario=list(plan), arm=lambda p: arms_for(SETUPS[p["scenario"]], plan[p["scenario"]]), drop_rate=rates), seeds, keep=kept)
+    return runs.tasks
 
 
 def run_study(
@@ -261,14 +262,10 @@ def run_study(
     return {"runs": len(tasks), "rows": len(sr.runs), "wall_s": sr.wall_s, "table": table}
 
 
-def cli(args) -> int:
-    return runner.exit_status(lambda: _cli(args))
-
-
-def _cli(args) -> int:
-    runner.check_common(args)
+def main(args) -> int:
+    """The study with parsed arguments (the runner has checked the common ones)."""
     quick = bool(args.quick)
-    seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    seeds = runner.seeds_of(args, quick=QUICK_SEEDS, full=FULL_SEEDS)
     rates = parse_rates(args.rates) if args.rates is not None else (QUICK_RATES if quick else FULL_RATES)
     duration = args.duration if args.duration is not None else DEFAULTS["duration_s"]
     nbytes = args.bytes if args.bytes is not None else DEFAULTS["bytes"]

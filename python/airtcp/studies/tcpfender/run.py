@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...runner import study as runner
+from ...runner.plan import Plan, grid
 from .measure import aggregate, describe, keep_run, measure
 from .setup import ARMS, CODED_DEFAULTS, DEFAULT_STACK, FULL_DURATION_S, QUICK_DURATION_S, STACKS, batches_spanned, measured_delivery, scenario
 
@@ -76,42 +77,39 @@ def build_tasks(arms, seeds: int, duration_s: float, plots: bool, delivery, swee
     the parts beyond the seed on every stack: every arm without RTS/CTS,
     TCPFender over β and depth, and three arms with every link's loss rate
     scaled down."""
-    tasks = []
 
-    def add(part, arm, seed, *, stack=DEFAULT_STACK, switch="", beta=None, pipe=None, rts=True, scale=1.0, keep=False):
-        b, p = CODED_DEFAULTS.get(arm, (None, None))
-        labels = {"part": part, "stack": stack, "switch": switch, "arm": arm, "beta": beta or b, "pipeline": pipe or p, "rts": rts, "loss_scale": scale, "seed": seed}
-        extra = SWITCHES[switch][1] if switch else None
-        sc = scenario(arm, duration_s, delivery=delivery, beta=beta, pipeline=pipe, rts=rts, loss_scale=scale, series=keep or part == "loss", stack=stack, tcp_extra=extra)
-        tasks.append(runner.Task(labels, sc, seed, keep=keep))
+    def kept(r: dict) -> bool:
+        return plots and r["part"] == "main"
 
-    for arm in arms:
-        for seed in range(1, seeds + 1):
-            add("main", arm, seed, keep=plots)
+    def build(r: dict) -> dict:
+        extra = SWITCHES[r["switch"]][1] if r["switch"] else None
+        return scenario(r["arm"], duration_s, delivery=delivery, beta=r["beta"], pipeline=r["pipeline"], rts=r["rts"], loss_scale=r["loss_scale"], series=kept(r) or r["part"] == "loss", stack=r["stack"], tcp_extra=extra)
+
+    def coded(i: int):
+        """A coded arm's default batch size (0) or depth (1); None for the others."""
+        return lambda p: CODED_DEFAULTS.get(p["arm"], (None, None))[i]
+
+    def depths(p: dict) -> list[int]:
+        return [d for b, d in sweep_points() if b == p["beta"]]
+
+    def points(part, arms, *, stack=DEFAULT_STACK, switch="", beta=coded(0), pipeline=coded(1), rts=True, loss_scale=1.0):
+        return grid(part=part, stack=stack, switch=switch, arm=arms, beta=beta, pipeline=pipeline, rts=rts, loss_scale=loss_scale)
+
+    plan = Plan(build)
+    plan.add(points("main", arms), seeds, keep=kept)
     for stack in (s for s in STACKS if s != DEFAULT_STACK):
-        for arm in arms:
-            for seed in range(1, seeds + 1):
-                add("stack", arm, seed, stack=stack)
+        plan.add(points("stack", arms, stack=stack), seeds)
     for switch, (_, _, switch_arms) in SWITCHES.items():
-        for arm in (a for a in switch_arms if a in arms):
-            for seed in range(1, seeds + 1):
-                add("switch", arm, seed, stack="linux", switch=switch)
+        plan.add(points("switch", [a for a in switch_arms if a in arms], stack="linux", switch=switch), seeds)
     if sweep:
         # The parts beyond the seed on every stack: a claim that holds on
         # ns-2's agents only is reported as such.
         for stack in STACKS:
-            for arm in arms:
-                for seed in range(1, SENS_SEEDS + 1):
-                    add("no-rts", arm, seed, stack=stack, rts=False)
+            plan.add(points("no-rts", arms, stack=stack, rts=False), SENS_SEEDS)
             if "tcpfender" in arms:
-                for beta, pipe in sweep_points():
-                    for seed in range(1, SWEEP_SEEDS + 1):
-                        add("sweep", "tcpfender", seed, stack=stack, beta=beta, pipe=pipe)
-            for arm in [a for a in LOSS_ARMS if a in arms]:
-                for scale in LOSS_SCALES:
-                    for seed in range(1, SWEEP_SEEDS + 1):
-                        add("loss", arm, seed, stack=stack, scale=scale)
-    return tasks
+                plan.add(points("sweep", "tcpfender", stack=stack, beta=SWEEP_BETAS, pipeline=depths), SWEEP_SEEDS)
+            plan.add(points("loss", [a for a in LOSS_ARMS if a in arms], stack=stack, loss_scale=LOSS_SCALES), SWEEP_SEEDS)
+    return plan.tasks
 
 
 def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = False, sweep: bool = True, jobs: int = 1, plots: bool = True, quiet: bool = False) -> dict:
@@ -143,14 +141,10 @@ def run_study(out: Path, arms, seeds: int, duration_s: float, *, quick: bool = F
     return {"runs": len(tasks), "wall_s": sr.wall_s, "table": table}
 
 
-def cli(args) -> int:
-    return runner.exit_status(lambda: _cli(args))
-
-
-def _cli(args) -> int:
-    runner.check_common(args)
+def main(args) -> int:
+    """The study with parsed arguments (the runner has checked the common ones)."""
     quick = bool(args.quick)
-    seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    seeds = runner.seeds_of(args, quick=QUICK_SEEDS, full=FULL_SEEDS)
     arms = list(args.arms) if args.arms else list(ARMS)
     duration = QUICK_DURATION_S if quick else FULL_DURATION_S
     sweep = not (quick or args.no_sweep)

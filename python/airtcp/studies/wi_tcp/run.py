@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...runner import study as runner
+from ...runner.plan import Plan, grid
 from .measure import aggregate, describe, keep_run, measure
 from .setup import (
     DEFAULT_RATES_MBPS,
@@ -116,21 +117,31 @@ def stack_points(stack: str, variants, delays) -> tuple[list, list]:
     return vs, ds
 
 
+#: A run's labels, the first columns of runs.csv.
+COLUMNS = ("stack", "schedule", "rate_mbps", "link", "mode", "variant", "hafa_ms", "seed")
+
+
 def build_tasks(links, variants, delays, seeds: int, plots: bool, away_s: float = P2P_AWAY_S, schedule: str = DEFAULT_SCHEDULE, rates=DEFAULT_RATES_MBPS, stacks=("ns2",)) -> list:
-    tasks = []
-    for stack in stacks:
-        vs, ds = stack_points(stack, variants, delays)
-        for rate in rates:
-            for link in links:
-                for variant in vs:
-                    for d in ds:
-                        for mode in modes_for(link):
-                            for seed in range(1, seeds + 1):
-                                keep = plots and stack == "ns2" and seed == 1 and d == ds[0] and variant == vs[-1]
-                                sc = scenario(mode, variant, d, link=link, seed=seed, away_s=away_s, series=keep, schedule=schedule, rate_mbps=rate, stack=stack)
-                                labels = {"stack": stack, "schedule": schedule, "rate_mbps": rate, "link": link, "mode": mode, "variant": variant, "hafa_ms": d, "seed": seed}
-                                tasks.append(runner.Task(labels, sc, seed, keep=keep))
-    return tasks
+    def kept(r: dict) -> bool:
+        """Plots: seed 1 of ns-2's last variant at the first delay."""
+        vs, ds = stack_points(r["stack"], variants, delays)
+        return plots and r["stack"] == "ns2" and r["seed"] == 1 and r["hafa_ms"] == ds[0] and r["variant"] == vs[-1]
+
+    def build(r: dict) -> dict:
+        return scenario(r["mode"], r["variant"], r["hafa_ms"], link=r["link"], seed=r["seed"], away_s=away_s, series=kept(r), schedule=schedule, rate_mbps=r["rate_mbps"], stack=r["stack"])
+
+    plan = Plan(build, COLUMNS)
+    points = grid(
+        stack=stacks,
+        schedule=schedule,
+        rate_mbps=rates,
+        link=links,
+        variant=lambda p: stack_points(p["stack"], variants, delays)[0],
+        hafa_ms=lambda p: stack_points(p["stack"], variants, delays)[1],
+        mode=lambda p: modes_for(p["link"]),
+    )
+    plan.add(points, seeds, keep=kept)
+    return plan.tasks
 
 
 def run_study(
@@ -194,14 +205,10 @@ def run_study(
     return {"runs": len(tasks), "wall_s": sr.wall_s, "table": table}
 
 
-def cli(args) -> int:
-    return runner.exit_status(lambda: _cli(args))
-
-
-def _cli(args) -> int:
-    runner.check_common(args)
+def main(args) -> int:
+    """The study with parsed arguments (the runner has checked the common ones)."""
     quick = bool(args.quick)
-    seeds = args.seeds if args.seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    seeds = runner.seeds_of(args, quick=QUICK_SEEDS, full=FULL_SEEDS)
     delays = parse_delays(args.delays) if args.delays else list(QUICK_DELAYS if quick else FULL_DELAYS)
     variants = list(args.variants) if args.variants else list(QUICK_VARIANTS if quick else VARIANTS)
     links = list(LINKS) if args.link == "both" else [args.link]
