@@ -221,7 +221,7 @@ pub fn sample_median(samples: &[(i64, f64)], until_ns: i64) -> Option<f64> {
 /// Longest time without a new in-order delivery, from `start_ns` (the
 /// start of the transfer, counted: the wait for the first delivery is a
 /// stall) to the last observation (a trailing silence counts). Unlike
-/// [`crate::interruptions`], which starts at the first delivery, this is
+/// [`crate::interruptions()`], which starts at the first delivery, this is
 /// the transfer's worst stall as its user saw it. `None` for an empty series.
 pub fn longest_stall_ns(series: &[(i64, u64)], start_ns: i64) -> Option<i64> {
     let &(end, _) = series.last()?;

@@ -48,7 +48,7 @@
 //! assert_eq!(dest.native(1), Some(&b"efgh"[..]));
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod basis;
 mod encoder;

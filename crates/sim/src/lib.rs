@@ -98,7 +98,7 @@ pub struct LogEvent {
     pub flow: Option<u32>,
     pub link: Option<u32>,
     /// Short human-readable details ("client", "rto=1000ms backoff=1", "Open->Recovery", "ab";
-    /// a handoff: "<from cell>-><to cell> <dir> outage=50ms stall|drop").
+    /// a handoff: "`<from cell>-><to cell> <dir>` outage=50ms stall|drop").
     pub detail: String,
 }
 

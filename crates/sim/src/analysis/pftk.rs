@@ -1,7 +1,7 @@
 //! The PFTK steady-state model of TCP Reno's send rate: Padhye, Firoiu,
 //! Towsley & Kurose, "Modeling TCP Throughput: A Simple Model and its
 //! Empirical Validation", SIGCOMM 1998 — the *full* model (the piecewise
-//! expression in E[W_u] and Q̂ that covers triple-duplicate and timeout loss
+//! expression in E\[W_u\] and Q̂ that covers triple-duplicate and timeout loss
 //! indications and the receiver-window limit), not its closed-form
 //! approximation `1 / (RTT·sqrt(2bp/3) + T0·min(1, 3·sqrt(3bp/8))·p·(1+32p²))`.
 //!
@@ -92,7 +92,7 @@ pub fn q_hat(p: f64, w: f64) -> f64 {
     (num / den).min(1.0)
 }
 
-/// E[W_u] = (2+b)/(3b) + sqrt(8(1-p)/(3bp) + ((2+b)/(3b))²): the mean
+/// E\[W_u\] = (2+b)/(3b) + sqrt(8(1-p)/(3bp) + ((2+b)/(3b))²): the mean
 /// window, in packets, at the end of a triple-duplicate period when the
 /// receiver window does not limit it.
 pub fn expected_window(p: f64, b: f64) -> f64 {
@@ -102,9 +102,9 @@ pub fn expected_window(p: f64, b: f64) -> f64 {
 
 /// B(p): the send rate in packets per second.
 ///
-/// Unconstrained (E[W_u] < Wmax):
-///   ((1-p)/p + E[W_u] + Q̂(E[W_u])/(1-p)) /
-///   (RTT·(b/2·E[W_u] + 1) + Q̂(E[W_u])·T0·f(p)/(1-p))
+/// Unconstrained (E\[W_u\] < Wmax):
+///   ((1-p)/p + E\[W_u\] + Q̂(E\[W_u\])/(1-p)) /
+///   (RTT·(b/2·E\[W_u\] + 1) + Q̂(E\[W_u\])·T0·f(p)/(1-p))
 ///
 /// Window-limited:
 ///   ((1-p)/p + Wmax + Q̂(Wmax)/(1-p)) /
@@ -129,7 +129,7 @@ pub fn send_rate_pkts_given_q(x: PftkInputs, q: f64) -> Result<f64, PftkError> {
     Ok(rate_given_q(x, window_at_loss(x), q))
 }
 
-/// The window the model's loss indications happen at: E[W_u], or Wmax when
+/// The window the model's loss indications happen at: E\[W_u\], or Wmax when
 /// the receiver window is the limit.
 pub fn window_at_loss(x: PftkInputs) -> f64 {
     expected_window(x.p, x.b).min(x.wmax)

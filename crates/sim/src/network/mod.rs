@@ -62,7 +62,8 @@ pub struct NetStats {
 /// A packet that reached one of `node`'s addresses, arrived on `iface` (global
 /// index; `u32::MAX` when the node sent it to itself). The packet stays in
 /// the network's arena (`frame`) until the host has read it with
-/// [`Network::take_local`]: a delivery moves an index, not the packet.
+/// [`Network::local_packet`] and released it with [`Network::free_local`]:
+/// a delivery moves an index, not the packet.
 #[derive(Clone, Copy, Debug)]
 pub struct LocalDelivery {
     pub node: u32,

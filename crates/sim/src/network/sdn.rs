@@ -10,7 +10,7 @@
 //!   than one); nothing else of the node's packet path runs (a switch is a
 //!   layer-2 device here: no TTL decrement, no agents). Frames addressed to
 //!   the node itself take the ordinary path. Nodes without a datapath never
-//!   reach this file: they are told apart by [`DATAPATH_BIT`] in the hook
+//!   reach this file: they are told apart by `DATAPATH_BIT` in the hook
 //!   mask the fast path already tests.
 //! - Control channel `d` is FIFO each way. A message the datapath sends at
 //!   `t` is handled by the controller at `max(t + latency + processing,
