@@ -9,6 +9,57 @@
 //! Determinism: the same scenario and seed give byte-identical outputs,
 //! except `summary.json`'s `run.run_wall_s` (the wall time of the simulation
 //! loop), which is the only wall-clock value anywhere in the outputs.
+//!
+//! # Layer map
+//!
+//! Above every protocol crate (`core`, `tcp`, `coding`, `wifi`, `agents`)
+//! and `analyze`; below `emu` (which drives the same network in real time)
+//! and `py`. Inside, one way, parse → build → model:
+//!
+//! - parse: [`scenario`] (each section's keys declared once; units,
+//!   defaults, errors naming file, line and key) and [`trace`] (Mahimahi
+//!   traces and drive logs);
+//! - build: `network::from_scenario` (media, interfaces, addresses, routes,
+//!   agents) and the world's set-up (hosts, endpoints, applications, first
+//!   events);
+//! - model: [`engine`] (the integer-nanosecond event queue), [`network`]
+//!   (nodes, forwarding, every medium behind one seam: [`link`]s, traced
+//!   links, the 802.11 WLAN, cells) with [`apps`] and [`udp`] traffic, and
+//!   the world that advances them ([`run`], [`validate`], [`Driver`]);
+//! - report: [`metrics`] and [`analysis`] (through `airtcp-analyze`, PFTK),
+//!   [`summary`] and [`output`] (summary.json, series in CSV and Parquet,
+//!   segment and event logs, pcaps).
+//!
+//! ```
+//! use airtcp_sim::{run, RunOptions, Scenario};
+//!
+//! let toml = r#"
+//! [sim]
+//! duration = "3s"
+//! [[nodes]]
+//! name = "snd"
+//! [[nodes]]
+//! name = "rcv"
+//! [[links]]
+//! a = "snd"
+//! b = "rcv"
+//! rate = "10Mbps"
+//! delay = "20ms"
+//! [[flows]]
+//! from = "snd"
+//! to = "rcv"
+//! "#;
+//! let scenario = Scenario::from_toml_str(toml, "first.toml", &[]).unwrap();
+//! let out = run(&scenario, RunOptions::default()).unwrap();
+//! // A bulk flow fills most of the 10 Mb/s link after slow start.
+//! let delivered = *out.series[0].bytes_delivered.last().unwrap();
+//! assert!(delivered > 2_000_000 && delivered < 3_750_000, "{delivered}");
+//! // Same scenario, same seed: the same run.
+//! assert_eq!(run(&scenario, RunOptions::default()).unwrap().series, out.series);
+//! // A bad value is named by file, line and key.
+//! let bad = Scenario::from_toml_str(&toml.replace("20ms", "-5ms"), "first.toml", &[]).unwrap_err();
+//! assert_eq!(bad.to_string(), r#"first.toml:12: links[0].delay: negative duration "-5ms""#);
+//! ```
 // The per-flow JSON of the report (`report.rs`) has more keys than
 // serde_json's `json!` expands at the default recursion limit.
 #![recursion_limit = "256"]
