@@ -33,8 +33,8 @@ AIRTCP_CARGO_PROFILE=ci AIRTCP_EXTRAS=test,docs source scripts/setup.sh
 echo "==> mkdocs build --strict (a dead link or anchor in docs/ fails here)"
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict  # not --quiet: it hides the warnings strict counts
 
-echo "==> cargo doc (a rustdoc warning fails here: a broken intra-doc link, or an undocumented public item in a crate that warns on missing_docs)"
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p airtcp-core -p airtcp-tcp -p airtcp-coding -p airtcp-wifi -p airtcp-agents
+echo "==> cargo doc (a rustdoc warning in any crate fails here: a broken intra-doc link, or an undocumented public item in core, tcp, coding, wifi or agents, which deny missing_docs)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet --workspace
 
 echo "==> cargo test"
 # airtcp-py is a Python extension module (tested from Python below).

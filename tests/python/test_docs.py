@@ -34,3 +34,13 @@ def test_user_facing_text_names_no_issue_numbers():
             if re.search(r"\bissue[ -]?\d+", line, re.IGNORECASE):
                 hits.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
     assert hits == [], "\n".join(hits)
+
+
+def test_python_example_of_the_extension_crate_runs():
+    """crates/py is an extension module without Rust doctests: the example
+    in its lib.rs is Python, and runs here."""
+    text = (ROOT / "crates" / "py" / "src" / "lib.rs").read_text(encoding="utf-8")
+    doc = "\n".join(line[4:] if line.startswith("//! ") else line[3:] for line in text.splitlines() if line.startswith("//!"))
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.DOTALL)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "crates/py/src/lib.rs", "exec"), {})

@@ -1,12 +1,54 @@
 //! `airtcp._native`: the simulator behind `airtcp.run`.
 //!
-//! [`validate`] parses and builds a scenario without running it.
-//! The main entry point, [`run`], parses the scenario (raising
+//! `validate` parses and builds a scenario without running it.
+//! The main entry point, `run`, parses the scenario (raising
 //! `airtcp.ScenarioError` before anything is written), runs it with the GIL
 //! released, optionally writes the output directory, and hands back a
-//! [`NativeResult`] whose columns Python turns into DataFrames. The exception
+//! `NativeResult` whose columns Python turns into DataFrames. The exception
 //! classes live in pure Python (`airtcp._errors`) so `import airtcp` loads no
 //! compiled code.
+//!
+//! # Layer map
+//!
+//! The top of the workspace: a Python extension module over `airtcp-sim`
+//! (runs and validation) and `airtcp-analyze` (captures and the metrics'
+//! definitions). Inside: this file (`run`, `validate`, `analyze`,
+//! `interruption` and `NativeResult`), `convert` (run outputs to Python
+//! columns and dicts), `metrics` (the functions behind `airtcp.metrics`) and
+//! `progress` (the progress bar on a terminal). Only the Python package
+//! `airtcp` (python/airtcp) imports it.
+//!
+//! An extension module links against the Python that loads it, so it has
+//! no Rust doctests (`doctest = false`); its example is Python, run by
+//! `tests/python/test_docs.py`:
+//!
+//! ```python
+//! import json
+//! from airtcp import _native
+//!
+//! toml = '''
+//! [sim]
+//! duration = "2s"
+//! [[nodes]]
+//! name = "snd"
+//! [[nodes]]
+//! name = "rcv"
+//! [[links]]
+//! a = "snd"
+//! b = "rcv"
+//! rate = "10Mbps"
+//! delay = "20ms"
+//! [[flows]]
+//! from = "snd"
+//! to = "rcv"
+//! '''
+//! # Parsed and built, not run: the scenario with every default filled in.
+//! resolved = json.loads(_native.validate(toml, "first.toml", "toml", []))
+//! assert resolved["flows"][0]["tcp"]["cc"] == "cubic"
+//! # Run with seed 1, no --set, nothing written, no pcap, no progress bar.
+//! res = _native.run(toml, "first.toml", "toml", 1, [], None, False, False)
+//! assert json.loads(res.summary_json)["flows"][0]["bytes_delivered"] > 1_000_000
+//! ```
 
 mod convert;
 mod metrics;
