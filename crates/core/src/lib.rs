@@ -8,7 +8,9 @@
 //! # Layer map
 //!
 //! The bottom of the workspace: `core` ← `tcp` / `coding` / `wifi` ←
-//! `agents` ← `sim` ← `emu` ← `py`, and `analyze` ← `core` alone. Inside:
+//! `agents` ← `sim` ← `emu` and `py` (`agents` stands on `tcp` and
+//! `coding`, not `wifi`); `analyze` stands on no airtcp crate, and `sim`
+//! and `py` use it. Inside:
 //!
 //! - values: [`time`] (integer nanoseconds), [`seq`] (wrapping sequence
 //!   numbers), [`rng`] (named streams), [`heap`];
