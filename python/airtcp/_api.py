@@ -80,8 +80,13 @@ def validate(
 
     from . import _native
 
+    from ._errors import SimError
+
     text, origin, fmt = _source(scenario, name)
-    return json.loads(_native.validate(text, origin, fmt, _overrides_list(overrides)))
+    try:
+        return json.loads(_native.validate(text, origin, fmt, _overrides_list(overrides)))
+    except SimError as e:
+        raise _named(e, scenario, origin) from None
 
 
 def run(
@@ -103,7 +108,8 @@ def run(
     (summary.json, per-flow CSV and Parquet, events.jsonl, and with
     ``pcap=True`` one capture per link) are written there. ``progress``
     draws a bar on stderr when stderr is a terminal. ``name`` says what a
-    dict scenario is in error messages (a study passes its name and arm:
+    dict scenario is in its errors, a bad scenario's and a failed run's
+    alike (a study passes its name and arm:
     ``name="snoop s1 arm=tcp"`` gives ``<snoop s1 arm=tcp>: links[0].delay:
     ...``, where the default is ``<dict>: ...``); a file is always named by
     its path.
@@ -121,10 +127,23 @@ def run(
     from . import _native
 
     out_dir = os.fspath(out) if out is not None else None
-    native = _native.run(
-        text, origin, fmt, None if seed is None else int(seed), pairs, out_dir, bool(pcap), bool(progress)
-    )
+    from ._errors import SimError
+
+    try:
+        native = _native.run(
+            text, origin, fmt, None if seed is None else int(seed), pairs, out_dir, bool(pcap), bool(progress)
+        )
+    except SimError as e:
+        raise _named(e, scenario, origin) from None
     return Result(native, out_dir)
+
+
+def _named(e: Exception, scenario, origin: str) -> Exception:
+    """A dict scenario's :class:`airtcp.SimError` names the scenario as its
+    :class:`airtcp.ScenarioError` does (``<snoop s1 arm=tcp>: ...``):
+    nothing else would say which of a study's runs failed. A file's errors
+    are left as they are: they name the files they concern."""
+    return type(e)(f"{origin}: {e}") if isinstance(scenario, dict) else e
 
 
 class Result:

@@ -202,6 +202,24 @@ def test_validate_names_a_studys_scenario_by_study_arm_and_seed(small_scenario, 
     assert not (tmp_path / "out").exists()
 
 
+def test_a_failed_run_of_a_study_is_named_by_study_arm_and_seed(small_scenario, monkeypatch, tmp_path, capsys):
+    # A simulator failure (here a stand-in for an internal error) names the
+    # run as a bad scenario would, on one line ending in a newline.
+    from airtcp import _native
+
+    def broken(*a, **kw):
+        raise airtcp.SimError("internal error (a bug in airtcp): boom")
+
+    monkeypatch.setattr(_native, "run", broken)
+    task = runner.Task(labels={"arm": "zwa", "hops": 2}, scenario=small_scenario, seed=3)
+    status = runner.exit_status(
+        lambda: runner.run_study(tmp_path / "out", [task], lambda t, r: {}, lambda d, sr: None, quiet=True, study="sdn-zwa")
+    )
+    assert status == 1
+    assert capsys.readouterr().err == "airtcp: run failed: <sdn-zwa arm=zwa hops=2 seed=3>: internal error (a bug in airtcp): boom\n"
+    assert not (tmp_path / "out").exists()
+
+
 def test_validate_runs_nothing(small_scenario, monkeypatch):
     from airtcp import _native
 
