@@ -271,13 +271,11 @@ impl Scenario {
     /// Read a `.toml` or `.json` file (by extension; TOML otherwise).
     pub fn from_path(path: &Path, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-            file: origin.clone(),
-            line: None,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-            via_override: None,
-        })?;
+        let whole = |line: Option<u32>, message: String| ScenarioError { file: origin.clone(), line, key: String::new(), message, via_override: None };
+        let bytes = std::fs::read(path).map_err(|e| whole(None, format!("cannot read: {e}")))?;
+        // Bytes that are not UTF-8 are named by line and column, as in a trace.
+        let (_, text) = crate::trace::error::decode(origin.clone(), bytes)
+            .map_err(|e| whole(e.line.map(|l| l as u32), e.message))?;
         if path.extension().is_some_and(|e| e == "json") {
             Self::from_json_str(&text, &origin, overrides)
         } else {

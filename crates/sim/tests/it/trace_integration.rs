@@ -283,6 +283,21 @@ fn feup_default_is_the_wifi_roaming_client() {
 }
 
 #[test]
+fn a_scenario_file_with_a_byte_that_is_not_utf8_names_its_line() {
+    // As in a drive log: the file's line and the byte's column, not a bare
+    // "stream did not contain valid UTF-8".
+    let path = scratch("scenario-utf8").join("s.toml");
+    let mut bytes = drive_scenario("kind = \"drive\"\nfile = \"x.csv\"", "5s", "reno").into_bytes();
+    let at = bytes.windows(6).position(|w| w == b"[sim]\n").unwrap() + 7;
+    bytes[at] = 0xe9; // a Latin-1 'é', second byte of the line after [sim]
+    std::fs::write(&path, &bytes).unwrap();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let e = Scenario::from_path(&path, &[]).unwrap_err();
+    assert_eq!(e.to_string(), format!("{}:{line}: not valid UTF-8 (byte 0xe9 at column 2)", path.display()));
+    assert_eq!(e.line, Some(line as u32));
+}
+
+#[test]
 fn trace_errors_name_the_scenario_key_and_the_trace_line() {
     let dir = scratch("errors");
     let origin = dir.join("s.toml");
