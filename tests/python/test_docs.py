@@ -27,7 +27,13 @@ def test_every_docs_page_is_in_reach_of_the_nav_or_its_hook():
 
 
 def test_user_facing_text_names_no_issue_numbers():
-    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "scenarios").glob("*.toml"))]
+    # The Python package too: its docstrings, help texts and messages are what a user reads.
+    files = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "scenarios").glob("*.toml")),
+        *sorted((ROOT / "python" / "airtcp").rglob("*.py")),
+    ]
     hits = []
     for f in files:
         for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):

@@ -1,6 +1,6 @@
 //! Building a large network: a generated tree of routers with hosts, parsed
 //! from a scenario text, turned into nodes, interfaces, subnets and forwarding
-//! tables, then one route computed across it (issue 6: a 10,000-node topology
+//! tables, then one route computed across it (the requirement: a 10,000-node topology
 //! builds in under 1 s with memory linear in its size).
 //!
 //!     cargo run --release -p airtcp-sim --example build_topology [HOSTS_PER_ACCESS] [REPEATS]

@@ -1,4 +1,4 @@
-//! The saturation benchmark of the medium against ns-3 (issue 8): `N`
+//! The saturation benchmark of the medium against ns-3 (docs/perf-wifi-saturation.md): `N`
 //! saturated stations 2 m around an AP (802.11a at `RATE` Mb/s, 1500-byte
 //! payloads in 1528-byte IP datagrams, as the ns-3 anchor `wifi_sat`) for
 //! `SECONDS` simulated. Prints wall time, frames and delivered throughput.

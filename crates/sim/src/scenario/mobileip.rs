@@ -1,4 +1,4 @@
-//! The Mobile IP agents of `[[agents]]` (seed 001, issue 10): `home_agent`,
+//! The Mobile IP agents of `[[agents]]` (seed 001): `home_agent`,
 //! `foreign_agent`, `mobile_node`, `correspondent`, resolved to the agents
 //! crate's configurations with the usual `file:line: key: message` errors.
 //!
