@@ -2,7 +2,8 @@
 
 ``airtcp sweep`` (:mod:`.sweep`) and ``airtcp reproduce`` (:mod:`.study`)
 plan their runs differently — a sweep from a grid of ``--set`` values, a
-study from scenario dicts it builds — and share everything after that:
+study from scenario dicts it builds (every study the same way,
+:mod:`.plan`) — and share everything after that:
 
 - :mod:`.executor`: where runs execute (threads of this process, a local
   Dask cluster, an existing one);
