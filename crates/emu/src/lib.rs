@@ -6,6 +6,7 @@
 //! differ. See docs/emulate.md.
 
 pub mod cli;
+pub mod coalesce;
 pub mod emulate;
 pub mod exec;
 pub mod gso;
