@@ -221,3 +221,130 @@ impl Batch {
         h[8..10].copy_from_slice(&(TCP_CHECK_AT as u16).to_le_bytes());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use airtcp_core::{wire, Packet, Segment, SeqNum, TcpFlags};
+
+    /// Data segment number `i` (1000 bytes, payload byte `i`) of one flow,
+    /// as a kernel sends them: consecutive sequence numbers and IP IDs,
+    /// the same ACK, window and timestamps.
+    fn data(i: u32) -> (Segment, u16) {
+        let seg = Segment {
+            src_port: 40000,
+            dst_port: 5201,
+            seq: SeqNum(1_000_000 + 1000 * i),
+            ack: SeqNum(7),
+            flags: TcpFlags::ACK,
+            window: 500,
+            timestamps: Some((11, 22)),
+            payload_len: 1000,
+            ..Default::default()
+        };
+        (seg, 300 + i as u16)
+    }
+
+    fn bytes((seg, id): (Segment, u16)) -> Vec<u8> {
+        let pkt = Packet::tcp([10, 0, 0, 1], [10, 0, 0, 2], 64, id, seg);
+        let mut out = Vec::new();
+        wire::encode_with_payload(&pkt, &vec![id as u8; seg.payload_len as usize], &mut out).unwrap();
+        out
+    }
+
+    /// Push `ds` (TUN, datagram) then flush; the writes asked for.
+    fn writes(ds: &[(usize, Vec<u8>)]) -> Vec<(usize, Vec<u8>, u32)> {
+        let mut c = Coalescer::new(2);
+        let mut w = Vec::new();
+        let mut record = |tun: usize, b: &[u8], segs: u32| w.push((tun, b.to_vec(), segs));
+        for (tun, d) in ds {
+            c.push(*tun, d, &mut record);
+        }
+        c.flush(&mut record);
+        w
+    }
+
+    fn le16(h: &[u8], at: usize) -> u16 {
+        u16::from_le_bytes([h[at], h[at + 1]])
+    }
+
+    #[test]
+    fn in_order_segments_merge_into_one_gso_super_packet() {
+        let (mut last, id) = data(2);
+        last.payload_len = 500;
+        last.flags = last.flags | TcpFlags::PSH;
+        let ds = [bytes(data(0)), bytes(data(1)), bytes((last, id))];
+        let w = writes(&ds.iter().map(|d| (1, d.clone())).collect::<Vec<_>>());
+        assert_eq!(w.len(), 1);
+        let (tun, b, segs) = &w[0];
+        assert_eq!((*tun, *segs), (1, 3));
+        let (h, p) = b.split_at(VNET_HDR_LEN);
+        // 20 bytes of IPv4, 32 of TCP with timestamps.
+        assert_eq!((h[0], h[1]), (F_NEEDS_CSUM, GSO_TCPV4));
+        assert_eq!((le16(h, 2), le16(h, 4), le16(h, 6), le16(h, 8)), (52, 1000, 20, 16));
+        assert_eq!((be16(p, 2) as usize, p.len()), (52 + 2500, 52 + 2500));
+        assert_eq!(Sum16BitWords::new().add_slice(&p[..20]).ones_complement(), 0, "IPv4 header checksum");
+        // The TCP field holds the pseudo-header sum: completing it over the
+        // segment (as the device or the segmentation does) gives the full checksum.
+        let completed = Sum16BitWords::new().add_slice(&p[20..]).ones_complement();
+        let mut zeroed = p.to_vec();
+        zeroed[36..38].fill(0);
+        let full = Sum16BitWords::new().add_slice(&p[12..20]).add_2bytes([0, 6]).add_2bytes(2532u16.to_be_bytes()).add_slice(&zeroed[20..]).ones_complement();
+        assert_eq!(completed, full);
+        // Cut again as tcp_gso_segment would: the very datagrams pushed.
+        let mut back = Vec::new();
+        crate::gso::split(b, &mut Vec::new(), |d| back.push(d.to_vec())).unwrap();
+        assert_eq!(back, ds);
+    }
+
+    #[test]
+    fn a_gap_or_another_flow_breaks_the_batch() {
+        let mut other = data(1);
+        other.0.src_port = 40001;
+        let mut id_gap = data(1);
+        id_gap.1 += 1;
+        for second in [data(2), other, id_gap] {
+            let w = writes(&[(0, bytes(data(0))), (0, bytes(second))]);
+            assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [1, 1]);
+            assert!(w.iter().all(|x| x.1[..VNET_HDR_LEN] == [0; VNET_HDR_LEN]), "single datagrams after a zero header");
+        }
+    }
+
+    #[test]
+    fn fin_rst_syn_are_written_alone() {
+        for flag in [TcpFlags::FIN, TcpFlags::RST, TcpFlags::SYN] {
+            let mut s = data(1);
+            s.0.flags = s.0.flags | flag;
+            let w = writes(&[(0, bytes(data(0))), (0, bytes(s)), (0, bytes(data(2)))]);
+            assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [1, 1, 1], "{flag:?}");
+        }
+    }
+
+    #[test]
+    fn another_tun_is_another_batch() {
+        let w = writes(&[(0, bytes(data(0))), (1, bytes(data(1)))]);
+        assert_eq!(w.iter().map(|x| (x.0, x.2)).collect::<Vec<_>>(), [(0, 1), (1, 1)]);
+        // A datagram for another TUN between two segments leaves their batch whole.
+        let mut other = data(5);
+        other.0.src_port = 40001;
+        let w = writes(&[(0, bytes(data(0))), (1, bytes(other)), (0, bytes(data(1)))]);
+        assert_eq!(w.iter().map(|x| (x.0, x.2)).collect::<Vec<_>>(), [(0, 2), (1, 1)]);
+    }
+
+    #[test]
+    fn short_segment_or_psh_ends_the_batch_and_cwr_only_leads() {
+        let (mut short, id) = data(1);
+        short.payload_len = 400;
+        let mut next = data(2);
+        next.0.seq = SeqNum(1_000_000 + 1400);
+        let w = writes(&[(0, bytes(data(0))), (0, bytes((short, id))), (0, bytes(next))]);
+        assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [2, 1]);
+        let mut cwr = data(0);
+        cwr.0.flags = cwr.0.flags | TcpFlags::CWR;
+        let w = writes(&[(0, bytes(cwr)), (0, bytes(data(1)))]);
+        assert_eq!((w.len(), w[0].1[1]), (1, GSO_TCPV4 | GSO_ECN), "CWR on the first: the ECN GSO type");
+        let mut late_cwr = data(1);
+        late_cwr.0.flags = cwr.0.flags | TcpFlags::CWR;
+        assert_eq!(writes(&[(0, bytes(data(0))), (0, bytes(late_cwr))]).len(), 2);
+    }
+}
