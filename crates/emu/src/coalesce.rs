@@ -272,7 +272,7 @@ mod tests {
     fn in_order_segments_merge_into_one_gso_super_packet() {
         let (mut last, id) = data(2);
         last.payload_len = 500;
-        last.flags = last.flags | TcpFlags::PSH;
+        last.flags |= TcpFlags::PSH;
         let ds = [bytes(data(0)), bytes(data(1)), bytes((last, id))];
         let w = writes(&ds.iter().map(|d| (1, d.clone())).collect::<Vec<_>>());
         assert_eq!(w.len(), 1);
@@ -314,7 +314,7 @@ mod tests {
     fn fin_rst_syn_are_written_alone() {
         for flag in [TcpFlags::FIN, TcpFlags::RST, TcpFlags::SYN] {
             let mut s = data(1);
-            s.0.flags = s.0.flags | flag;
+            s.0.flags |= flag;
             let w = writes(&[(0, bytes(data(0))), (0, bytes(s)), (0, bytes(data(2)))]);
             assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [1, 1, 1], "{flag:?}");
         }
@@ -340,7 +340,7 @@ mod tests {
         let w = writes(&[(0, bytes(data(0))), (0, bytes((short, id))), (0, bytes(next))]);
         assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [2, 1]);
         let mut cwr = data(0);
-        cwr.0.flags = cwr.0.flags | TcpFlags::CWR;
+        cwr.0.flags |= TcpFlags::CWR;
         let w = writes(&[(0, bytes(cwr)), (0, bytes(data(1)))]);
         assert_eq!((w.len(), w[0].1[1]), (1, GSO_TCPV4 | GSO_ECN), "CWR on the first: the ECN GSO type");
         let mut late_cwr = data(1);
