@@ -344,7 +344,7 @@ mod tests {
         let w = writes(&[(0, bytes(cwr)), (0, bytes(data(1)))]);
         assert_eq!((w.len(), w[0].1[1]), (1, GSO_TCPV4 | GSO_ECN), "CWR on the first: the ECN GSO type");
         let mut late_cwr = data(1);
-        late_cwr.0.flags = cwr.0.flags | TcpFlags::CWR;
+        late_cwr.0.flags |= TcpFlags::CWR;
         assert_eq!(writes(&[(0, bytes(data(0))), (0, bytes(late_cwr))]).len(), 2);
     }
 }
