@@ -339,6 +339,11 @@ mod tests {
         next.0.seq = SeqNum(1_000_000 + 1400);
         let w = writes(&[(0, bytes(data(0))), (0, bytes((short, id))), (0, bytes(next))]);
         assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [2, 1]);
+        let mut psh = data(1);
+        psh.0.flags |= TcpFlags::PSH;
+        let w = writes(&[(0, bytes(data(0))), (0, bytes(psh)), (0, bytes(data(2)))]);
+        assert_eq!(w.iter().map(|x| x.2).collect::<Vec<_>>(), [2, 1]);
+        assert_ne!(w[0].1[VNET_HDR_LEN + 20 + 13] & PSH, 0, "PSH of the last on the super-packet");
         let mut cwr = data(0);
         cwr.0.flags |= TcpFlags::CWR;
         let w = writes(&[(0, bytes(cwr)), (0, bytes(data(1)))]);
