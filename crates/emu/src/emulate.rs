@@ -4,7 +4,8 @@
 //!
 //! The loop: read every datagram the kernels have written (all TUNs, until
 //! each is empty), inject each at the current time; run every event due by
-//! now, writing what reaches a real host to its TUN as it is delivered;
+//! now, then write what reached the real hosts to their TUNs (with
+//! `--tun-offload rw` a flow's segments merged, [`crate::coalesce`]);
 //! sleep until the next event is due or a TUN is readable. Each event's
 //! lateness (when it ran against when it was due) is recorded.
 
