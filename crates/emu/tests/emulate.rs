@@ -16,10 +16,35 @@ fn scenario() -> String {
     root().join("scenarios/emu-path.toml").to_string_lossy().into_owned()
 }
 
-fn out_dir(name: &str) -> PathBuf {
+/// A run's output directory, removed when the test passes (kept when it
+/// fails, to be read), so test runs leave nothing behind in /tmp.
+struct OutDir(PathBuf);
+
+impl std::ops::Deref for OutDir {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for OutDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn out_dir(name: &str) -> OutDir {
     let d = std::env::temp_dir().join(format!("airtcp-emu-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    OutDir(d)
 }
 
 fn emulate(args: &[&str]) -> Output {
@@ -191,11 +216,11 @@ fn signals_clean_up_and_leftovers_are_removed() {
             std::thread::sleep(Duration::from_millis(20));
         }
         std::thread::sleep(Duration::from_millis(300));
-        child
+        (child, d)
     };
     // Two at once, each with its own namespaces.
-    let term = start("term");
-    let mut kill = start("kill");
+    let (term, _term_out) = start("term");
+    let (mut kill, _kill_out) = start("kill");
     let term_pid = term.id();
     assert_eq!(namespaces_of(term_pid).len(), 2);
     assert_eq!(namespaces_of(kill.id()).len(), 2);
