@@ -9,12 +9,13 @@ cd "$(dirname "$0")/.."
 # tshark validates captures; install it when we can (root, apt), carry on
 # without it otherwise (the capture test then skips). The emulator's tests
 # run kernel transfers with iperf3 in namespaces made with ip (iproute2) and
-# check the refusal without CAP_NET_ADMIN with capsh (libcap2-bin).
-if { ! command -v iperf3 || ! command -v ip || ! command -v capsh; } >/dev/null 2>&1 &&
+# check the refusal without CAP_NET_ADMIN with capsh (libcap2-bin); the
+# coalesced-writes check captures inside a namespace with tcpdump.
+if { ! command -v iperf3 || ! command -v ip || ! command -v capsh || ! command -v tcpdump; } >/dev/null 2>&1 &&
     [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> installing iperf3, iproute2, libcap2-bin"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 iproute2 libcap2-bin >/dev/null) ||
-        echo "warning: could not install iperf3/iproute2/capsh; the emulator's tests will fail" >&2
+    echo "==> installing iperf3, iproute2, libcap2-bin, tcpdump"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iperf3 iproute2 libcap2-bin tcpdump >/dev/null) ||
+        echo "warning: could not install iperf3/iproute2/capsh/tcpdump; the emulator's tests will fail" >&2
 fi
 if ! command -v tshark >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

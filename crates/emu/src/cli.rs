@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
-use crate::emulate::{Clock, Config};
+use crate::emulate::{Clock, Config, Offload};
 
 pub const USAGE: &str = "usage: airtcp-emulate SCENARIO --out DIR [--real NODE,NODE...]
        [--setup 'NODE: CMD']... [--serve 'NODE: CMD']... [--exec 'NODE: CMD']...
        [--set KEY=VALUE]... [--seed N] [--pcap] [--mtu BYTES] [--clock real|virtual]
-       [--tun-offload]
+       [--tun-offload off|read|rw]
 
   --real      scenario nodes whose stack is the kernel's: each gets a network
               namespace airtcp-<pid>-<node> with one TUN (eth0, eth1, ...) per
@@ -19,11 +19,17 @@ pub const USAGE: &str = "usage: airtcp-emulate SCENARIO --out DIR [--real NODE,N
               --exec command has exited, or at the scenario's duration
   --pcap      write one capture per link into DIR/pcap, with the real bytes
   --clock     virtual: no real hosts, as fast as possible (the simulator's run)
-  --tun-offload  TUNs with TSO: one read brings up to 64 KiB of a kernel's
-              segments, cut into datagrams by the emulator
+  --tun-offload  rw (default): TUNs with a virtio header and TSO; a read brings
+              up to 64 KiB of a kernel's segments, cut into datagrams by the
+              emulator, and the segments of one flow due together toward a
+              TUN are written as one super-packet; read: reads only, one
+              write per datagram; off: one datagram per read and per write
 
 exit status: 0 done, 1 error, 2 no CAP_NET_ADMIN, 3 overloaded (more than 1 %
 of events ran more than 1 ms late), 130 interrupted";
+
+/// What `--tun-offload` is when not given (see docs/emulate.md, Speed).
+pub const DEFAULT_OFFLOAD: Offload = Offload::ReadWrite;
 
 /// `NODE: CMD` of --setup/--serve/--exec.
 fn node_cmd(flag: &str, v: &str) -> Result<(String, String), String> {
@@ -49,7 +55,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         pcap: false,
         mtu: 1500,
         clock: Clock::Real,
-        tun_offload: false,
+        tun_offload: DEFAULT_OFFLOAD,
     };
     let mut out = None;
     let mut it = args.iter();
@@ -82,7 +88,14 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 }
             }
             "--pcap" => cfg.pcap = true,
-            "--tun-offload" => cfg.tun_offload = true,
+            "--tun-offload" => {
+                cfg.tun_offload = match val("--tun-offload")?.as_str() {
+                    "off" => Offload::Off,
+                    "read" => Offload::Read,
+                    "rw" => Offload::ReadWrite,
+                    v => return Err(format!("--tun-offload {v:?}: expected off, read or rw")),
+                }
+            }
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => {
                 if scenario.replace(PathBuf::from(s)).is_some() {
@@ -111,6 +124,11 @@ mod tests {
         assert_eq!(c.serve, [("cn".to_string(), "iperf3 -s".to_string())]);
         assert_eq!(c.exec[0].1, "iperf3 -c cn -t 30");
         assert!(c.pcap);
+        assert_eq!(c.tun_offload, DEFAULT_OFFLOAD);
+        let c = parse(&args(&["s.toml", "--out", "o", "--tun-offload", "off"])).unwrap();
+        assert_eq!(c.tun_offload, Offload::Off);
+        let e = parse(&args(&["s.toml", "--out", "o", "--tun-offload", "--pcap"])).err().unwrap();
+        assert_eq!(e, "--tun-offload \"--pcap\": expected off, read or rw");
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! The loop: read every datagram the kernels have written (all TUNs, until
 //! each is empty), inject each at the current time; run every event due by
-//! now, writing what reaches a real host to its TUN as it is delivered;
+//! now, then write what reached the real hosts to their TUNs (with
+//! `--tun-offload rw` a flow's segments merged, [`crate::coalesce`]);
 //! sleep until the next event is due or a TUN is readable. Each event's
 //! lateness (when it ran against when it was due) is recorded.
 
@@ -18,6 +19,7 @@ use airtcp_core::{wire::WireError, Instant, Packet};
 use airtcp_sim::realbytes::{Origin, RealBytes};
 use airtcp_sim::{Driver, External, NoExternal, Scenario};
 
+use crate::coalesce::Coalescer;
 use crate::exec::{self, Running};
 use crate::lateness::Lateness;
 use crate::netns::{self, HostNs};
@@ -47,8 +49,32 @@ pub struct Config {
     pub pcap: bool,
     pub mtu: u32,
     pub clock: Clock,
-    /// TUNs with TSO offload (`--tun-offload`, [`crate::gso`]).
-    pub tun_offload: bool,
+    /// How the TUNs carry packets (`--tun-offload`).
+    pub tun_offload: Offload,
+}
+
+/// How the TUNs carry packets (`--tun-offload off|read|rw`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offload {
+    /// One datagram per read and per write, no virtio header.
+    Off,
+    /// `IFF_VNET_HDR` with TSO offered: reads bring the kernels'
+    /// super-packets ([`crate::gso`]); writes one datagram each.
+    Read,
+    /// As `Read`, and the datagrams for one TUN due in the same wake are
+    /// merged into GSO super-packets where the kernel's segmentation
+    /// would cut them back out unchanged ([`crate::coalesce`]).
+    ReadWrite,
+}
+
+impl Offload {
+    pub fn name(self) -> &'static str {
+        match self {
+            Offload::Off => "off",
+            Offload::Read => "read",
+            Offload::ReadWrite => "rw",
+        }
+    }
 }
 
 /// Why a datagram from a kernel was not carried.
@@ -69,10 +95,15 @@ pub fn drop_reason(e: &WireError) -> usize {
 struct WireCounters {
     from_kernel_packets: u64,
     from_kernel_bytes: u64,
-    /// TUN reads that brought them (with `--tun-offload`; else one each).
+    /// TUN reads that brought them (one each without offload).
     reads: u64,
+    /// Datagrams and their bytes handed to the TUN writes.
     to_kernel_packets: u64,
     to_kernel_bytes: u64,
+    /// TUN writes that carried them, and of those the super-packets.
+    writes: u64,
+    super_packets: u64,
+    /// Datagrams in writes the kernel refused.
     write_errors: u64,
     /// How packets left toward the kernels ([`Origin`]): their own bytes,
     /// headers rewritten by an agent, or made by the network.
@@ -87,15 +118,40 @@ struct Real {
     hosts: Vec<HostNs>,
     /// Scenario node -> index in `hosts`.
     slot: Vec<Option<usize>>,
+    /// Every TUN as (host, interface); the coalescer's TUN numbers index it.
+    who: Vec<(usize, usize)>,
+    /// Index in `who` of each host's first TUN.
+    first_tun: Vec<usize>,
+    /// With `--tun-offload rw`: the pending super-packets.
+    coalesce: Option<Coalescer>,
     rb: Rc<RefCell<RealBytes>>,
     out: Vec<u8>,
     wire: WireCounters,
+}
+
+/// One write of `segs` datagrams (`bytes`, virtio header first) into TUN
+/// `who[tun]`.
+fn write_tun(hosts: &[HostNs], who: &[(usize, usize)], wire: &mut WireCounters, tun: usize, bytes: &[u8], segs: u32) {
+    let (h, t) = who[tun];
+    wire.writes += 1;
+    wire.super_packets += u64::from(segs > 1);
+    if hosts[h].tuns[t].send_raw(bytes).is_err() {
+        wire.write_errors += u64::from(segs);
+    }
 }
 
 impl Real {
     #[inline]
     fn now(&self) -> Instant {
         Instant(self.t0.elapsed().as_nanos() as u64)
+    }
+
+    /// Write the super-packets still pending (the end of a wake).
+    fn flush(&mut self) {
+        let Real { coalesce, hosts, who, wire, .. } = self;
+        if let Some(c) = coalesce {
+            c.flush(&mut |tun, bytes, segs| write_tun(hosts, who, wire, tun, bytes, segs));
+        }
     }
 }
 
@@ -110,16 +166,24 @@ impl External for Real {
 
     fn deliver(&mut self, _now: Instant, node: u32, iface: u32, pkt: &Packet) {
         let Some(h) = self.slot.get(node as usize).copied().flatten() else { return };
-        let tuns = &self.hosts[h].tuns;
-        let Some(tun) = tuns.get(iface as usize).or(tuns.first()) else { return };
+        let n_tuns = self.hosts[h].tuns.len();
+        if n_tuns == 0 {
+            return;
+        }
+        let t = if (iface as usize) < n_tuns { iface as usize } else { 0 };
         let origin = self.rb.borrow().materialize(pkt, &mut self.out);
         self.wire.left[origin as usize] += 1;
-        match tun.send(&self.out) {
-            Ok(()) => {
-                self.wire.to_kernel_packets += 1;
-                self.wire.to_kernel_bytes += self.out.len() as u64;
+        self.wire.to_kernel_packets += 1;
+        self.wire.to_kernel_bytes += self.out.len() as u64;
+        let Real { coalesce, hosts, who, wire, out, first_tun, .. } = self;
+        match coalesce {
+            Some(c) => c.push(first_tun[h] + t, out, &mut |tun, bytes, segs| write_tun(hosts, who, wire, tun, bytes, segs)),
+            None => {
+                wire.writes += 1;
+                if hosts[h].tuns[t].send(out).is_err() {
+                    wire.write_errors += 1;
+                }
             }
-            Err(_) => self.wire.write_errors += 1,
         }
     }
 }
@@ -321,7 +385,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         let ifaces = driver.ifaces(n);
         let name = &sc.nodes[n].name;
         guard.ns.push(netns::ns_name(pid, name));
-        let h = netns::create(pid, k, n, name, &ifaces, cfg.mtu, &hosts_text, cfg.tun_offload).map_err(|e| format!("namespace of {name}: {e}"))?;
+        let h = netns::create(pid, k, n, name, &ifaces, cfg.mtu, &hosts_text, cfg.tun_offload != Offload::Off).map_err(|e| format!("namespace of {name}: {e}"))?;
         exec::setup(&h.ns, "sysctl -qw net.ipv6.conf.all.disable_ipv6=1").map_err(|e| e.to_string())?;
         slot[n] = Some(hosts.len());
         hosts.push(h);
@@ -342,7 +406,21 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     wait_for_listeners(&sc, &mixed, &ns_names, &guard.cmds)?;
     let realtime = pace_in_real_time();
 
-    let mut real = Real { t0: Mono::now(), lat: Lateness::default(), hosts, slot, rb: rb.clone(), out: Vec::with_capacity(65_536), wire: WireCounters::default() };
+    let who: Vec<(usize, usize)> = hosts.iter().enumerate().flat_map(|(h, x)| (0..x.tuns.len()).map(move |t| (h, t))).collect();
+    let first_tun = hosts.iter().scan(0, |n, x| Some(std::mem::replace(n, *n + x.tuns.len()))).collect();
+    let coalesce = (cfg.tun_offload == Offload::ReadWrite).then(|| Coalescer::new(who.len()));
+    let mut real = Real {
+        t0: Mono::now(),
+        lat: Lateness::default(),
+        hosts,
+        slot,
+        who,
+        first_tun,
+        coalesce,
+        rb: rb.clone(),
+        out: Vec::with_capacity(65_536),
+        wire: WireCounters::default(),
+    };
     for (i, (node, cmd)) in cfg.exec.iter().enumerate() {
         let log = logs.join(format!("exec{i}-{node}.log"));
         guard.cmds.push(exec::spawn(&ns_of(node), node, cmd, &log).map_err(|e| format!("{cmd}: {e}"))?);
@@ -378,8 +456,9 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
         "simulated_ends": simulated_ends(&mixed, &out.summary),
         "wire": {
             "from_kernel_packets": w.from_kernel_packets, "from_kernel_bytes": w.from_kernel_bytes,
-            "tun_offload": cfg.tun_offload, "offload_reads": w.reads,
+            "tun_offload": cfg.tun_offload.name(), "reads": w.reads,
             "to_kernel_packets": w.to_kernel_packets, "to_kernel_bytes": w.to_kernel_bytes,
+            "writes": w.writes, "super_packets": w.super_packets,
             "write_errors": w.write_errors, "dropped": dropped,
             "left_original": w.left[Origin::Original as usize], "left_rewritten": w.left[Origin::Rewritten as usize],
             "left_synthesized": w.left[Origin::Synthesized as usize], "ring_overwrites": rbs.evicted,
@@ -427,6 +506,15 @@ fn take(driver: &mut Driver, real: &mut Real, node: usize, now: Instant, d: &[u8
     }
 }
 
+/// Run every event due by `t`, then write what they left pending: the
+/// datagrams merged in this wake were all due by `t`, so none is written
+/// before its time.
+#[inline]
+fn advance(driver: &mut Driver, real: &mut Real, t: Instant) {
+    driver.run_until(t, real);
+    real.flush();
+}
+
 /// The paced loop; returns the simulated time it stopped at and whether a
 /// signal stopped it.
 fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wait_cmds: bool) -> (Instant, bool) {
@@ -438,14 +526,13 @@ fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wa
         .iter()
         .flat_map(|h| h.tuns.iter().map(|t| libc::pollfd { fd: t.raw_fd(), events: libc::POLLIN, revents: 0 }))
         .collect();
-    let who: Vec<(usize, usize)> =
-        real.hosts.iter().enumerate().flat_map(|(h, x)| (0..x.tuns.len()).map(move |t| (h, t))).collect();
+    let who = real.who.clone();
     let end = driver.end();
     let mut next_check = Instant::ZERO;
     loop {
         let now = real.now();
         if now >= end {
-            driver.run_until(end, real);
+            advance(driver, real, end);
             return (end, false);
         }
         if now >= next_check {
@@ -454,7 +541,7 @@ fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wa
                 return (now, true);
             }
             if wait_cmds && cmds.iter_mut().all(|c| c.poll()) {
-                driver.run_until(now, real);
+                advance(driver, real, now);
                 return (now, false);
             }
         }
@@ -468,9 +555,9 @@ fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wa
                 };
                 any = true;
                 let now = real.now();
-                driver.run_until(now, real);
+                advance(driver, real, now);
+                real.wire.reads += 1;
                 if real.hosts[h].tuns[t].offload {
-                    real.wire.reads += 1;
                     let node = real.hosts[h].node;
                     let r = crate::gso::split(&buf[..n], &mut scratch, |d| take(driver, real, node, now, d));
                     if r.is_err() {
@@ -482,7 +569,7 @@ fn real_time_loop(driver: &mut Driver, real: &mut Real, cmds: &mut [Running], wa
             }
         }
         let now = real.now();
-        driver.run_until(now, real);
+        advance(driver, real, now);
         if any {
             continue;
         }

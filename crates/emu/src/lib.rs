@@ -32,6 +32,7 @@
 //! ```
 
 pub mod cli;
+pub mod coalesce;
 pub mod emulate;
 pub mod exec;
 pub mod gso;

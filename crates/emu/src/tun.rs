@@ -5,7 +5,8 @@
 //! `offload` (`--tun-offload`), it is opened with `IFF_VNET_HDR` and
 //! offered checksum and TCPv4 segmentation offload (TUNSETOFFLOAD): reads
 //! start with a virtio header and may carry a TSO super-packet, which
-//! [`crate::gso::split`] cuts up; writes carry a zero virtio header.
+//! [`crate::gso::split`] cuts up; writes carry a virtio header, zero for
+//! one datagram or a GSO header for a super-packet ([`crate::coalesce`]).
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -85,6 +86,18 @@ impl Tun {
         // SAFETY: both iovecs point at live buffers of their lengths; the
         // kernel only reads them.
         let n = unsafe { libc::writev(self.fd.as_raw_fd(), iov[skip..].as_ptr(), (2 - skip) as _) };
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// One write of `bytes` as they are (a virtio header first when the
+    /// TUN offloads).
+    #[inline]
+    pub fn send_raw(&self, bytes: &[u8]) -> io::Result<()> {
+        // SAFETY: bytes is valid for bytes.len() bytes; the kernel only reads it.
+        let n = unsafe { libc::write(self.fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
         if n < 0 {
             return Err(io::Error::last_os_error());
         }

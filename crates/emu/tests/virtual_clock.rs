@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use airtcp_emu::emulate::{self, Clock, Config};
+use airtcp_emu::emulate::{self, Clock, Config, Offload};
 
 fn strip_wall(mut v: serde_json::Value) -> serde_json::Value {
     v["run"].as_object_mut().unwrap().remove("run_wall_s");
@@ -28,7 +28,7 @@ fn virtual_clock_gives_the_simulators_outputs() {
         pcap: false,
         mtu: 1500,
         clock: Clock::Virtual,
-        tun_offload: false,
+        tun_offload: Offload::Off,
     };
     emulate::run(&cfg).unwrap();
     let sc = airtcp_sim::Scenario::from_path(&scen, &overrides).unwrap();
