@@ -13,7 +13,8 @@
 //! hosts' datagrams). Inside: [`cli`] (the command line) and [`emulate`]
 //! (one emulation: the real-time loop); at its edges to the kernel,
 //! [`netns`] (a namespace per real host), [`tun`] (its devices), [`gso`]
-//! (cutting TSO super-packets), [`exec`] (the commands run in the
+//! (cutting a kernel's TSO super-packets) and [`coalesce`] (joining
+//! segments into one for a write), [`exec`] (the commands run in the
 //! namespaces) and [`signals`]; [`lateness`] measures how late events ran.
 //!
 //! ```
