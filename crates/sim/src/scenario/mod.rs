@@ -119,6 +119,7 @@ pub mod sdn;
 pub mod tcp;
 pub mod trace;
 pub mod udp;
+mod udp_keys;
 pub mod units;
 mod value;
 pub mod wifi;
