@@ -110,6 +110,7 @@ pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;
 mod names;
+mod radio_keys;
 pub mod ns2;
 pub mod reference;
 mod routes;
