@@ -107,7 +107,7 @@ pub fn udp_flow_keys<'a>() -> [Key<Udp<'a>>; 14] {
         Key {
             name: "name",
             ty: "name",
-            doc: "Names the flow's outputs (`<name>` in summary.json, the random stream `<name>.onoff`); letters, digits, `_`, `-`, `.`; unique among UDP flows.",
+            doc: "Names the flow in summary.json's `udp_flows` and its on/off random stream (its series files are `udp<i>.csv` by position); letters, digits, `_`, `-`, `.`; unique among UDP flows.",
             default: "`\"udp<i>\"`, i its position",
             read: |u, f| {
                 let n = check_name(f, "UDP flow")?;
