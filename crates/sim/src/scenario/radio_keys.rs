@@ -502,3 +502,92 @@ pub(super) fn radio_json(raw: &Value, decl: &RadioDecl) -> Value {
     let keys = radio_keys();
     Section { path: "radios", keys: &keys }.write(&Radio { read: None, written: Some((raw, decl)) })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::keys::listed_values;
+    use super::*;
+    use crate::Scenario;
+
+    /// An AP on `ap` and the radio `lines` on node `sta` (its first line is 13).
+    fn with_radio(medium: &str, lines: &str) -> Result<Scenario, String> {
+        let text = format!(
+            "[sim]\nduration = \"2s\"\n[[nodes]]\nname = \"ap\"\n[[nodes]]\nname = \"sta\"\n[[radios]]\nnode = \"ap\"\nmode = \"ap\"\nssid = \"n\"\n[[radios]]\nnode = \"sta\"\n{lines}\n{medium}"
+        );
+        Scenario::from_toml_str(&text, "t.toml", &[]).map_err(|e| e.to_string())
+    }
+
+    fn error(lines: &str) -> String {
+        with_radio("", lines).err().unwrap_or_else(|| panic!("accepted: {lines}"))
+    }
+
+    #[test]
+    fn bad_radio_keys_are_reported_where_written() {
+        let p2p = "[wifi]\nmedium = \"p2p\"\nstandard = \"b\"\nrate = \"2Mbps\"";
+        let cases = [
+            ("", "ap = \"ap\"\nchannel = 14", "t.toml:14: radios[1].channel: channel 14 is not a channel of 802.11a"),
+            ("", "x = 1.0", "t.toml:11: radios[1]: a station needs `ap` (the AP it starts associated with) or `ssid` (the network it joins by scanning)"),
+            // What a radio is decides which keys it may have, before their values are read.
+            ("", "mode = \"ap\"\nscan = \"lazy\"", "t.toml:14: radios[1].scan: only a station has `scan`"),
+            ("", "ap = \"ap\"\nbeacons = true", "t.toml:14: radios[1].beacons: only an AP has `beacons`"),
+            ("", "mode = \"adhoc\"\nssid = \"n\"", "t.toml:14: radios[1].ssid: an ad hoc radio has no ssid"),
+            ("", "ap = \"ap\"\nwaypoints = [[0, 1.0, 1.0]]\nrandom_waypoint = { area = [0, 0, 10, 10], speed = [1.0, 2.0] }", "t.toml:15: radios[1].random_waypoint: set one of waypoints, random_waypoint, mobility_trace (also waypoints)"),
+            ("", "ap = \"ap\"\nmin_channel_time = \"30ms\"\nmax_channel_time = \"20ms\"", "t.toml:15: radios[1].max_channel_time: max_channel_time must be at least min_channel_time"),
+            ("", "ap = \"ap\"\nroam_at = [[\"1s\", \"zz\"]]", "t.toml:14: radios[1].roam_at[0][1]: unknown node \"zz\""),
+            ("", "ap = \"sta\"", "t.toml:13: radios[1].ap: node \"sta\" has no radio in mode \"ap\""),
+            (p2p, "ap = \"ap\"\nroam_at = [[\"1s\", \"best\"]]", "t.toml:14: radios[1].roam_at[0][1]: the p2p medium has no scan: a handoff names its AP"),
+            ("", "ap = \"ap\"\ncolour = 1", "t.toml:14: radios[1].colour: unknown key (known: node, mode, ssid, ap, channel, x, y, z, waypoints, random_waypoint, mobility_trace, subnet, addr, rate, tx_power_dbm, rts_threshold, queue_packets, beacons, beacon_interval, scan, scan_channels, min_channel_time, max_channel_time, passive_dwell, roam_threshold_dbm, hysteresis_db, beacon_loss, roam_at, rate_control, trace_node, handoff_warning, warning_threshold_dbm, warn_at, overhear_probe_responses)"),
+        ];
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter_map(|(m, l, w)| {
+                let got = with_radio(m, l).err().unwrap_or_else(|| "(accepted)".into());
+                (got != *w).then(|| format!("{l:?}\n  got {got}"))
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// `beacon_interval` of an AP without beacons and `trace_node` without
+    /// a setdest trace are not read (so not checked), as before the table.
+    #[test]
+    fn keys_without_effect_are_not_read() {
+        with_radio("", "mode = \"ap\"\nssid = \"m\"\nbeacons = false\nbeacon_interval = \"0s\"").unwrap();
+        with_radio("", "ap = \"ap\"\ntrace_node = \"x\"").unwrap();
+        assert_eq!(error("mode = \"ap\"\nssid = \"m\"\nbeacon_interval = \"0s\""), "t.toml:15: radios[1].beacon_interval: beacon_interval must be at least 1ms");
+    }
+
+    /// A radio is recorded as written, with its resolved address (and an
+    /// AP's subnet); the record reads back to the same radios.
+    #[test]
+    fn resolved_radio_is_as_written_with_its_address() {
+        let s = with_radio("", "ap = \"ap\"\nx = 3\nscan = \"passive\"\nrate = \"24Mbps\"").unwrap();
+        let j = s.to_json();
+        assert_eq!(j["radios"][0].to_string(), r#"{"addr":"172.16.0.1","mode":"ap","node":"ap","ssid":"n","subnet":"172.16.0.0/22"}"#);
+        assert_eq!(j["radios"][1].to_string(), r#"{"addr":"172.16.0.2","ap":"ap","node":"sta","rate":"24Mbps","scan":"passive","x":3}"#);
+        let back = Scenario::from_json_str(&j.to_string(), "back.json", &[]).unwrap();
+        assert_eq!(back.to_json()["radios"], j["radios"]);
+    }
+
+    /// Every value a type column lists reads.
+    #[test]
+    fn every_listed_value_reads() {
+        let mut checked = 0;
+        for k in radio_keys() {
+            for v in listed_values(k.ty) {
+                if v.contains('<') || !v.starts_with('"') {
+                    continue;
+                }
+                let lines = match (k.name, v) {
+                    ("mode", "\"ap\"") => "mode = \"ap\"\nssid = \"m\"".to_string(),
+                    ("mode", "\"adhoc\"") => "mode = \"adhoc\"".to_string(),
+                    _ => format!("ap = \"ap\"\n{} = {v}", k.name),
+                };
+                with_radio("", &lines).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+                checked += 1;
+            }
+        }
+        // mode 3, scan 2, rate_control 2.
+        assert_eq!(checked, 7);
+    }
+}

@@ -410,3 +410,93 @@ pub(super) fn udp_flows_json(flows: &[UdpFlowSpec], nodes: &[NodeSpec]) -> Value
     let section = Section { path: "udp_flows", keys: &keys };
     Value::Array(flows.iter().map(|f| section.write(&Udp { nodes, checks: None, spec: f.clone() })).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+
+    /// a - b wired, c alone; `lines` is one `[[udp_flows]]` entry.
+    fn with_flow(lines: &str) -> Result<Scenario, String> {
+        let text = format!(
+            "[sim]\nduration = \"2s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[nodes]]\nname = \"c\"\n\
+             [[links]]\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\n[[udp_flows]]\n{lines}\n"
+        );
+        Scenario::from_toml_str(&text, "t.toml", &[]).map_err(|e| e.to_string())
+    }
+
+    fn error(lines: &str) -> String {
+        with_flow(lines).err().unwrap_or_else(|| panic!("accepted: {lines}"))
+    }
+
+    /// With two bad keys, the one read first is reported: keys are read in
+    /// the table's order, `app` rejects another app's keys before any is
+    /// read, and a missing key is reported where it would have been read.
+    #[test]
+    fn the_first_bad_key_in_reading_order_is_reported() {
+        let cases = [
+            ("from = \"a\"\nto = \"a\"\nstop = \"junk\"\napp = \"cbr\"", "t.toml:15: udp_flows[0].to: a UDP flow needs two different nodes (from = to = \"a\")"),
+            ("from = \"a\"\nto = \"b\"\napp = \"cbr\"\nrate = \"fast\"\nbacklog = 1", "t.toml:18: udp_flows[0].backlog: app \"cbr\" takes no backlog (it takes: rate)"),
+            ("from = \"a\"\nto = \"b\"\napp = \"trace\"\nsize = 100\nrate = \"1Mbps\"", "t.toml:18: udp_flows[0].rate: app \"trace\" takes no rate (it takes: file)"),
+            ("from = \"a\"\nto = \"b\"\napp = \"trace\"\nsize = 100", "t.toml:17: udp_flows[0].size: a trace sets each datagram's size (drop size)"),
+            ("from = \"a\"\nto = \"b\"\napp = \"onoff\"\non_time = 0", "t.toml:13: udp_flows[0].rate: missing required key"),
+            ("from = \"a\"\nto = \"b\"\nsize = 0", "t.toml:16: udp_flows[0].size: size 0 is outside 1..=65507 bytes (one IPv4 datagram)"),
+            ("from = \"a\"\nto = \"b\"", "t.toml:13: udp_flows[0].app: missing required key (cbr, onoff, saturated, trace)"),
+            ("from = \"a\"\nto = \"b\"\napp = \"saturated\"\nbacklog = 0", "t.toml:14: udp_flows[0].from: a saturated sender is paced by its radio's MAC queue: \"a\" needs an 802.11 radio as its only interface (on a wired or p2p first hop use app = \"cbr\" at the link's rate)"),
+            ("from = \"a\"\nto = \"b\"\napp = \"onoff\"\nrate = 1000\npareto_shape = 3.0\noff_time = 0", "t.toml:19: udp_flows[0].off_time: off_time must be positive"),
+            ("from = \"a\"\nto = \"b\"\napp = \"onoff\"\nrate = 1000\npareto_shape = 3.0", "t.toml:18: udp_flows[0].pareto_shape: pareto_shape needs periods = \"pareto\""),
+            ("from = \"a\"\nto = \"c\"\napp = \"cbr\"", "t.toml:15: udp_flows[0].to: no route from \"a\" to \"c\" (the nodes are not connected)"),
+            ("from = \"a\"\nto = \"b\"\nstart = \"1s\"\nstop = 1", "t.toml:17: udp_flows[0].stop: stop 1s is not after start 1s"),
+        ];
+        let wrong: Vec<String> = cases.iter().filter(|(l, w)| error(l) != *w).map(|(l, _)| format!("{l:?}\n  got {}", error(l))).collect();
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn unknown_key_lists_the_table_in_order() {
+        let e = error("from = \"a\"\nto = \"b\"\napp = \"cbr\"\nrate = 1000\ncolour = 1");
+        assert_eq!(e, "t.toml:18: udp_flows[0].colour: unknown key (known: name, from, to, start, stop, size, app, rate, on_time, off_time, periods, pareto_shape, backlog, file)");
+    }
+
+    /// Each app's record has its own keys and every default filled in, and
+    /// reads back to the same flow.
+    #[test]
+    fn resolved_flow_records_its_app_and_reads_back() {
+        let cases = [
+            ("from = \"a\"\nto = \"b\"\napp = \"cbr\"\nrate = \"1Mbps\"\nstop = \"9s\"", r#"{"app":"cbr","from":"a","name":"udp0","rate":"1Mbps","size":1470,"start":"0s","stop":"2s","to":"b"}"#),
+            (
+                "name = \"v\"\nfrom = \"a\"\nto = \"b\"\napp = \"onoff\"\nrate = 250000\nperiods = \"pareto\"\npareto_shape = 2.5\non_time = \"200ms\"\noff_time = 0.3\nsize = \"1KiB\"\nstart = 0.5",
+                r#"{"app":"onoff","from":"a","name":"v","off_time":"300ms","on_time":"200ms","pareto_shape":2.5,"periods":"pareto","rate":"250kbps","size":1024,"start":"500ms","stop":"2s","to":"b"}"#,
+            ),
+            ("from = \"a\"\nto = \"b\"\napp = \"onoff\"\nrate = 1000\nperiods = \"constant\"", r#"{"app":"onoff","from":"a","name":"udp0","off_time":"1s","on_time":"1s","periods":"constant","rate":"1kbps","size":1470,"start":"0s","stop":"2s","to":"b"}"#),
+        ];
+        for (lines, want) in cases {
+            let s = with_flow(lines).unwrap();
+            let j = s.to_json();
+            assert_eq!(j["udp_flows"][0].to_string(), want);
+            let back = Scenario::from_json_str(&j.to_string(), "back.json", &[]).unwrap();
+            assert_eq!(back.udp_flows, s.udp_flows, "{lines}");
+        }
+    }
+
+    /// The defaults the table states as a literal are what a flow without
+    /// the key resolves to.
+    #[test]
+    fn stated_defaults_are_the_resolved_ones() {
+        let onoff = with_flow("from = \"a\"\nto = \"b\"\napp = \"onoff\"\nrate = 1000").unwrap().to_json();
+        let pareto = with_flow("from = \"a\"\nto = \"b\"\napp = \"onoff\"\nrate = 1000\nperiods = \"pareto\"").unwrap().to_json();
+        let mut checked = 0;
+        for k in udp_flow_keys() {
+            let Some(literal) = k.default.strip_prefix('`').and_then(|d| d.split('`').next()).filter(|d| !d.contains('<')) else { continue };
+            let resolved = [&onoff, &pareto].iter().find_map(|j| j["udp_flows"][0].get(k.name).cloned());
+            match k.name {
+                // A saturated sender's: its constant.
+                "backlog" => assert_eq!(literal, DEFAULT_BACKLOG.to_string()),
+                _ => assert_eq!(resolved.unwrap_or_else(|| panic!("{} not recorded", k.name)).to_string(), literal, "{}", k.name),
+            }
+            checked += 1;
+        }
+        // start, size, on_time, off_time, periods, pareto_shape, backlog.
+        assert_eq!(checked, 7);
+    }
+}
