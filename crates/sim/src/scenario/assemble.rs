@@ -346,7 +346,7 @@ fn udp_flows(root: &Table, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkS
     }
     let node_ref = |f: &Field| node_ref(f, nodes, index);
     let connected = |a: usize, b: usize| component[a] == component[b];
-    super::udp::udp_flows(tables, nodes, &node_ref, &connected, &radio_only, sim)
+    super::udp_keys::udp_flows(tables, nodes, &node_ref, &connected, &radio_only, sim)
 }
 
 /// `[[flows]]` (`scenario::flows`): every flow needs a route between its nodes.

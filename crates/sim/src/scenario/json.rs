@@ -97,7 +97,7 @@ pub fn scenario_json(s: &Scenario) -> Value {
         "route_changes": s.route_changes.iter().map(|r| super::routes::route_change_json(r, &s.nodes, &s.links)).collect::<Vec<_>>(),
     });
     if !s.udp_flows.is_empty() {
-        out["udp_flows"] = super::udp::udp_flows_json(&s.udp_flows, &s.nodes);
+        out["udp_flows"] = super::udp_keys::udp_flows_json(&s.udp_flows, &s.nodes);
     }
     if let Some(w) = &s.wifi {
         super::wifi::wifi_json(w, &mut out);

@@ -6,29 +6,26 @@
 //! automatic /22 at 172.16.0.0 + 1024·k for the k-th AP; the AP takes the
 //! first host address, its stations the next ones in declaration order).
 //! Ad hoc radios share one subnet (`[wifi] adhoc_subnet`, 192.168.0.0/16).
+//!
+//! Each radio's keys are read by their table (`super::radio_keys`); this
+//! reader checks what depends on several keys and on the other radios.
 
 use std::collections::HashMap;
 
-use airtcp_core::{Duration, Instant};
+use airtcp_core::Instant;
 use airtcp_wifi::medium::RadioSpec;
-use airtcp_wifi::mgmt::{ApSpec, MgmtSpec, ScanKind, StaSpec};
-use airtcp_wifi::mobility::{self, Mobility, Pos};
-use airtcp_wifi::phy::{PathLoss, Rate, Standard};
+use airtcp_wifi::mgmt::{ApSpec, MgmtSpec};
+use airtcp_wifi::mobility::{Mobility, Pos};
+use airtcp_wifi::phy::PathLoss;
 
 use super::doc::KeyPath;
 use super::names::NodeIndex;
+use super::radio_keys::{radio_json, read_radio, Context, Declared, Handoff, Mode, MobilityTrace};
 use super::value::{Field, Table, R};
-use super::wifi_medium::{at_least_one, finite, rate_control, std_letter};
 pub use super::wifi_types::{P2pSpec, RadioDecl, RadioMode, RandomWaypoint, WifiSpec};
 use super::NodeSpec;
-use crate::network::addr::{fmt_addr, mask, parse_addr, Prefix};
+use crate::network::addr::{fmt_addr, mask, Prefix};
 
-const RADIO_KEYS: &[&str] = &[
-    "node", "mode", "ssid", "ap", "channel", "x", "y", "z", "waypoints", "random_waypoint", "mobility_trace", "subnet", "addr", "rate",
-    "tx_power_dbm", "rts_threshold", "queue_packets", "beacons", "beacon_interval", "scan", "scan_channels", "min_channel_time",
-    "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at", "rate_control", "trace_node",
-    "handoff_warning", "warning_threshold_dbm", "warn_at", "overhear_probe_responses",
-];
 /// Keys only a station may have.
 const STATION_KEYS: &[&str] =
     &["ap", "scan", "scan_channels", "min_channel_time", "max_channel_time", "passive_dwell", "roam_threshold_dbm", "hysteresis_db", "beacon_loss", "roam_at",
@@ -65,131 +62,90 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     let items = radios_f.list()?;
     let mut out: Vec<RadioDecl> = Vec::with_capacity(items.len());
     let mut station_ap: Vec<Option<(usize, Field)>> = Vec::with_capacity(items.len());
-    let mut scripts: Vec<(usize, Field)> = Vec::new();
+    let mut scripts: Vec<(usize, Field, Vec<Handoff>)> = Vec::new();
     let mut ap_of_node: HashMap<usize, usize> = HashMap::new();
-    let mut seen_node: HashMap<usize, usize> = HashMap::new();
+    let mut radio_of_node: HashMap<usize, usize> = HashMap::new();
     let mut declared_addr: Vec<Option<(u32, Field)>> = Vec::with_capacity(items.len());
     let mut declared_subnet: Vec<Option<(Prefix, Field)>> = Vec::with_capacity(items.len());
     for i in 0..items.len() {
         let t = radios_f.item(i).table()?;
-        t.known(RADIO_KEYS)?;
-        let nf = t.req("node")?;
-        let ns = nf.str()?;
-        let node = index.get(ns).ok_or_else(|| nf.err(format!("unknown node \"{ns}\"")))?;
-        if let Some(j) = seen_node.insert(node, i) {
-            return Err(nf.err(format!("node \"{}\" already has a radio (radios[{j}]); one radio per node", nodes[node].name)));
-        }
-        let mode_f = t.opt("mode");
-        let mode_s = mode_f.as_ref().map(|f| f.str()).transpose()?.unwrap_or("station");
-        let ssid = match t.opt("ssid") {
-            Some(f) => {
-                let s = f.str()?;
-                if s.is_empty() || s.len() > 32 {
-                    return Err(f.err("ssid must be 1 to 32 bytes (802.11-2016 9.4.2.2)"));
-                }
-                Some(s.to_string())
-            }
-            None => None,
-        };
-        let mode = match mode_s {
-            "ap" => {
-                ap_of_node.insert(node, i);
-                RadioMode::Ap { ssid: ssid.clone().unwrap_or_else(|| "airtcp".to_string()) }
-            }
-            "station" => RadioMode::Station { ssid: ssid.clone().unwrap_or_default(), ap: None },
-            "adhoc" if p2p.is_some() => return Err(mode_f.expect("non-default mode is declared").err("the p2p medium has no ad hoc radios (only base stations and stations)")),
-            "adhoc" => {
-                if let Some(f) = t.opt("ssid") {
-                    return Err(f.err("an ad hoc radio has no ssid"));
-                }
-                RadioMode::AdHoc
-            }
-            s => return Err(mode_f.expect("non-default mode is declared").err(format!("unknown mode \"{s}\" (known: ap, station, adhoc)"))),
-        };
-        let is_station = matches!(mode, RadioMode::Station { .. });
-        for k in STATION_KEYS {
-            if let (Some(f), false) = (t.opt(k), is_station) {
-                return Err(f.err(format!("only a station has `{k}`")));
-            }
-        }
-        for k in AP_KEYS {
-            if let (Some(f), false) = (t.opt(k), matches!(mode, RadioMode::Ap { .. })) {
-                return Err(f.err(format!("only an AP has `{k}`")));
-            }
-        }
-        station_ap.push(match (is_station, t.opt("ap")) {
-            (true, Some(f)) => Some((i, f)),
-            (true, None) if ssid.is_none() => return Err(t.err("a station needs `ap` (the AP it starts associated with) or `ssid` (the network it joins by scanning)")),
-            (_, _) => None,
-        });
-        if let Some(f) = t.opt("roam_at") {
-            scripts.push((i, f));
-        }
-        let channel = match t.opt("channel") {
-            Some(f) => {
-                let c = f.u32()?;
-                if c > 255 || !standard.valid_channel(c as u8) {
-                    return Err(f.err(format!("channel {c} is not a channel of 802.11{}", std_letter(standard))));
-                }
-                c as u8
-            }
-            None => standard.default_channel(),
-        };
-        let (mobility, random_waypoint) = mobility_of(&t)?;
-        let mut rp = phy;
-        read_dbm(&t, "tx_power_dbm", &mut rp.tx_power_dbm)?;
-        let mut mp = mac.clone();
-        if let Some(f) = t.opt("rate") {
-            mp.data_rate = rate(&f, standard)?;
-        }
-        if let Some(f) = t.opt("rts_threshold") {
-            mp.rts_threshold = f.u32()?;
-        }
-        if let Some(f) = t.opt("queue_packets") {
-            mp.queue_limit = at_least_one(&f, "queue_packets")?;
-        }
-        if let Some(f) = t.opt("rate_control") {
-            mp.rate_control = rate_control(&f)?;
-        }
-        let mgmt = match &mode {
-            RadioMode::Ap { ssid } => {
-                let beacons = t.opt("beacons").map(|f| f.bool()).transpose()?.unwrap_or(true);
-                if beacons {
-                    let mut a = ApSpec::new(ssid);
-                    if let Some(f) = t.opt("beacon_interval") {
-                        a.beacon_interval = f.duration()?;
-                        if a.beacon_interval < Duration::from_millis(1) {
-                            return Err(f.err("beacon_interval must be at least 1ms"));
-                        }
+        let ctx = Context { nodes, index, standard, p2p: p2p.is_some(), phy, mac: &mac, radio_of_node: &radio_of_node };
+        // What the radio is (its node, mode and network) decides which
+        // other keys it may have: checked before their values are read.
+        let identify = |d: &Declared| -> R<RadioMode> {
+            let mode = match d.mode {
+                Mode::Ap => RadioMode::Ap { ssid: d.ssid.clone().unwrap_or_else(|| "airtcp".to_string()) },
+                Mode::Station => RadioMode::Station { ssid: d.ssid.clone().unwrap_or_default(), ap: None },
+                Mode::AdHoc if p2p.is_some() => return Err(t.req("mode")?.err("the p2p medium has no ad hoc radios (only base stations and stations)")),
+                Mode::AdHoc => {
+                    if let Some(f) = t.opt("ssid") {
+                        return Err(f.err("an ad hoc radio has no ssid"));
                     }
-                    MgmtSpec::Ap(a)
-                } else {
-                    MgmtSpec::Static
+                    RadioMode::AdHoc
+                }
+            };
+            let is_station = matches!(mode, RadioMode::Station { .. });
+            for k in STATION_KEYS {
+                if let (Some(f), false) = (t.opt(k), is_station) {
+                    return Err(f.err(format!("only a station has `{k}`")));
                 }
             }
-            RadioMode::Station { ssid, .. } => MgmtSpec::Station(station_spec(&t, ssid)?),
-            RadioMode::AdHoc => MgmtSpec::Static,
+            for k in AP_KEYS {
+                if let (Some(f), false) = (t.opt(k), matches!(mode, RadioMode::Ap { .. })) {
+                    return Err(f.err(format!("only an AP has `{k}`")));
+                }
+            }
+            if is_station && t.opt("ap").is_none() && d.ssid.is_none() {
+                return Err(t.err("a station needs `ap` (the AP it starts associated with) or `ssid` (the network it joins by scanning)"));
+            }
+            Ok(mode)
         };
-        declared_addr.push(t.opt("addr").map(|f| f.str().and_then(|s| parse_addr(s).map_err(|m| f.err(m))).map(|a| (a, f.clone()))).transpose()?);
-        declared_subnet.push(match (t.opt("subnet"), &mode) {
-            (Some(f), RadioMode::Ap { .. }) => Some((Prefix::parse(f.str()?).map_err(|m| f.err(m))?, f)),
-            (Some(f), _) => return Err(f.err("only an AP declares a subnet (stations take their network's; ad hoc radios use [wifi] adhoc_subnet)")),
+        let (d, mode) = read_radio(&t, &ctx, identify)?;
+        radio_of_node.insert(d.node, i);
+        if let RadioMode::Ap { .. } = mode {
+            ap_of_node.insert(d.node, i);
+        }
+        let is_station = matches!(mode, RadioMode::Station { .. });
+        station_ap.push(t.opt("ap").filter(|_| is_station).map(|f| (i, f)));
+        if let Some(steps) = d.roam_at {
+            scripts.push((i, t.req("roam_at")?, steps));
+        }
+        let channel = d.channel.unwrap_or_else(|| standard.default_channel());
+        let (mobility, random_waypoint) = mobility_of(&t, d.pos, d.waypoints, d.random_waypoint, d.mobility_trace, d.trace_node)?;
+        let mgmt = match &mode {
+            RadioMode::Ap { ssid } if d.beacons => MgmtSpec::Ap(ApSpec { ssid: ssid.clone(), ..d.ap_spec }),
+            RadioMode::Ap { .. } | RadioMode::AdHoc => MgmtSpec::Static,
+            RadioMode::Station { ssid, .. } => {
+                let mut s = d.sta;
+                if s.max_channel_time < s.min_channel_time {
+                    let f = t.opt("max_channel_time").or_else(|| t.opt("min_channel_time")).expect("one of them was set");
+                    return Err(f.err("max_channel_time must be at least min_channel_time"));
+                }
+                s.ssid = ssid.clone();
+                MgmtSpec::Station(s)
+            }
+        };
+        declared_addr.push(d.addr.map(|a| (a, t.opt("addr").expect("read from the table"))));
+        declared_subnet.push(match (d.subnet, &mode) {
+            (Some(p), RadioMode::Ap { .. }) => Some((p, t.opt("subnet").expect("read from the table"))),
+            (Some(_), _) => return Err(t.req("subnet")?.err("only an AP declares a subnet (stations take their network's; ad hoc radios use [wifi] adhoc_subnet)")),
             (None, _) => None,
         });
         out.push(RadioDecl {
-            node,
+            node: d.node,
             mode,
-            spec: RadioSpec { name: nodes[node].name.clone(), mobility, channel, phy: rp, mac: mp, ap: None, mgmt },
+            spec: RadioSpec { name: nodes[d.node].name.clone(), mobility, channel, phy: d.phy, mac: d.mac, ap: None, mgmt },
             subnet: Prefix::new(0, 0),
             addr: 0,
             random_waypoint,
         });
     }
-    let ap_ref = |f: &Field| -> R<usize> {
-        let s = f.str()?;
-        let n = index.get(s).ok_or_else(|| f.err(format!("unknown node \"{s}\"")))?;
-        ap_of_node.get(&n).copied().ok_or_else(|| f.err(format!("node \"{s}\" has no radio in mode \"ap\"")))
+    // The AP radio of node `s`, named at `path`.
+    let ap_named = |s: &str, path: &KeyPath| -> R<usize> {
+        let n = index.get(s).ok_or_else(|| root.doc.err(path, format!("unknown node \"{s}\"")))?;
+        ap_of_node.get(&n).copied().ok_or_else(|| root.doc.err(path, format!("node \"{s}\" has no radio in mode \"ap\"")))
     };
+    let ap_ref = |f: &Field| -> R<usize> { ap_named(f.str()?, &f.path) };
     for (i, f) in station_ap.into_iter().flatten() {
         let ap = ap_ref(&f)?;
         let s = f.str()?;
@@ -228,45 +184,20 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
             }
         }
     }
-    for (i, f) in scripts {
-        let list = f.list()?;
-        let mut steps = Vec::with_capacity(list.len());
-        let mut aways = Vec::with_capacity(list.len());
-        let mut last = None;
-        for k in 0..list.len() {
-            let e = f.item(k);
-            let v = e.list()?;
-            if v.len() != 2 && v.len() != 3 {
-                return Err(e.err("a scripted handoff is [time, \"ap-node\"] or [time, \"best\"], optionally with an away time [time, \"ap2\", \"2s\"]"));
-            }
-            aways.push(if v.len() == 3 { e.item(2).duration()? } else { Duration::ZERO });
-            let at = e.item(0).duration()?;
-            if last.is_some_and(|l| at <= l) {
-                return Err(e.item(0).err("scripted handoffs must be in increasing time order"));
-            }
-            // On the p2p medium a handoff is a stretch out of coverage: the
-            // next may not begin before the station is in a cell again.
-            if let (Some(_), Some(&prev_away), Some(l)) = (p2p, aways.get(k.wrapping_sub(1)), last) {
-                if at <= l + prev_away {
-                    return Err(e.item(0).err(format!(
-                        "handoff at {} begins before the previous one ends ({} + {} away)",
-                        super::units::format_duration(at),
-                        super::units::format_duration(l),
-                        super::units::format_duration(prev_away)
-                    )));
-                }
-            }
-            last = Some(at);
-            let target = match e.item(1).str()? {
-                "best" if p2p.is_some() => return Err(e.item(1).err("the p2p medium has no scan: a handoff names its AP")),
-                "best" => None,
-                _ => Some(ap_ref(&e.item(1))? as u32),
+    for (i, f, steps) in scripts {
+        let mut scripted = Vec::with_capacity(steps.len());
+        let mut aways = Vec::with_capacity(steps.len());
+        for h in steps {
+            let target = match h.target {
+                Some((name, path)) => Some(ap_named(&name, &path)? as u32),
+                None => None,
             };
-            steps.push((Instant::ZERO + at, target));
+            scripted.push((Instant::ZERO + h.at, target));
+            aways.push(h.away);
         }
         match &mut out[i].spec.mgmt {
             MgmtSpec::Station(st) => {
-                st.scripted = steps;
+                st.scripted = scripted;
                 st.scripted_away = aways;
             }
             _ => return Err(f.err("roam_at needs an AP that beacons (its `beacons` is false)")),
@@ -287,169 +218,46 @@ pub(super) fn wifi(root: &Table, nodes: &[NodeSpec], index: &NodeIndex) -> R<Opt
     Ok(Some(WifiSpec { raw, standard, path_loss, shadowing, radios: out, errors, p2p }))
 }
 
-fn read_dbm(t: &Table, key: &str, into: &mut f64) -> R<()> {
-    if let Some(f) = t.opt(key) {
-        *into = finite(&f)?;
-    }
-    Ok(())
-}
-
-/// "54Mbps" / "5.5Mbps" text or a number of Mb/s, one of the standard's rates.
-fn rate(f: &Field, std: Standard) -> R<Rate> {
-    let mbps = match f.v {
-        serde_json::Value::String(_) => f.rate()? as f64 / 1e6,
-        _ => finite(f)?,
-    };
-    Rate::from_mbps(std, mbps).ok_or_else(|| {
-        let known: Vec<String> = std.rates().iter().map(|r| format!("{}", r.mbps())).collect();
-        f.err(format!("{mbps} Mb/s is not a rate of 802.11{} (known: {})", std_letter(std), known.join(", ")))
-    })
-}
-
-/// The radio's mobility: a fixed position (`x`, `y`, `z`), `waypoints =
-/// [[t_s, x, y], ...]`, `random_waypoint = { area = [x0, y0, x1, y1], speed
-/// = [min, max], pause = "2s", seed_name }` or `mobility_trace = "file.csv"`.
-fn mobility_of(t: &Table) -> R<(Mobility, Option<RandomWaypoint>)> {
-    let coord = |k: &str| t.opt(k).map(|f| finite(&f)).transpose().map(|v| v.unwrap_or(0.0));
-    let pos = Pos { x: coord("x")?, y: coord("y")?, z: coord("z")? };
+/// The radio's mobility from its keys (each already read): a fixed
+/// position (`x`, `y`, `z`), or one of `waypoints`, `random_waypoint` and
+/// `mobility_trace` (with `trace_node` for an ns-2 setdest file).
+fn mobility_of(
+    t: &Table,
+    pos: Pos,
+    waypoints: Option<Mobility>,
+    random_waypoint: Option<(Mobility, RandomWaypoint)>,
+    trace: Option<MobilityTrace>,
+    trace_node: Option<u32>,
+) -> R<(Mobility, Option<RandomWaypoint>)> {
     let kinds: Vec<&str> = ["waypoints", "random_waypoint", "mobility_trace"].into_iter().filter(|k| t.opt(k).is_some()).collect();
     if kinds.len() > 1 {
         return Err(t.opt(kinds[1]).expect("present").err(format!("set one of waypoints, random_waypoint, mobility_trace (also {})", kinds[0])));
     }
-    if let Some(f) = t.opt("waypoints") {
-        let list = f.list()?;
-        if list.is_empty() {
-            return Err(f.err("waypoints needs at least one [t_s, x, y] entry"));
-        }
-        let mut pts = Vec::with_capacity(list.len());
-        let mut last: Option<f64> = None;
-        for k in 0..list.len() {
-            let e = f.item(k);
-            let v = e.list()?;
-            if v.len() != 3 && v.len() != 4 {
-                return Err(e.err("a waypoint is [t_s, x, y] or [t_s, x, y, z]"));
-            }
-            let nums: Vec<f64> = (0..v.len()).map(|j| finite(&e.item(j))).collect::<R<_>>()?;
-            if nums[0] < 0.0 || last.is_some_and(|l| nums[0] <= l) {
-                return Err(e.item(0).err(format!("waypoint time {} must be non-negative and after the previous one", nums[0])));
-            }
-            last = Some(nums[0]);
-            let at = Instant::from_nanos((nums[0] * 1e9).round() as u64);
-            pts.push((at, Pos { x: nums[1], y: nums[2], z: nums.get(3).copied().unwrap_or(0.0) }));
-        }
-        return Ok((Mobility::Waypoints(pts), None));
+    if let Some(m) = waypoints {
+        return Ok((m, None));
     }
-    if let Some(f) = t.opt("random_waypoint") {
-        let rt = f.table()?;
-        rt.known(&["area", "speed", "pause"])?;
-        let af = rt.req("area")?;
-        let area: Vec<f64> = (0..af.list()?.len()).map(|j| finite(&af.item(j))).collect::<R<_>>()?;
-        if area.len() != 4 || area[2] <= area[0] || area[3] <= area[1] {
-            return Err(af.err("area is [x0, y0, x1, y1] with x1 > x0 and y1 > y0"));
-        }
-        let sf = rt.req("speed")?;
-        let speed: Vec<f64> = (0..sf.list()?.len()).map(|j| finite(&sf.item(j))).collect::<R<_>>()?;
-        if speed.len() != 2 || speed[0] <= 0.0 || speed[1] < speed[0] {
-            return Err(sf.err("speed is [min, max] in m/s with 0 < min <= max"));
-        }
-        let pause = rt.opt("pause").map(|f| f.duration()).transpose()?.unwrap_or(Duration::ZERO);
-        let area = (area[0], area[1], area[2], area[3]);
-        // Checked here so a bad table fails at load, not at build.
-        let m = Mobility::random_waypoint(area, speed[0], speed[1], pause, 0, "check").map_err(|m| f.err(m))?;
-        return Ok((m, Some((area, speed[0], speed[1], pause))));
+    if let Some((m, rw)) = random_waypoint {
+        return Ok((m, Some(rw)));
     }
-    if let Some(f) = t.opt("mobility_trace") {
-        let rel = f.str()?;
-        let path = super::trace::resolve(&t.doc.origin, rel);
-        let text = std::fs::read_to_string(&path).map_err(|e| f.err(format!("cannot read {}: {e}", path.display())))?;
-        if text.contains("$node_(") {
-            // An ns-2 setdest file: `trace_node` picks the node (default 0).
-            let want = t.opt("trace_node").map(|g| g.u32()).transpose()?.unwrap_or(0);
-            let all = mobility::parse_setdest(&text).map_err(|m| f.err(format!("{}: {m}", path.display())))?;
-            return match all.into_iter().find(|(n, _)| *n == want) {
+    match trace {
+        // An ns-2 setdest file: `trace_node` picks the node (default 0).
+        Some(MobilityTrace::Setdest(all, path)) => {
+            let want = trace_node.unwrap_or(0);
+            match all.into_iter().find(|(n, _)| *n == want) {
                 Some((_, m)) => Ok((m, None)),
-                None => Err(f.err(format!("{}: no $node_({want}) in the setdest file", path.display()))),
-            };
+                None => Err(t.req("mobility_trace")?.err(format!("{path}: no $node_({want}) in the setdest file"))),
+            }
         }
-        if let Some(g) = t.opt("trace_node") {
-            return Err(g.err("trace_node applies to ns-2 setdest files only"));
-        }
-        return mobility::parse_csv(&text).map(|m| (m, None)).map_err(|m| f.err(format!("{}: {m}", path.display())));
+        Some(MobilityTrace::Csv(m)) => match t.opt("trace_node") {
+            Some(g) => Err(g.err("trace_node applies to ns-2 setdest files only")),
+            None => Ok((m, None)),
+        },
+        None => Ok((Mobility::Static(pos), None)),
     }
-    Ok((Mobility::Static(pos), None))
 }
 
 fn t_has(f: Field, key: &str) -> bool {
     f.table().is_ok_and(|t| t.opt(key).is_some())
-}
-
-/// A station's scanning and roaming keys.
-fn station_spec(t: &Table, ssid: &str) -> R<StaSpec> {
-    let mut s = StaSpec::new(ssid, Vec::new());
-    if let Some(f) = t.opt("scan") {
-        s.scan = match f.str()? {
-            "active" => ScanKind::Active,
-            "passive" => ScanKind::Passive,
-            x => return Err(f.err(format!("unknown scan \"{x}\" (known: active, passive)"))),
-        };
-    }
-    if let Some(f) = t.opt("scan_channels") {
-        let n = f.list()?.len();
-        if n == 0 {
-            return Err(f.err("scan_channels needs at least one channel"));
-        }
-        for k in 0..n {
-            let c = f.item(k).u32()?;
-            if c == 0 || c > 255 {
-                return Err(f.item(k).err(format!("{c} is not a channel number")));
-            }
-            s.channels.push(c as u8);
-        }
-    }
-    for (key, slot) in [("min_channel_time", &mut s.min_channel_time), ("max_channel_time", &mut s.max_channel_time), ("passive_dwell", &mut s.passive_dwell)] {
-        if let Some(f) = t.opt(key) {
-            *slot = f.duration()?;
-            if *slot == Duration::ZERO {
-                return Err(f.err(format!("{key} must be positive")));
-            }
-        }
-    }
-    if s.max_channel_time < s.min_channel_time {
-        let f = t.opt("max_channel_time").or_else(|| t.opt("min_channel_time")).expect("one of them was set");
-        return Err(f.err("max_channel_time must be at least min_channel_time"));
-    }
-    if let Some(f) = t.opt("roam_threshold_dbm") {
-        s.roam_threshold_dbm = Some(finite(&f)?);
-    }
-    if let Some(f) = t.opt("hysteresis_db") {
-        s.hysteresis_db = finite(&f)?;
-        if s.hysteresis_db < 0.0 {
-            return Err(f.err("hysteresis_db must not be negative"));
-        }
-    }
-    if let Some(f) = t.opt("beacon_loss") {
-        s.beacon_loss = at_least_one(&f, "beacon_loss")?;
-    }
-    if let Some(f) = t.opt("handoff_warning") {
-        s.handoff_warning = Some(f.duration()?);
-    }
-    if let Some(f) = t.opt("warning_threshold_dbm") {
-        s.warning_threshold_dbm = Some(finite(&f)?);
-    }
-    if let Some(f) = t.opt("overhear_probe_responses") {
-        s.overhear_probe_responses = f.bool()?;
-    }
-    if let Some(f) = t.opt("warn_at") {
-        let items = f.list()?;
-        for i in 0..items.len() {
-            let at = airtcp_core::Instant::ZERO + f.item(i).duration()?;
-            if s.warn_at.last().is_some_and(|&p| at <= p) {
-                return Err(f.item(i).err("warn_at must be increasing"));
-            }
-            s.warn_at.push(at);
-        }
-    }
-    Ok(s)
 }
 
 /// Give every radio its subnet and address (see the module doc).
@@ -578,10 +386,7 @@ pub(super) fn wifi_json(w: &WifiSpec, out: &mut serde_json::Value) {
     let mut radios = w.raw[1].clone();
     if let Some(list) = radios.as_array_mut() {
         for (r, v) in w.radios.iter().zip(list.iter_mut()) {
-            v["addr"] = serde_json::json!(fmt_addr(r.addr));
-            if let RadioMode::Ap { .. } = r.mode {
-                v["subnet"] = serde_json::json!(r.subnet.to_string());
-            }
+            *v = radio_json(v, r);
         }
     }
     out["radios"] = radios;
