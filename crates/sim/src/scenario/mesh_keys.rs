@@ -322,3 +322,81 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
         },
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Scenario;
+
+    fn ladder(over: &[(&str, &str)]) -> Result<Scenario, String> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/mesh-tcpfender.toml");
+        let over: Vec<(String, String)> = over.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Scenario::from_path(&path, &over).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn resolved_mesh_loads_back_to_the_same_mesh() {
+        for over in [
+            vec![],
+            vec![("mesh.routing", "\"hops\""), ("mesh.protocol", "\"ip\"")],
+            vec![("mesh.protocol", "\"more\""), ("mesh.batch_timeout", "\"0s\""), ("mesh.delivery", r#"[["S", "A", 0.7]]"#), ("mesh.real_bytes", "true"), ("mesh.batch", "16")],
+            vec![("mesh.protocol", "\"tcpfender\""), ("mesh.source", "\"per-segment\""), ("mesh.pipeline", "2"), ("mesh.prune", "0.2")],
+        ] {
+            let s = ladder(&over).unwrap();
+            let json = s.to_json();
+            let back = Scenario::from_json_str(&json.to_string(), "back.json", &[]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back.mesh, s.mesh, "{over:?}");
+            assert_eq!(back.to_json(), json);
+        }
+    }
+
+    /// Plain IP records only the routing; a coding protocol every coding
+    /// key of its own, defaults filled in (MORE: its batch timer, not
+    /// TCPFender's source).
+    #[test]
+    fn resolved_mesh_records_the_keys_of_its_protocol() {
+        assert_eq!(ladder(&[]).unwrap().to_json()["mesh"], serde_json::json!({ "routing": "etx" }));
+        assert_eq!(
+            ladder(&[("mesh.protocol", "\"more\"")]).unwrap().to_json()["mesh"],
+            serde_json::json!({ "routing": "etx", "protocol": "more", "flow": "flow0", "batch": 32, "pipeline": 1, "prune": 0.1, "batch_timeout": "100ms", "real_bytes": false, "delivery": [] })
+        );
+        let fender = ladder(&[("mesh.protocol", "\"tcpfender\"")]).unwrap().to_json();
+        assert_eq!((&fender["mesh"]["source"], &fender["mesh"]["batch"], &fender["mesh"]["pipeline"]), (&serde_json::json!("more"), &serde_json::json!(50), &serde_json::json!(4)));
+        assert!(fender["mesh"].get("batch_timeout").is_none());
+    }
+
+    #[test]
+    fn every_listed_value_reads() {
+        let keys = super::mesh_keys();
+        for (key, with) in [("routing", ""), ("protocol", ""), ("source", "tcpfender")] {
+            let k = keys.iter().find(|k| k.name == key).unwrap();
+            let listed = crate::scenario::keys::listed_values(k.ty);
+            assert!(listed.len() >= 2, "{key}");
+            for v in listed {
+                let mut over = vec![(format!("mesh.{key}"), v.to_string())];
+                if !with.is_empty() {
+                    over.push(("mesh.protocol".into(), format!("\"{with}\"")));
+                }
+                let over: Vec<(&str, &str)> = over.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+                let s = ladder(&over).unwrap_or_else(|e| panic!("{key} = {v}: {e}"));
+                assert_eq!(s.to_json()["mesh"].get(key).map_or("\"ip\"".into(), |x| x.to_string()), v, "{key}");
+            }
+        }
+    }
+
+    /// Keys are checked in the table's order, not the document's: with
+    /// plain IP, `source` (listed after `real_bytes` in sorted order) is the
+    /// first coding key reported; the mesh's radios are checked before
+    /// `protocol`, after `routing`.
+    #[test]
+    fn keys_are_checked_in_the_tables_order() {
+        let e = ladder(&[("mesh.real_bytes", "true"), ("mesh.source", "\"more\"")]).unwrap_err();
+        assert!(e.ends_with("mesh.source: source needs protocol = \"more\" or \"tcpfender\""), "{e}");
+        let e = ladder(&[("mesh.protocol", "\"olsr\""), ("radios.7.x", "5000.0")]).unwrap_err();
+        assert!(e.ends_with("radios[7]: mesh node \"D\" has no path to or from \"S\" (no radio pair with delivery in both directions connects it)"), "{e}");
+        let e = ladder(&[("mesh.routing", "\"ospf\""), ("radios.7.x", "5000.0")]).unwrap_err();
+        assert!(e.ends_with("mesh.routing: unknown routing \"ospf\" (known: etx, hops)"), "{e}");
+        // The default flow is checked (at `protocol`) before `batch` is read.
+        let e = ladder(&[("mesh.protocol", "\"tcpfender\""), ("flows.0.tcp.sack", "true"), ("mesh.batch", "0")]).unwrap_err();
+        assert!(e.ends_with("mesh.protocol: flow \"flow0\" must have sack = false under tcpfender (the module's ACKs carry no SACK blocks)"), "{e}");
+    }
+}

@@ -282,3 +282,76 @@ pub fn sdn_json(spec: &SdnSpec, nodes: &[NodeSpec]) -> Value {
     let keys = sdn_keys();
     Section { path: "sdn", keys: &keys }.write(&s)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Scenario;
+
+    fn sdn_zwa(over: &[(&str, &str)]) -> Scenario {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/sdn-zwa.toml");
+        let over: Vec<(String, String)> = over.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Scenario::from_path(&path, &over).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A controller, two switches and `sdn` after them.
+    fn two_switches(sdn: &str) -> Result<Scenario, String> {
+        let text = format!("[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"c0\"\n[[nodes]]\nname = \"s1\"\n[[nodes]]\nname = \"s2\"\n[[links]]\na = \"s1\"\nb = \"s2\"\nrate = \"1Mbps\"\n{sdn}");
+        Scenario::from_toml_str(&text, "t.toml", &[]).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn resolved_sdn_loads_back_to_the_same_control_plane() {
+        for over in [
+            vec![],
+            vec![("sdn.applications", r#"["forwarding", "mobility"]"#), ("sdn.zwa_replay_rto", "\"350ms\""), ("sdn.channels.2.processing", "\"0s\"")],
+        ] {
+            let s = sdn_zwa(&over);
+            let json = s.to_json();
+            let back = Scenario::from_json_str(&json.to_string(), "back.json", &[]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back.sdn, s.sdn, "{over:?}");
+            assert_eq!(back.to_json(), json);
+        }
+    }
+
+    #[test]
+    fn resolved_sdn_fills_every_default() {
+        let s = two_switches("[sdn]\ncontroller = \"c0\"\napplications = [\"zwa\", \"forwarding\", \"mobility\"]\nswitches = [\"s2\", \"s1\"]\n[[sdn.channels]]\nswitch = \"s1\"\n[[sdn.channels]]\nswitch = \"s2\"\nlatency = \"2ms\"\n").unwrap();
+        assert_eq!(
+            s.to_json()["sdn"],
+            serde_json::json!({
+                "controller": "c0",
+                // In the order the controller runs them.
+                "applications": ["mobility", "zwa", "forwarding"],
+                "switches": ["s2", "s1"],
+                // In the switches' order (datapath ids 1, 2).
+                "channels": [{ "switch": "s2", "latency": "2ms", "processing": "0s" }, { "switch": "s1", "latency": "0s", "processing": "0s" }],
+                "zwa_replay_rto": "200ms",
+            })
+        );
+    }
+
+    /// Keys are checked in the table's order: a switch without a channel
+    /// (found after `channels`) before a bad `zwa_replay_rto`, although the
+    /// document lists that key first.
+    #[test]
+    fn a_switch_without_a_channel_is_reported_before_a_later_key() {
+        let e = two_switches("[sdn]\nzwa_replay_rto = \"0s\"\ncontroller = \"c0\"\napplications = [\"forwarding\"]\nswitches = [\"s1\", \"s2\"]\n[[sdn.channels]]\nswitch = \"s1\"\n").unwrap_err();
+        assert_eq!(e, "t.toml:17: sdn.switches[1]: switch \"s2\" has no control channel (add [[sdn.channels]] switch = \"s2\")");
+        let e = two_switches("[sdn]\nzwa_replay_rto = \"0s\"\ncontroller = \"c0\"\napplications = [\"forwarding\"]\nswitches = []\n").unwrap_err();
+        assert_eq!(e, "t.toml:14: sdn.zwa_replay_rto: zwa_replay_rto must be positive");
+        let e = two_switches("[sdn]\nswitches = [\"c0\"]\napplications = [\"zwa\"]\ncontroller = \"c0\"\n").unwrap_err();
+        assert_eq!(e, "t.toml:15: sdn.applications: zwa and statistics need the mobility application");
+    }
+
+    #[test]
+    fn every_listed_application_reads() {
+        let keys = super::sdn_keys();
+        let listed = crate::scenario::keys::listed_values(keys[1].ty);
+        assert_eq!(listed.len(), 4);
+        for app in listed {
+            let s = two_switches(&format!("[sdn]\ncontroller = \"c0\"\napplications = [{app}, \"mobility\"]\nswitches = []\n"));
+            let s = s.or_else(|_| two_switches(&format!("[sdn]\ncontroller = \"c0\"\napplications = [{app}]\nswitches = []\n"))).unwrap_or_else(|e| panic!("{app}: {e}"));
+            assert!(s.to_json()["sdn"]["applications"].as_array().unwrap().iter().any(|a| a.to_string() == app), "{app}");
+        }
+    }
+}
