@@ -254,3 +254,12 @@ impl<'k, T> Section<'k, T> {
         Ok(())
     }
 }
+
+/// The name of the key `f` is the value of, for messages that name it
+/// (`"batch 0 is outside 1..=52"`) without spelling it a second time.
+pub fn key_name<'f>(f: &'f Field) -> &'f str {
+    match f.path.0.last() {
+        Some(super::doc::Seg::Key(k)) => k,
+        _ => "this key",
+    }
+}

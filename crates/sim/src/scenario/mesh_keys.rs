@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 
 use crate::network::etx::MeshRouting;
 
-use super::doc::{Doc, KeyPath, Seg};
-use super::keys::{Bool, Codec, Dur, Key};
+use super::doc::{Doc, KeyPath};
+use super::keys::{key_name, Bool, Codec, Dur, Key};
 use super::mesh_coding::{name, source_name, Protocol, DEFAULT_BATCH_TIMEOUT, PROTOCOLS, SOURCES};
 use super::mesh_links::{graph, MeshGraph};
 use super::value::{Field, R};
@@ -110,13 +110,7 @@ impl<'a> Mesh<'a> {
         self.graph(f.doc)?;
         match self.protocol {
             Some(p) => Ok(p),
-            None => {
-                let key = match f.path.0.last() {
-                    Some(Seg::Key(k)) => k.as_str(),
-                    _ => "this key",
-                };
-                Err(f.err(format!("{key} needs protocol = \"more\" or \"tcpfender\"")))
-            }
+            None => Err(f.err(format!("{} needs protocol = \"more\" or \"tcpfender\"", key_name(f)))),
         }
     }
 
@@ -156,11 +150,11 @@ impl<'a> Mesh<'a> {
     }
 }
 
-/// A whole number in `range`, named `what` in the error.
-fn count_in(f: &Field, what: &str, range: std::ops::RangeInclusive<usize>) -> R<usize> {
+/// A whole number in `range`.
+fn count_in(f: &Field, range: std::ops::RangeInclusive<usize>) -> R<usize> {
     let n = f.u32()? as usize;
     if !range.contains(&n) {
-        return Err(f.err(format!("{what} {n} is outside {}..={}", range.start(), range.end())));
+        return Err(f.err(format!("{} {n} is outside {}..={}", key_name(f), range.start(), range.end())));
     }
     Ok(n)
 }
@@ -217,7 +211,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
             default: "more 32, tcpfender 50",
             read: |m, f| {
                 m.coded(f)?;
-                m.beta = Some(count_in(f, "batch", 1..=airtcp_core::MAX_BATCH)?);
+                m.beta = Some(count_in(f, 1..=airtcp_core::MAX_BATCH)?);
                 Ok(())
             },
             write: |m| m.protocol.and(m.beta).map(Value::from),
@@ -229,7 +223,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
             default: "more 1, tcpfender 4",
             read: |m, f| {
                 m.coded(f)?;
-                m.pipeline = Some(count_in(f, "pipeline", 1..=64)?);
+                m.pipeline = Some(count_in(f, 1..=64)?);
                 Ok(())
             },
             write: |m| m.protocol.and(m.pipeline).map(Value::from),
@@ -243,7 +237,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
                 m.coded(f)?;
                 let p = f.prob()?;
                 if p >= 1.0 {
-                    return Err(f.err("prune must be below 1 (1 would prune every forwarder)"));
+                    return Err(f.err(format!("{} must be below 1 (1 would prune every forwarder)", key_name(f))));
                 }
                 m.prune = p;
                 Ok(())
@@ -257,7 +251,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
             default: "`\"more\"`",
             read: |m, f| {
                 if m.coded(f)? != Protocol::Fender {
-                    return Err(f.err("source needs protocol = \"tcpfender\""));
+                    return Err(f.err(format!("{} needs protocol = \"tcpfender\"", key_name(f))));
                 }
                 let s = f.str()?;
                 m.source = SOURCES.iter().find(|x| x.0 == s).ok_or_else(|| f.err(format!("unknown source \"{s}\" (known: more, per-segment)")))?.1;
@@ -272,7 +266,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
             default: "`\"100ms\"`",
             read: |m, f| {
                 if m.coded(f)? != Protocol::More {
-                    return Err(f.err("batch_timeout needs protocol = \"more\""));
+                    return Err(f.err(format!("{} needs protocol = \"more\"", key_name(f))));
                 }
                 m.batch_timeout = Some(f.duration()?).filter(|d| *d > Duration::ZERO);
                 Ok(())

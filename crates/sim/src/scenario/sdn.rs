@@ -14,7 +14,7 @@ use airtcp_core::Duration;
 use serde_json::{json, Value};
 
 use super::doc::{Doc, KeyPath};
-use super::keys::{Codec, Dur, Key, Section, REQUIRED};
+use super::keys::{key_name, Codec, Dur, Key, Section, REQUIRED};
 use super::names::NodeIndex;
 use super::value::{Field, Table, R};
 use super::NodeSpec;
@@ -203,7 +203,7 @@ pub fn sdn_keys<'a>() -> [Key<Sdn<'a>>; 5] {
                 s.check_channels(f.doc)?;
                 let d = f.duration()?;
                 if d == Duration::ZERO {
-                    return Err(f.err("zwa_replay_rto must be positive"));
+                    return Err(f.err(format!("{} must be positive", key_name(f))));
                 }
                 s.spec.zwa_replay_rto = d;
                 Ok(())
