@@ -28,6 +28,11 @@ use super::{FlowSpec, NodeSpec};
 /// The routing metrics by name.
 const ROUTINGS: [(&str, MeshRouting); 2] = [("etx", MeshRouting::Etx), ("hops", MeshRouting::Hops)];
 
+/// The names of a by-name list, as an "unknown ... (known: ...)" message lists them.
+fn names<T>(list: &[(&str, T)]) -> String {
+    list.iter().map(|x| x.0).collect::<Vec<_>>().join(", ")
+}
+
 pub fn routing_name(r: MeshRouting) -> &'static str {
     ROUTINGS.iter().find(|x| x.1 == r).expect("every metric has a name").0
 }
@@ -169,7 +174,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
             default: "`\"etx\"`",
             read: |m, f| {
                 let s = f.str()?;
-                m.routing = ROUTINGS.iter().find(|r| r.0 == s).ok_or_else(|| f.err(format!("unknown routing \"{s}\" (known: etx, hops)")))?.1;
+                m.routing = ROUTINGS.iter().find(|r| r.0 == s).ok_or_else(|| f.err(format!("unknown routing \"{s}\" (known: {})", names(&ROUTINGS))))?.1;
                 Ok(())
             },
             write: |m| Some(json!(routing_name(m.routing))),
@@ -182,7 +187,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
             read: |m, f| {
                 m.graph(f.doc)?;
                 let s = f.str()?;
-                m.protocol = PROTOCOLS.iter().find(|p| p.0 == s).ok_or_else(|| f.err(format!("unknown protocol \"{s}\" (known: ip, more, tcpfender)")))?.1;
+                m.protocol = PROTOCOLS.iter().find(|p| p.0 == s).ok_or_else(|| f.err(format!("unknown protocol \"{s}\" (known: {})", names(&PROTOCOLS))))?.1;
                 m.protocol_at = f.path.clone();
                 Ok(())
             },
@@ -254,7 +259,7 @@ pub fn mesh_keys<'a>() -> [Key<Mesh<'a>>; 10] {
                     return Err(f.err(format!("{} needs protocol = \"tcpfender\"", key_name(f))));
                 }
                 let s = f.str()?;
-                m.source = SOURCES.iter().find(|x| x.0 == s).ok_or_else(|| f.err(format!("unknown source \"{s}\" (known: more, per-segment)")))?.1;
+                m.source = SOURCES.iter().find(|x| x.0 == s).ok_or_else(|| f.err(format!("unknown source \"{s}\" (known: {})", names(&SOURCES))))?.1;
                 Ok(())
             },
             write: |m| (m.protocol == Some(Protocol::Fender)).then(|| json!(source_name(m.source))),
