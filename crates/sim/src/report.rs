@@ -2,7 +2,7 @@
 //! simulator hands over a [`Finished`] (defined here, so the report depends on
 //! the simulator's parts and the simulator on the report, never both ways).
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use airtcp_core::Instant;
 use airtcp_tcp::Event;
@@ -50,9 +50,9 @@ pub(crate) struct Finished<'s> {
     pub radio_signal: Vec<Vec<(Instant, f32)>>,
     pub radio_ap: Vec<Option<u32>>,
     /// The SDN control plane's counters, when the scenario has one.
-    pub sdn: Option<serde_json::Value>,
+    pub sdn: Option<crate::summary::SdnSummary>,
     /// The mesh's links, routes and measured deliveries, when the scenario has one.
-    pub mesh: Option<serde_json::Value>,
+    pub mesh: Option<crate::summary::MeshSummary>,
 }
 
 /// One flow's entry of `flows`, its analysis taken from the flow's tap.
@@ -169,8 +169,8 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
             }
         })
         .collect();
-    let mut scenario = sc.to_json();
-    scenario["sim"]["seed"] = json!(fin.seed);
+    let mut scenario = sc.resolved();
+    scenario.sim["seed"] = json!(fin.seed);
     let summary = Summary {
         scenario,
         seed: fin.seed,
@@ -179,8 +179,8 @@ pub(crate) fn output(mut fin: Finished<'_>, run_wall_s: f64) -> RunOutput {
         links,
         agents: agent_summaries(&fin),
         radios: radio_summaries(&fin),
-        sdn: fin.sdn.clone().unwrap_or(Value::Null),
-        mesh: fin.mesh.clone().unwrap_or(Value::Null),
+        sdn: fin.sdn.take(),
+        mesh: fin.mesh.take(),
         udp_flows: crate::udp::report::udp_summaries(sc, &fin.udp, fin.end),
         run: RunSummary {
             events_executed: fin.events_executed,

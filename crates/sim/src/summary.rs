@@ -18,8 +18,9 @@ use crate::metrics::FlowAnalysis;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// The resolved scenario with the seed used (the scenario's own JSON
-    /// form, written by `scenario::json`).
-    pub scenario: Value,
+    /// form: its sections typed, each section's records written by its key
+    /// tables).
+    pub scenario: crate::scenario::json::ResolvedScenario,
     pub seed: u64,
     pub versions: Versions,
     pub flows: Vec<FlowSummary>,
@@ -27,9 +28,9 @@ pub struct Summary {
     pub agents: Vec<AgentSummary>,
     pub radios: Vec<RadioSummary>,
     /// The SDN control plane's counters (`null` without one).
-    pub sdn: Value,
+    pub sdn: Option<SdnSummary>,
     /// The mesh's links, routes and deliveries (`null` without one).
-    pub mesh: Value,
+    pub mesh: Option<MeshSummary>,
     pub udp_flows: Vec<UdpFlowSummary>,
     pub run: RunSummary,
 }
@@ -263,6 +264,128 @@ pub struct UdpFlowSummary {
     pub delay_mean_s: Option<f64>,
     pub delay_min_s: Option<f64>,
     pub delay_max_s: Option<f64>,
+}
+
+/// The SDN control plane: messages on the control channels, what the
+/// controller and its applications did, and each datapath's table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SdnSummary {
+    pub messages_to_controller: u64,
+    pub messages_to_datapaths: u64,
+    pub flow_mods: u64,
+    pub packet_ins: u64,
+    pub packet_outs: u64,
+    pub zwa_acks: u64,
+    pub flow_removed: u64,
+    pub station_notices: u64,
+    /// Frames a datapath's table dropped.
+    pub table_drops: u64,
+    /// The controller's counters and its applications', by name.
+    pub controller: BTreeMap<String, u64>,
+    pub datapaths: Vec<DatapathSummary>,
+}
+
+/// One datapath (`flows`: its table's entries at the end).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatapathSummary {
+    pub node: String,
+    pub dpid: u64,
+    pub lookups: u64,
+    pub matched: u64,
+    pub packet_ins: u64,
+    pub packet_outs: u64,
+    pub errors: u64,
+    pub flows: u64,
+}
+
+/// The mesh: its links and routes as computed at load, the deliveries
+/// measured during the run, and the coding plane's plan and counters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshSummary {
+    /// `etx` or `hops`.
+    pub routing: String,
+    /// `ip`, `more` or `tcpfender`.
+    pub protocol: String,
+    pub links: Vec<MeshLinkSummary>,
+    pub routes: Vec<MeshRoute>,
+    pub measured: Vec<MeasuredLink>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coding: Option<CodingSummary>,
+}
+
+/// A directed mesh link: delivery of a data frame and of its ACK, and its
+/// routing cost (`null` when no ACK ever comes back).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshLinkSummary {
+    pub from: String,
+    pub to: String,
+    pub data_delivery: f64,
+    pub ack_delivery: f64,
+    pub cost: Option<f64>,
+}
+
+/// `node`'s next hop toward `to`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshRoute {
+    pub node: String,
+    pub to: String,
+    pub via: String,
+}
+
+/// Data frames sent on a link during the run and decoded at its far end
+/// (`delivery`: their ratio, collisions included; `null` when none was sent).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeasuredLink {
+    pub from: String,
+    pub to: String,
+    pub sent: u64,
+    pub decoded: u64,
+    pub delivery: Option<f64>,
+}
+
+/// The coding plane (MORE or TCPFender): its parameters, MORE's plan and
+/// each node's role and counters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CodingSummary {
+    pub protocol: String,
+    pub batch: u64,
+    pub pipeline: u64,
+    pub real_bytes: bool,
+    /// TCPFender's source mode (`null` under MORE).
+    pub source: Option<String>,
+    pub forwarders: Vec<String>,
+    pub nodes: Vec<CodingNode>,
+    pub counters: CodingCounters,
+}
+
+/// A node with a role in the plan (or pruned from it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CodingNode {
+    pub node: String,
+    pub role: String,
+    /// `null` when the destination is unreachable from it.
+    pub etx_to_destination: Option<f64>,
+    pub z: f64,
+    pub tx_credit: f64,
+    pub pruned: bool,
+    pub counters: BTreeMap<String, u64>,
+}
+
+/// What the coding plane did to the carried flow's packets (counted by the
+/// plane itself into this struct).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CodingCounters {
+    pub segments_to_tcp: u64,
+    pub batches_to_tcp: u64,
+    pub acks_sent: u64,
+    pub coded_enqueued: u64,
+    pub tcp_acks_absorbed: u64,
+    pub waiting_drops: u64,
+    pub refused: u64,
+    /// Real-byte mode: decoded datagrams checked, and those that differed
+    /// from the original (or could not be parsed).
+    pub real_bytes_checked: u64,
+    pub real_bytes_mismatches: u64,
 }
 
 /// The run itself.

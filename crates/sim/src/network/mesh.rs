@@ -6,7 +6,9 @@
 use super::addr::Prefix;
 use super::fib::{Origin, Route};
 use super::Network;
-use crate::scenario::mesh::{mesh_report, MeshSpec};
+use crate::scenario::mesh::{link_costs, routing_name, MeshSpec};
+use crate::scenario::mesh_coding;
+use crate::summary::{MeasuredLink, MeshLinkSummary, MeshRoute, MeshSummary};
 use crate::scenario::Scenario;
 
 impl Network {
@@ -27,26 +29,40 @@ impl Network {
         }
     }
 
-    /// The mesh for summary.json: the scenario's links and routes, and per
-    /// link the data frames sent and decoded during the run (`measured`:
-    /// delivery under load, collisions included).
-    pub(crate) fn mesh_report(&self, sc: &Scenario) -> Option<serde_json::Value> {
+    /// The mesh for summary.json: the scenario's links (with their cost)
+    /// and routes, and per link the data frames sent and decoded during the
+    /// run (`measured`: delivery under load, collisions included).
+    pub(crate) fn mesh_report(&self, sc: &Scenario) -> Option<MeshSummary> {
         let (m, w, wlan) = (sc.mesh.as_ref()?, sc.wifi.as_ref()?, self.wlan()?);
-        let mut v = mesh_report(m, w, &sc.nodes);
         let name = |r: usize| sc.nodes[w.radios[r].node].name.clone();
-        let measured: Vec<_> = m
+        let costs = link_costs(&m.links, m.routing);
+        let links = m
+            .links
+            .iter()
+            .map(|l| MeshLinkSummary {
+                from: name(l.from),
+                to: name(l.to),
+                data_delivery: l.data,
+                ack_delivery: l.ack,
+                cost: costs.iter().find(|c| c.0 == l.from && c.1 == l.to).map(|c| c.2),
+            })
+            .collect();
+        let measured = m
             .links
             .iter()
             .map(|l| {
                 let (sent, decoded) = wlan.link_stats(l.from as u32, l.to as u32);
                 let delivery = if sent > 0 { Some(decoded as f64 / sent as f64) } else { None };
-                serde_json::json!({ "from": name(l.from), "to": name(l.to), "sent": sent, "decoded": decoded, "delivery": delivery })
+                MeasuredLink { from: name(l.from), to: name(l.to), sent, decoded, delivery }
             })
             .collect();
-        v["measured"] = serde_json::Value::Array(measured);
-        if let (Some(p), Some(c)) = (self.coded.as_ref(), m.coding.as_ref()) {
-            v["coding"] = p.report(c, &name);
-        }
-        Some(v)
+        Some(MeshSummary {
+            routing: routing_name(m.routing).to_string(),
+            protocol: m.coding.as_ref().map_or("ip", |c| mesh_coding::name(c.protocol)).to_string(),
+            links,
+            routes: m.routes.iter().map(|&(u, d, h)| MeshRoute { node: name(u), to: name(d), via: name(h) }).collect(),
+            measured,
+            coding: self.coded.as_ref().zip(m.coding.as_ref()).map(|(p, c)| p.report(c, &name)),
+        })
     }
 }

@@ -34,13 +34,13 @@ use airtcp_agents::sdn::zwa::ZwaApp;
 use airtcp_agents::sdn::zwa_core::ZwaConfig;
 use airtcp_agents::sdn::{Controller, Datapath, DatapathConfig, FlowModCommand, OfMessage};
 use airtcp_core::{Duration, Frame, Instant, IpPayload, MacAddr};
-use serde_json::{json, Value};
 
 use super::{Cx, Network};
 use crate::engine::class;
 use crate::events::{Ev, Raw};
 use crate::scenario::sdn::SdnSpec;
 use crate::scenario::Scenario;
+use crate::summary::{DatapathSummary, SdnSummary};
 
 /// Hook-mask bit (outside the agents' four) marking a datapath node, so the
 /// fast path's existing `hooks != 0` test sends it to the general path.
@@ -185,40 +185,39 @@ impl SdnPlane {
     }
 
     /// End-of-run counters for `summary.json`.
-    pub(crate) fn report(&self, sc: &Scenario) -> Value {
+    pub(crate) fn report(&self, sc: &Scenario) -> SdnSummary {
         let c = &self.counters;
-        let datapaths: Vec<Value> = self
+        let datapaths = self
             .dps
             .iter()
             .enumerate()
             .map(|(k, d)| {
                 let dc = d.counters();
-                json!({
-                    "node": sc.nodes[self.node_of(k)].name,
-                    "dpid": d.dpid(),
-                    "lookups": dc.lookups,
-                    "matched": dc.matched,
-                    "packet_ins": dc.packet_ins,
-                    "packet_outs": dc.packet_outs,
-                    "errors": dc.errors,
-                    "flows": d.table().len(),
-                })
+                DatapathSummary {
+                    node: sc.nodes[self.node_of(k)].name.clone(),
+                    dpid: d.dpid(),
+                    lookups: dc.lookups,
+                    matched: dc.matched,
+                    packet_ins: dc.packet_ins,
+                    packet_outs: dc.packet_outs,
+                    errors: dc.errors,
+                    flows: d.table().len() as u64,
+                }
             })
             .collect();
-        let controller: serde_json::Map<String, Value> = self.ctl.counters().into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
-        json!({
-            "messages_to_controller": c.to_controller,
-            "messages_to_datapaths": c.to_datapaths,
-            "flow_mods": c.flow_mods,
-            "packet_ins": c.packet_ins,
-            "packet_outs": c.packet_outs,
-            "zwa_acks": c.zwa_acks,
-            "flow_removed": c.flow_removed,
-            "station_notices": c.notices,
-            "table_drops": c.table_drops,
-            "controller": Value::Object(controller),
-            "datapaths": datapaths,
-        })
+        SdnSummary {
+            messages_to_controller: c.to_controller,
+            messages_to_datapaths: c.to_datapaths,
+            flow_mods: c.flow_mods,
+            packet_ins: c.packet_ins,
+            packet_outs: c.packet_outs,
+            zwa_acks: c.zwa_acks,
+            flow_removed: c.flow_removed,
+            station_notices: c.notices,
+            table_drops: c.table_drops,
+            controller: self.ctl.counters().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            datapaths,
+        }
     }
 }
 

@@ -229,3 +229,37 @@ pub(crate) use named_codec;
 pub fn listed_values(ty: &str) -> Vec<&str> {
     ty.split('`').skip(1).step_by(2).filter(|v| !v.starts_with('[')).collect()
 }
+
+/// The default text of a key that must be given.
+pub const REQUIRED: &str = "required";
+
+impl<'k, T> Section<'k, T> {
+    /// [`Section::known`], then every key in the table's order (not the
+    /// document's), a key whose default is [`REQUIRED`] failing when
+    /// absent: for sections whose keys are checked against the keys before
+    /// them (`[sdn]`'s switches against its controller, `[mesh]`'s coding
+    /// keys against its protocol), so the table's order is the order of
+    /// the checks and of the errors.
+    pub fn read_in_order(&self, t: &Table, into: &mut T) -> R<()> {
+        self.known(t)?;
+        for k in self.keys {
+            match t.opt(k.name) {
+                Some(f) => (k.read)(into, &f)?,
+                None if k.default == REQUIRED => {
+                    t.req(k.name)?;
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The name of the key `f` is the value of, for messages that name it
+/// (`"batch 0 is outside 1..=52"`) without spelling it a second time.
+pub fn key_name<'f>(f: &'f Field) -> &'f str {
+    match f.path.0.last() {
+        Some(super::doc::Seg::Key(k)) => k,
+        _ => "this key",
+    }
+}

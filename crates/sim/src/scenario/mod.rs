@@ -103,11 +103,13 @@ mod agent_on;
 mod agents;
 mod doc;
 mod flows;
-mod json;
+pub mod json;
 pub mod link_tables;
 pub mod keys;
 pub mod mesh;
 pub mod mesh_coding;
+pub mod mesh_keys;
+mod mesh_links;
 mod mobileip;
 mod names;
 mod radio_keys;
@@ -302,7 +304,12 @@ impl Scenario {
     /// itself a valid scenario: `from_json_str(&to_json().to_string(), ..)`
     /// gives back the same scenario.
     pub fn to_json(&self) -> serde_json::Value {
-        json::scenario_json(self)
+        serde_json::to_value(self.resolved()).expect("the resolved scenario is plain data")
+    }
+
+    /// [`Scenario::to_json`] as its typed sections (summary.json's `scenario`).
+    pub fn resolved(&self) -> json::ResolvedScenario {
+        json::resolved(self)
     }
 
     pub fn node_index(&self, name: &str) -> Option<usize> {

@@ -78,6 +78,9 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let wifi_errors = super::wifi_errors::wifi_error_keys();
     let udp_flows = super::udp_keys::udp_flow_keys();
     let radios = super::radio_keys::radio_keys();
+    let sdn = super::sdn::sdn_keys();
+    let sdn_channels = super::sdn::channel_keys();
+    let mesh = super::mesh_keys::mesh_keys();
     vec![
         ("sim", table(&super::run::SIM, &[])),
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
@@ -98,6 +101,9 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
         ("flows.tcp.ns2", table(&super::ns2::NS2, &[("default (`ns2-reno`)", &ns2)])),
         ("udp_flows", table(&Section { path: "udp_flows", keys: &udp_flows }, &[])),
+        ("sdn", table(&Section { path: "sdn", keys: &sdn }, &[])),
+        ("sdn.channels", table(&Section { path: "sdn.channels", keys: &sdn_channels }, &[])),
+        ("mesh", table(&Section { path: "mesh", keys: &mesh }, &[])),
     ]
 }
 
@@ -147,7 +153,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: udp_flows --><!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");

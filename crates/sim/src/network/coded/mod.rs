@@ -35,7 +35,8 @@ use std::collections::VecDeque;
 use airtcp_coding::Symbol;
 use airtcp_core::{MacAddr, Packet, SeqNum};
 
-use crate::scenario::mesh_coding::{CodingSpec, Protocol};
+use crate::scenario::mesh_coding::{name, source_name, CodingSpec, Protocol};
+use crate::summary::{CodingCounters, CodingNode, CodingSummary};
 use crate::scenario::Scenario;
 use payloads::PayloadRing;
 use roles::Role;
@@ -81,22 +82,8 @@ pub(crate) struct CodedPlane {
     wire_buf: Vec<u8>,
     /// Scratch holding a received coded payload while its role runs.
     rx_buf: Vec<u8>,
-    c: Counters,
-}
-
-#[derive(Default)]
-struct Counters {
-    waiting_drops: u64,
-    refused: u64,
-    segments_to_tcp: u64,
-    batches_to_tcp: u64,
-    acks_sent: u64,
-    tcp_acks_absorbed: u64,
-    coded_enqueued: u64,
-    /// Real-byte mode: decoded datagrams checked, and those that differed
-    /// from the original (or could not be parsed).
-    real_bytes_checked: u64,
-    real_bytes_mismatches: u64,
+    /// Summary counters, kept in the summary's own type.
+    c: CodingCounters,
 }
 
 impl CodedPlane {
@@ -131,7 +118,7 @@ impl CodedPlane {
             payloads: c.real_bytes.then(|| PayloadRing::new(w.radios.len(), symbol_len)),
             wire_buf: Vec::with_capacity(symbol_len),
             rx_buf: Vec::with_capacity(symbol_len),
-            c: Counters::default(),
+            c: CodingCounters::default(),
         })
     }
 
@@ -150,35 +137,29 @@ impl CodedPlane {
     }
 
     /// For summary.json: the plan, each role's counters and the plane's.
-    pub(crate) fn report(&self, c: &CodingSpec, name: &dyn Fn(usize) -> String) -> serde_json::Value {
+    pub(crate) fn report(&self, c: &CodingSpec, name_of: &dyn Fn(usize) -> String) -> CodingSummary {
         let plan = &c.plan;
-        let nodes: Vec<_> = (0..self.roles.len())
+        let nodes = (0..self.roles.len())
             .filter(|&r| !matches!(self.roles[r], Role::None) || plan.pruned().contains(&r))
-            .map(|r| {
-                let counters: serde_json::Map<String, serde_json::Value> = self.roles[r].counters().into_iter().map(|(k, v)| (k.to_string(), v.into())).collect();
-                serde_json::json!({
-                    "node": name(r), "role": self.roles[r].kind(), "etx_to_destination": finite(plan.etx(r)),
-                    "z": plan.z(r), "tx_credit": plan.tx_credit(r), "pruned": plan.pruned().contains(&r), "counters": counters,
-                })
+            .map(|r| CodingNode {
+                node: name_of(r),
+                role: self.roles[r].kind().to_string(),
+                etx_to_destination: Some(plan.etx(r)).filter(|x| x.is_finite()),
+                z: plan.z(r),
+                tx_credit: plan.tx_credit(r),
+                pruned: plan.pruned().contains(&r),
+                counters: self.roles[r].counters().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
             })
             .collect();
-        let k = &self.c;
-        serde_json::json!({
-            "protocol": crate::scenario::mesh_coding::name(self.protocol),
-            "batch": c.beta, "pipeline": c.pipeline, "real_bytes": c.real_bytes,
-            "source": if c.protocol == Protocol::Fender { Some(crate::scenario::mesh_coding::source_name(c.source)) } else { None },
-            "forwarders": plan.forwarders().map(name).collect::<Vec<_>>(),
-            "nodes": nodes,
-            "counters": {
-                "segments_to_tcp": k.segments_to_tcp, "batches_to_tcp": k.batches_to_tcp, "acks_sent": k.acks_sent,
-                "coded_enqueued": k.coded_enqueued, "tcp_acks_absorbed": k.tcp_acks_absorbed,
-                "waiting_drops": k.waiting_drops, "refused": k.refused,
-                "real_bytes_checked": k.real_bytes_checked, "real_bytes_mismatches": k.real_bytes_mismatches,
-            },
-        })
+        CodingSummary {
+            protocol: name(self.protocol).to_string(),
+            batch: c.beta as u64,
+            pipeline: c.pipeline as u64,
+            real_bytes: c.real_bytes,
+            source: (c.protocol == Protocol::Fender).then(|| source_name(c.source).to_string()),
+            forwarders: plan.forwarders().map(name_of).collect(),
+            nodes,
+            counters: self.c,
+        }
     }
-}
-
-fn finite(x: f64) -> serde_json::Value {
-    if x.is_finite() { x.into() } else { serde_json::Value::Null }
 }
