@@ -104,6 +104,7 @@ mod agents;
 mod doc;
 mod flows;
 mod json;
+pub mod link_keys;
 pub mod link_tables;
 pub mod keys;
 pub mod mesh;
