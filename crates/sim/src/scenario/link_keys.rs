@@ -312,11 +312,11 @@ pub static LINK: &[LinkKey] = &[
         default: "none",
         doc: "The direction follows a Mahimahi trace or a drive log instead of `rate`; its keys are below.",
         read: |d, f, dir| {
-            let t = super::trace::trace_spec(&f.table()?)?;
+            let t = super::trace_keys::trace_spec(&f.table()?)?;
             Draft::set(&mut d.trace, dir, Some(t));
             Ok(())
         },
-        write: |w, dir| w.l.trace[dir.expect("per direction")].as_ref().map(super::trace::trace_json),
+        write: |w, dir| w.l.trace[dir.expect("per direction")].as_ref().map(super::trace_keys::trace_json),
     },
     LinkKey {
         name: "subnet",

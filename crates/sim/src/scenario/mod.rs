@@ -119,6 +119,7 @@ mod assemble;
 pub mod sdn;
 pub mod tcp;
 pub mod trace;
+pub mod trace_keys;
 pub mod udp;
 pub mod units;
 mod value;
