@@ -605,15 +605,23 @@ pub(super) fn link_json(l: &LinkSpec, nodes: &[NodeSpec]) -> Value {
 
 /// The reference page's table of `[[links]]`: a family's row names all three keys.
 pub(super) fn reference_table() -> String {
-    let mut s = String::from("| key | value | default | what it does |\n|---|---|---|---|\n");
-    for k in LINK {
+    table(LINK.iter().map(|k| {
         let names: Vec<String> = k.names().iter().map(|n| format!("`{n}`")).collect();
-        let _ = writeln!(s, "| {} | {} | {} | {} |", names.join(", "), cell(k.ty), cell(k.default), cell(k.doc));
+        (names.join(", "), k.ty, k.default, k.doc.to_string())
+    }))
+}
+
+/// A key table as the reference page shows it (`super::reference`'s
+/// format): one row per (key cell, type, default, what it does).
+pub(super) fn table<'a>(rows: impl Iterator<Item = (String, &'a str, &'a str, String)>) -> String {
+    let mut s = String::from("| key | value | default | what it does |\n|---|---|---|---|\n");
+    for (name, ty, default, doc) in rows {
+        let _ = writeln!(s, "| {name} | {} | {} | {} |", cell(ty), cell(default), cell(&doc));
     }
     s
 }
 
 /// Markdown table cells cannot hold a bare `|`.
-pub(super) fn cell(text: &str) -> String {
+fn cell(text: &str) -> String {
     text.replace('|', "\\|")
 }

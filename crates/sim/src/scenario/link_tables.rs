@@ -237,6 +237,17 @@ pub(super) fn loss_spec(t: &Table) -> R<LossSpec> {
     Ok(l)
 }
 
+/// The reference page's table of `[links.loss]`: a model's own keys say which model.
+pub(super) fn loss_reference_table() -> String {
+    super::link_keys::table(LOSS.iter().map(|k| {
+        let doc = match k.model {
+            Some(m) => format!("`{m}`: {}", k.key.doc),
+            None => k.key.doc.to_string(),
+        };
+        (format!("`{}`", k.key.name), k.key.ty, k.key.default, doc)
+    }))
+}
+
 pub(super) fn loss_json(l: &LossSpec) -> Value {
     let mut m = serde_json::Map::new();
     for k in LOSS {

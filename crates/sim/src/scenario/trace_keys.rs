@@ -261,6 +261,14 @@ fn capacity_json(m: &SignalMapping) -> Value {
     }
 }
 
+/// The reference page's table of `[links.trace]`.
+pub(super) fn reference_table() -> String {
+    super::link_keys::table(TRACE.iter().map(|k| {
+        let doc = if k.drive_only { format!("Drive logs: {}", k.doc) } else { k.doc.to_string() };
+        (format!("`{}`", k.name), k.ty, k.default, doc)
+    }))
+}
+
 fn names(drive: bool) -> Vec<&'static str> {
     TRACE.iter().filter(|k| drive || !k.drive_only).map(|k| k.name).collect()
 }
