@@ -12,7 +12,6 @@
 //! link's keys are read.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 
 use airtcp_core::Duration;
 use serde_json::{json, Map, Value};
@@ -605,23 +604,8 @@ pub(super) fn link_json(l: &LinkSpec, nodes: &[NodeSpec]) -> Value {
 
 /// The reference page's table of `[[links]]`: a family's row names all three keys.
 pub(super) fn reference_table() -> String {
-    table(LINK.iter().map(|k| {
+    super::key_rows::table(LINK.iter().map(|k| {
         let names: Vec<String> = k.names().iter().map(|n| format!("`{n}`")).collect();
         (names.join(", "), k.ty, k.default, k.doc.to_string())
     }))
-}
-
-/// A key table as the reference page shows it (`super::reference`'s
-/// format): one row per (key cell, type, default, what it does).
-pub(super) fn table<'a>(rows: impl Iterator<Item = (String, &'a str, &'a str, String)>) -> String {
-    let mut s = String::from("| key | value | default | what it does |\n|---|---|---|---|\n");
-    for (name, ty, default, doc) in rows {
-        let _ = writeln!(s, "| {name} | {} | {} | {} |", cell(ty), cell(default), cell(&doc));
-    }
-    s
-}
-
-/// Markdown table cells cannot hold a bare `|`.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
 }

@@ -239,7 +239,7 @@ pub(super) fn loss_spec(t: &Table) -> R<LossSpec> {
 
 /// The reference page's table of `[links.loss]`: a model's own keys say which model.
 pub(super) fn loss_reference_table() -> String {
-    super::link_keys::table(LOSS.iter().map(|k| {
+    super::key_rows::table(LOSS.iter().map(|k| {
         let doc = match k.model {
             Some(m) => format!("`{m}`: {}", k.key.doc),
             None => k.key.doc.to_string(),

@@ -107,6 +107,7 @@ mod json;
 pub mod link_keys;
 pub mod link_tables;
 pub mod keys;
+mod key_rows;
 pub mod mesh;
 pub mod mesh_coding;
 mod mobileip;

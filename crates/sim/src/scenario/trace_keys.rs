@@ -263,7 +263,7 @@ fn capacity_json(m: &SignalMapping) -> Value {
 
 /// The reference page's table of `[links.trace]`.
 pub(super) fn reference_table() -> String {
-    super::link_keys::table(TRACE.iter().map(|k| {
+    super::key_rows::table(TRACE.iter().map(|k| {
         let doc = if k.drive_only { format!("Drive logs: {}", k.doc) } else { k.doc.to_string() };
         (format!("`{}`", k.name), k.ty, k.default, doc)
     }))
