@@ -9,10 +9,21 @@
 
 use airtcp_sim::Scenario;
 
-/// The scenario's origin: relative to the crate directory (the test's
-/// working directory), so trace paths resolve to tests/data/traces and the
-/// messages do not depend on where the checkout lives.
-const ORIGIN: &str = "../../tests/data/traces/links.toml";
+/// The scenario's origin, beside the test traces (so their relative paths
+/// resolve there whatever the working directory: another test changes it).
+fn origin() -> String {
+    format!("{}/../../tests/data/traces/links.toml", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `text` without the crate directory, so the recorded messages do not
+/// depend on where the checkout lives.
+fn rel(text: &str) -> String {
+    text.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), "")
+}
+
+fn resolve(links: &str) -> Result<Scenario, airtcp_sim::ScenarioError> {
+    Scenario::from_toml_str(&scenario(links), &origin(), &[])
+}
 
 const UCC: &str = "cellular_5g_ucc_driving/B_2019.12.14_10.16.30.rows450-749.csv";
 const FEUP: &str = "wifi_vehicular_feup/final-exp-log.excerpt.csv";
@@ -165,14 +176,14 @@ fn cases() -> Vec<(&'static str, String)> {
 
 /// What `text` resolves to: its error, or the links of the resolved scenario.
 fn outcome(text: &str) -> String {
-    match Scenario::from_toml_str(&scenario(text), ORIGIN, &[]) {
-        Err(e) => format!("error: {e}"),
+    match resolve(text) {
+        Err(e) => format!("error: {}", rel(&e.to_string())),
         Ok(s) => {
             let links = &s.to_json()["links"];
             // The resolved links load back to the same links.
             let again = Scenario::from_json_str(&s.to_json().to_string(), "<resolved>", &[]).expect("the resolved scenario loads");
             assert_eq!(again.to_json()["links"], *links, "{text}");
-            format!("ok: {}", serde_json::to_string_pretty(links).unwrap())
+            format!("ok: {}", rel(&serde_json::to_string_pretty(links).unwrap()))
         }
     }
 }
@@ -205,13 +216,13 @@ fn corpus_errors_are_errors() {
     let bad = cases.iter().filter(|(n, _)| !n.starts_with("ok ")).count();
     assert!(bad >= 40, "{bad}");
     for (name, text) in &cases {
-        let r = Scenario::from_toml_str(&scenario(text), ORIGIN, &[]);
+        let r = resolve(text);
         assert_eq!(r.is_ok(), name.starts_with("ok "), "{name}: {:?}", r.err().map(|e| e.to_string()));
     }
 }
 
 fn err(links: &str) -> String {
-    Scenario::from_toml_str(&scenario(links), ORIGIN, &[]).unwrap_err().to_string()
+    rel(&resolve(links).unwrap_err().to_string())
 }
 
 #[test]
