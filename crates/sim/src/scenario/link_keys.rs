@@ -609,3 +609,57 @@ pub(super) fn reference_table() -> String {
         (names.join(", "), k.ty, k.default, k.doc.to_string())
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::keys::listed_values;
+    use super::super::link_tables::LOSS;
+    use super::*;
+    use crate::Scenario;
+
+    fn with_link(lines: &str) -> Result<Scenario, String> {
+        let text = format!("[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\n{lines}\n");
+        Scenario::from_toml_str(&text, "t.toml", &[]).map_err(|e| e.to_string())
+    }
+
+    /// A per-direction family is one declaration answering to three names.
+    #[test]
+    fn a_family_is_declared_once_with_three_names() {
+        let names: Vec<String> = LINK.iter().flat_map(LinkKey::names).collect();
+        assert_eq!((LINK.len(), names.len()), (16, 28));
+        assert_eq!(LINK.iter().filter(|k| k.name.starts_with("rate")).count(), 1);
+        assert_eq!(key_names("red"), ["red", "red_ab", "red_ba"]);
+        let s = with_link("delay = \"10ms\"\ndelay_ba = \"30ms\"").unwrap();
+        assert_eq!(s.links[0].delay, [Duration::from_millis(10), Duration::from_millis(30)]);
+        let j = s.to_json();
+        assert_eq!((&j["links"][0]["delay_ab"], &j["links"][0]["delay_ba"]), (&json!("10ms"), &json!("30ms")));
+        assert!(j["links"][0].get("delay").is_none());
+    }
+
+    fn key_names(name: &str) -> Vec<String> {
+        LINK.iter().find(|k| k.name == name).unwrap().names()
+    }
+
+    /// Every model `model` lists reads with just the keys the table marks
+    /// required for it, fails without any one of them, and is recorded
+    /// under its name.
+    #[test]
+    fn every_loss_model_reads_with_its_required_keys() {
+        let mut checked = 0;
+        for v in listed_values(LOSS[0].key.ty) {
+            let model = v.trim_matches('"');
+            let required: Vec<&str> = LOSS.iter().filter(|k| k.model == Some(model) && k.key.default == "required").map(|k| k.key.name).collect();
+            let value = |k: &str| if k == "drops" { "[1]" } else { "0.1" };
+            let all: String = required.iter().map(|k| format!("{k} = {}\n", value(k))).collect();
+            let s = with_link(&format!("[links.loss_ab]\nmodel = {v}\n{all}")).unwrap_or_else(|e| panic!("{model}: {e}"));
+            assert_eq!(s.to_json()["links"][0]["loss_ab"]["model"], model);
+            for k in &required {
+                let fewer: String = required.iter().filter(|r| r != &k).map(|r| format!("{r} = {}\n", value(r))).collect();
+                let e = with_link(&format!("[links.loss_ab]\nmodel = {v}\n{fewer}")).unwrap_err();
+                assert!(e.ends_with(&format!("links[0].loss_ab.{k}: missing required key")), "{e}");
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 5);
+    }
+}

@@ -78,11 +78,12 @@ pub static REORDER: Section<'static, ReorderSpec> = Section {
     ],
 };
 
-/// A `[links.reorder]` table; both keys are required.
+/// A `[links.reorder]` table; the keys the table marks required are.
 pub(super) fn reorder_spec(t: &Table) -> R<ReorderSpec> {
     REORDER.known(t)?;
-    t.req("p")?;
-    t.req("delay")?;
+    for k in REORDER.keys.iter().filter(|k| k.default == "required") {
+        t.req(k.name)?;
+    }
     let mut r = ReorderSpec { p: 0.0, delay: airtcp_core::Duration::ZERO };
     REORDER.read_present(t, &mut r)?;
     Ok(r)
