@@ -8,7 +8,7 @@
 //! Each key reads its own value and checks what it can alone; what needs
 //! several keys (the default name and its uniqueness, a trace against a
 //! rate, a drive trace's loss curve against a loss model, `ecn_threshold`
-//! against RED, the addresses' defaults) is checked by [`finish`] once the
+//! against RED, the addresses' defaults) is checked by `finish` once the
 //! link's keys are read.
 
 use std::collections::HashMap;

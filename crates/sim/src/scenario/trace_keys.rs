@@ -3,7 +3,7 @@
 //! reference-page line. A Mahimahi trace takes `kind` and `file`; a drive
 //! log every key. Each key reads and checks its own value; what depends on
 //! the log (its format after sniffing, its length, the kind's default
-//! mapping, loss curve and capacity clamp) is applied by [`drive`] once the
+//! mapping, loss curve and capacity clamp) is applied by `drive` once the
 //! log is parsed.
 
 use std::path::PathBuf;
