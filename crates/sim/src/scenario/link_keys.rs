@@ -662,4 +662,39 @@ mod tests {
         }
         assert_eq!(checked, 5);
     }
+
+    /// The defaults the link, loss and trace tables state as a literal
+    /// (`` `"0s"` ``) are what a link without that key resolves to (a
+    /// family's per direction; `format`'s `"auto"` is written as the format
+    /// it found, and `name`'s `"<a>-<b>"` is a template).
+    #[test]
+    fn stated_link_defaults_are_the_resolved_ones() {
+        let ucc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/traces/cellular_5g_ucc_driving/B_2019.12.14_10.16.30.rows450-749.csv");
+        let s = with_link(&format!("[links.loss_ab]\nmodel = \"gilbert\"\np_gb = 0.1\np_bg = 0.1\n[links.trace_ba]\nkind = \"drive\"\nfile = \"{ucc}\"")).unwrap();
+        let j = &s.to_json()["links"][0];
+        let literal = |d: &'static str| d.strip_prefix('`').and_then(|d| d.strip_suffix('`')).filter(|d| !d.contains('`') && !d.contains('<'));
+        let mut checked = Vec::new();
+        for k in LINK {
+            if let Some(want) = literal(k.default) {
+                let at = if k.form == Form::One { k.name.to_string() } else { dir_name(k.name, "ab") };
+                assert_eq!(j[&at].to_string(), want, "{at}");
+                checked.push(k.name);
+            }
+        }
+        for k in LOSS {
+            if let Some(want) = literal(k.key.default) {
+                // A model's own key on the gilbert direction, the others on the default one.
+                let table = if k.model.is_some() { &j["loss_ab"] } else { &j["loss_ba"] };
+                assert_eq!(table[k.key.name].to_string(), want, "{}", k.key.name);
+                checked.push(k.key.name);
+            }
+        }
+        for k in super::super::trace_keys::TRACE.iter().filter(|k| k.name != "format") {
+            if let Some(want) = literal(k.default) {
+                assert_eq!(j["trace_ba"][k.name].to_string(), want, "{}", k.name);
+                checked.push(k.name);
+            }
+        }
+        assert_eq!(checked, ["delay", "model", "loss_good", "loss_bad", "offset", "handoff_drops"]);
+    }
 }
