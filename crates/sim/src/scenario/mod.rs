@@ -4,7 +4,9 @@
 //!
 //! A section's keys are declared once, in its table (`keys::Section`):
 //! `run::SIM`, `run::node_keys`, `flows::flow_keys`, `tcp::TCP`,
-//! `ns2::NS2`, `link_tables::{RED, REORDER}`, `wifi_medium::WIFI`,
+//! `ns2::NS2`, `link_keys::LINK` (`[[links]]`, a per-direction family
+//! such as `rate` / `rate_ab` / `rate_ba` one entry), `link_tables::{LOSS,
+//! RED, REORDER}`, `trace_keys::TRACE`, `wifi_medium::WIFI`,
 //! `wifi_errors::wifi_error_keys` and the
 //! agent kinds `agents::{peg_keys, snoop_keys, itcp_keys}`. Each key's
 //! type, default and meaning is there, and docs/scenario-reference.md's key
@@ -22,7 +24,7 @@
 //! [[nodes]]                 # run::node_keys
 //! name = "snd"
 //!
-//! [[links]]
+//! [[links]]                 # link_keys::LINK
 //! name = "snd-rtr"          # default "<a>-<b>"; names RNG streams and pcaps
 //! a = "snd"                 # node names; direction "ab" is a -> b
 //! b = "rtr"
@@ -39,7 +41,7 @@
 //! addr_a = "10.1.0.1"       # addresses of the a / b interfaces: inside the subnet,
 //! addr_b = "10.1.0.2"       # not its network or broadcast address, unique in the run
 //!                           # (default: the subnet's first free host addresses)
-//! [links.loss]              # both directions (own RNG stream each);
+//! [links.loss]              # link_tables::LOSS; both directions (own RNG stream each);
 //!                           # [links.loss_ab] / [links.loss_ba]: one direction
 //! model = "uniform"         # none | uniform (p) | ber (ber) |
 //! p = 0.01                  # gilbert (p_gb, p_bg, loss_good = 0, loss_bad = 1) |
@@ -52,7 +54,7 @@
 //! p = 0.01
 //! delay = "5ms"
 //! [links.trace]             # or trace_ab / trace_ba: the direction's rate
-//!                           # follows a trace instead of `rate` (see scenario::trace)
+//!                           # follows a trace instead of `rate` (trace_keys::TRACE)
 //! kind = "drive"            # mahimahi (keys: kind, file) | drive
 //! file = "logs/B_2019.csv"  # relative to this scenario file
 //! format = "auto"           # auto | ucc | imc23 | feup (auto sniffs the content)
@@ -104,8 +106,10 @@ mod agents;
 mod doc;
 mod flows;
 pub mod json;
+pub mod link_keys;
 pub mod link_tables;
 pub mod keys;
+mod key_rows;
 pub mod mesh;
 pub mod mesh_coding;
 pub mod mesh_keys;
@@ -121,6 +125,7 @@ mod assemble;
 pub mod sdn;
 pub mod tcp;
 pub mod trace;
+pub mod trace_keys;
 pub mod udp;
 mod udp_keys;
 pub mod units;

@@ -84,6 +84,9 @@ pub fn regions() -> Vec<(&'static str, String)> {
     vec![
         ("sim", table(&super::run::SIM, &[])),
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
+        ("links", super::link_keys::reference_table()),
+        ("links.loss", super::link_tables::loss_reference_table()),
+        ("links.trace", super::trace_keys::reference_table()),
         ("links.red", table(&super::link_tables::RED, &[("default", &red)])),
         ("links.reorder", table(&super::link_tables::REORDER, &[])),
         ("agents.peg", table(&Section { path: "agents", keys: &peg }, &[])),
@@ -153,7 +156,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");

@@ -18,6 +18,7 @@ mod freeze;
 mod fuzz_corpus;
 mod handoff_frto;
 mod link;
+mod link_keys;
 mod mesh;
 mod mesh_ns2;
 mod mobileip;
