@@ -27,6 +27,7 @@ mod mtcp;
 mod property;
 mod property_many;
 mod retransmit_bound;
+mod route_keys;
 mod routing;
 mod scenario;
 mod sdn;
