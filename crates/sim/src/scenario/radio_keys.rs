@@ -20,7 +20,7 @@ use airtcp_wifi::phy::{RadioParams, Rate, Standard};
 use serde_json::{Map, Value};
 
 use super::doc::KeyPath;
-use super::keys::{Key, Section};
+use super::keys::{Key, Section, REQUIRED};
 use super::names::NodeIndex;
 use super::value::{Field, Table, R};
 use super::wifi_medium::{at_least_one, finite, mbps, rate_control, std_letter};
@@ -163,24 +163,56 @@ fn waypoints(f: &Field) -> R<Mobility> {
     Ok(Mobility::Waypoints(pts))
 }
 
+/// A `random_waypoint` table being read, or written back as written.
+#[derive(Default)]
+pub struct Walk {
+    area: Vec<f64>,
+    speed: Vec<f64>,
+    pause: Duration,
+    written: Map<String, Value>,
+}
+
+/// A `random_waypoint` key whose value is recorded as written.
+macro_rules! walk_key {
+    ($name:ident, $ty:expr, $default:expr, $doc:expr, $read:expr) => {
+        Key { name: stringify!($name), ty: $ty, doc: $doc, default: $default, read: $read, write: |w: &Walk| w.written.get(stringify!($name)).cloned() }
+    };
+}
+
+/// Every key of a radio's `random_waypoint` table, in the order they are read.
+pub static RANDOM_WAYPOINT: Section<'static, Walk> = Section {
+    path: "radios.random_waypoint",
+    keys: &[
+        walk_key!(area, "`[x0, y0, x1, y1]` (m)", REQUIRED, "The rectangle the radio moves in, with x1 > x0 and y1 > y0.", |w, f| {
+            let area = numbers(f)?;
+            if area.len() != 4 || area[2] <= area[0] || area[3] <= area[1] {
+                return Err(f.err("area is [x0, y0, x1, y1] with x1 > x0 and y1 > y0"));
+            }
+            w.area = area;
+            Ok(())
+        }),
+        walk_key!(speed, "`[min, max]` (m/s)", REQUIRED, "Each leg's speed is drawn uniformly from [min, max], with 0 < min ≤ max.", |w, f| {
+            let speed = numbers(f)?;
+            if speed.len() != 2 || speed[0] <= 0.0 || speed[1] < speed[0] {
+                return Err(f.err("speed is [min, max] in m/s with 0 < min <= max"));
+            }
+            w.speed = speed;
+            Ok(())
+        }),
+        walk_key!(pause, "duration", "`\"0s\"`", "The stop at each point reached.", |w, f| {
+            w.pause = f.duration()?;
+            Ok(())
+        }),
+    ],
+};
+
 fn random_waypoint(f: &Field) -> R<(Mobility, RandomWaypoint)> {
-    let rt = f.table()?;
-    rt.known(&["area", "speed", "pause"])?;
-    let af = rt.req("area")?;
-    let area = numbers(&af)?;
-    if area.len() != 4 || area[2] <= area[0] || area[3] <= area[1] {
-        return Err(af.err("area is [x0, y0, x1, y1] with x1 > x0 and y1 > y0"));
-    }
-    let sf = rt.req("speed")?;
-    let speed = numbers(&sf)?;
-    if speed.len() != 2 || speed[0] <= 0.0 || speed[1] < speed[0] {
-        return Err(sf.err("speed is [min, max] in m/s with 0 < min <= max"));
-    }
-    let pause = rt.opt("pause").map(|f| f.duration()).transpose()?.unwrap_or(Duration::ZERO);
-    let area = (area[0], area[1], area[2], area[3]);
+    let mut w = Walk::default();
+    RANDOM_WAYPOINT.read_in_order(&f.table()?, &mut w)?;
+    let area = (w.area[0], w.area[1], w.area[2], w.area[3]);
     // Checked here so a bad table fails at load, not at build.
-    let m = Mobility::random_waypoint(area, speed[0], speed[1], pause, 0, "check").map_err(|m| f.err(m))?;
-    Ok((m, (area, speed[0], speed[1], pause)))
+    let m = Mobility::random_waypoint(area, w.speed[0], w.speed[1], w.pause, 0, "check").map_err(|m| f.err(m))?;
+    Ok((m, (area, w.speed[0], w.speed[1], w.pause)))
 }
 
 fn mobility_trace(f: &Field) -> R<MobilityTrace> {
@@ -292,10 +324,23 @@ pub fn radio_keys<'c>() -> [Key<Radio<'c>>; 34] {
             r.d().waypoints = Some(waypoints(f)?);
             Ok(())
         }),
-        radio_key!(random_waypoint, "`{ area = [x0, y0, x1, y1], speed = [min, max], pause = duration }`", "—", "The random waypoint model in the area (m), speeds in m/s with 0 < min ≤ max, `pause` (default 0) at each point; its stream is seeded from the run's seed.", |r, f| {
-            r.d().random_waypoint = Some(random_waypoint(f)?);
-            Ok(())
-        }),
+        Key {
+            name: "random_waypoint",
+            ty: "inline table (keys below)",
+            doc: "The random waypoint model; its stream is seeded from the run's seed.",
+            default: "—",
+            read: |r, f| {
+                r.d().random_waypoint = Some(random_waypoint(f)?);
+                Ok(())
+            },
+            write: |r| {
+                let v = r.as_written("random_waypoint")?;
+                match v {
+                    Value::Object(written) => Some(RANDOM_WAYPOINT.write(&Walk { written, ..Walk::default() })),
+                    other => Some(other),
+                }
+            },
+        },
         radio_key!(mobility_trace, "path", "—", "A movement file relative to the scenario: `t,x,y` rows, or an ns-2 setdest file (`$node_(i) set X_ ...`, see `trace_node`).", |r, f| {
             r.d().mobility_trace = Some(mobility_trace(f)?);
             Ok(())

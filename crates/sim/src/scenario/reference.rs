@@ -99,10 +99,12 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("agents.correspondent", table(&Section { path: "agents", keys: &correspondent }, &[])),
         ("wifi", table(&super::wifi_medium::WIFI, &[])),
         ("radios", table(&Section { path: "radios", keys: &radios }, &[])),
+        ("radios.random_waypoint", table(&super::radio_keys::RANDOM_WAYPOINT, &[])),
         ("wifi_errors", table(&Section { path: "wifi_errors", keys: &wifi_errors }, &[])),
         ("flows", table(&Section { path: "flows", keys: &flows }, &[])),
         ("flows.tcp", table(&super::tcp::TCP, &[("`linux` (default)", &linux), ("`ns3`", &ns3)])),
         ("flows.tcp.ns2", table(&super::ns2::NS2, &[("default (`ns2-reno`)", &ns2)])),
+        ("route_changes", super::routes::reference_table()),
         ("udp_flows", table(&Section { path: "udp_flows", keys: &udp_flows }, &[])),
         ("sdn", table(&Section { path: "sdn", keys: &sdn }, &[])),
         ("sdn.channels", table(&Section { path: "sdn.channels", keys: &sdn_channels }, &[])),
@@ -156,7 +158,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: radios.random_waypoint --><!-- /keys --><!-- keys: route_changes --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
