@@ -8,9 +8,35 @@ use super::value::{Field, Table, R};
 use super::{FlowSpec, LinkSpec, NodeSpec, Scenario, SimSpec};
 use crate::network::components;
 
+/// A top-level table of the format: its name, its value, its default and
+/// what it holds (as the reference page shows them).
+pub struct TopLevel {
+    pub name: &'static str,
+    pub ty: &'static str,
+    pub default: &'static str,
+    pub doc: &'static str,
+}
+
+/// Every top-level table, in the order the unknown-key message and the
+/// reference page list them; each is read by its module below.
+pub const TOP_LEVEL: [TopLevel; 12] = [
+    TopLevel { name: "sim", ty: "table", default: "required", doc: "The run: its duration, seed and sampling." },
+    TopLevel { name: "nodes", ty: "list of tables", default: "at least one", doc: "Hosts and routers, by name." },
+    TopLevel { name: "links", ty: "list of tables", default: "none", doc: "Full-duplex point-to-point links between two nodes." },
+    TopLevel { name: "flows", ty: "list of tables", default: "none", doc: "TCP connections, each with its `[flows.tcp]` endpoint configuration." },
+    TopLevel { name: "udp_flows", ty: "list of tables", default: "none", doc: "UDP senders with iperf-style receivers." },
+    TopLevel { name: "agents", ty: "list of tables", default: "none", doc: "In-network agents (Snoop, PEG, I-TCP, M-TCP, Mobile IP); a node's agents form a stack." },
+    TopLevel { name: "route_changes", ty: "list of tables", default: "none", doc: "Forwarding changes during the run." },
+    TopLevel { name: "wifi", ty: "table", default: "its keys' defaults", doc: "The 802.11 medium the radios share; only with `radios`." },
+    TopLevel { name: "radios", ty: "list of tables", default: "none", doc: "802.11 radios, one per node at most." },
+    TopLevel { name: "wifi_errors", ty: "list of tables", default: "none", doc: "A fixed frame error rate between two radios; only with `radios`." },
+    TopLevel { name: "sdn", ty: "table", default: "none", doc: "An SDN controller, its switches and their control channels." },
+    TopLevel { name: "mesh", ty: "table", default: "none", doc: "Routing and network coding over ad hoc radios." },
+];
+
 pub fn scenario(doc: &Doc) -> R<Scenario> {
     let root = Table::new(doc, KeyPath::root(), &doc.root)?;
-    root.known(&["sim", "nodes", "links", "flows", "udp_flows", "agents", "route_changes", "wifi", "radios", "wifi_errors", "sdn", "mesh"])?;
+    root.known(&TOP_LEVEL.map(|t| t.name))?;
     let sim = super::run::sim_spec(&root.req("sim")?.table()?)?;
     let mut nodes = super::run::nodes(&root, &list_of_tables(&root, "nodes")?)?;
     let index = NodeIndex::new(&nodes);
@@ -93,4 +119,9 @@ fn wired_wireless_overlap(root: &Table, links: &[LinkSpec], w: &super::wifi::Wif
         }
     }
     Ok(())
+}
+
+/// The reference page's table of the top-level tables.
+pub(super) fn reference_table() -> String {
+    super::key_rows::table(TOP_LEVEL.iter().map(|t| (format!("`{}`", t.name), t.ty, t.default, t.doc.to_string())))
 }

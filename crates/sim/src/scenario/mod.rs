@@ -96,7 +96,7 @@
 //! [[route_changes]]         # forwarding changes during the run (scenario::routes)
 //! at = "20s"                # before the end of the run
 //! node = "rtr"
-//! action = "down"           # down | up (link) | add (prefix, via = a link) | remove (prefix)
+//! action = "down"           # down | up | add | remove: each one's keys in routes::route_keys
 //! link = "rtr-rcv"
 //! ```
 

@@ -82,6 +82,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let sdn_channels = super::sdn::channel_keys();
     let mesh = super::mesh_keys::mesh_keys();
     vec![
+        ("top-level", super::assemble::reference_table()),
         ("sim", table(&super::run::SIM, &[])),
         ("nodes", table(&Section { path: "nodes", keys: &nodes }, &[])),
         ("links", super::link_keys::reference_table()),
@@ -158,7 +159,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: radios.random_waypoint --><!-- /keys --><!-- keys: route_changes --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: top-level --><!-- /keys --><!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: radios.random_waypoint --><!-- /keys --><!-- keys: route_changes --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
@@ -166,7 +167,7 @@ mod tests {
         assert!(out.contains("<!-- /keys -->\nprose\n"));
         assert_eq!(refresh(&out).unwrap(), out);
         assert_eq!(refresh("<!-- keys: flows.udp -->\n<!-- /keys -->").unwrap_err(), "no key table named flows.udp");
-        assert_eq!(refresh("<!-- keys: flows.tcp -->\n<!-- /keys -->").unwrap_err(), "the page has no region <!-- keys: sim -->");
+        assert_eq!(refresh("<!-- keys: flows.tcp -->\n<!-- /keys -->").unwrap_err(), "the page has no region <!-- keys: top-level -->");
         assert_eq!(refresh("<!-- keys: flows -->\n").unwrap_err(), "region flows has no <!-- /keys -->");
     }
 
