@@ -79,10 +79,13 @@ fn read_iface(c: &mut Change, f: &Field) -> R<()> {
 }
 
 /// The name of the link of the node's interface.
-fn write_iface(c: &Change) -> Option<Value> {
+fn link_name(c: &Change) -> String {
     let n = c.node;
-    let name = c.links.iter().filter(|l| l.a == n || l.b == n).nth(c.iface as usize).map(|l| l.name.clone()).unwrap_or_default();
-    Some(Value::from(name))
+    c.links.iter().filter(|l| l.a == n || l.b == n).nth(c.iface as usize).map(|l| l.name.clone()).unwrap_or_default()
+}
+
+fn write_iface(c: &Change) -> Option<Value> {
+    Some(Value::from(link_name(c)))
 }
 
 /// Every `[[route_changes]]` key, in the order they are read and the
@@ -201,16 +204,23 @@ pub(super) fn route_changes(list: Vec<Table>, nodes: &[NodeSpec], index: &NodeIn
     Ok(out)
 }
 
+impl<'c> Change<'c> {
+    /// A change to write back (or describe).
+    fn of(r: &RouteChangeSpec, nodes: &'c [NodeSpec], links: &'c [LinkSpec]) -> Self {
+        let (node, action, iface, prefix) = match r.change {
+            RouteChange::IfaceState { node, iface, up } => (node, if up { Action::Up } else { Action::Down }, iface, None),
+            RouteChange::Add { node, prefix, iface } => (node, Action::Add, iface, Some(prefix)),
+            RouteChange::Remove { node, prefix } => (node, Action::Remove, 0, Some(prefix)),
+        };
+        Change { nodes, index: None, links, end: Duration::ZERO, at: r.at, node: node as usize, action, iface, prefix }
+    }
+}
+
 /// The change as scenario JSON (it loads back to the same change).
 pub fn route_change_json(r: &RouteChangeSpec, nodes: &[NodeSpec], links: &[LinkSpec]) -> Value {
-    let (node, action, iface, prefix) = match r.change {
-        RouteChange::IfaceState { node, iface, up } => (node, if up { Action::Up } else { Action::Down }, iface, None),
-        RouteChange::Add { node, prefix, iface } => (node, Action::Add, iface, Some(prefix)),
-        RouteChange::Remove { node, prefix } => (node, Action::Remove, 0, Some(prefix)),
-    };
-    let c = Change { nodes, index: None, links, end: Duration::ZERO, at: r.at, node: node as usize, action, iface, prefix };
+    let c = Change::of(r, nodes, links);
     let mut m = Map::new();
-    for k in route_keys().iter().filter(|k| k.of(action)) {
+    for k in route_keys().iter().filter(|k| k.of(c.action)) {
         if let Some(v) = (k.key.write)(&c) {
             m.insert(k.key.name.to_string(), v);
         }
@@ -220,12 +230,14 @@ pub fn route_change_json(r: &RouteChangeSpec, nodes: &[NodeSpec], links: &[LinkS
 
 /// One line for the event log: "node down link" / "node add prefix via link" / "node remove prefix".
 pub fn route_change_text(r: &RouteChangeSpec, nodes: &[NodeSpec], links: &[LinkSpec]) -> String {
-    let v = route_change_json(r, nodes, links);
-    let f = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
-    match f("action").as_str() {
-        "add" => format!("{} add {} via {}", f("node"), f("prefix"), f("via")),
-        "remove" => format!("{} remove {}", f("node"), f("prefix")),
-        a => format!("{} {a} {}", f("node"), f("link")),
+    let c = Change::of(r, nodes, links);
+    let node = &nodes[c.node].name;
+    let link = link_name(&c);
+    let prefix = c.prefix.map(|p| p.to_string()).unwrap_or_default();
+    match c.action {
+        Action::Add => format!("{node} add {prefix} via {link}"),
+        Action::Remove => format!("{node} remove {prefix}"),
+        a => format!("{node} {} {link}", a.name()),
     }
 }
 
