@@ -179,6 +179,9 @@ fn read_key<'c>(t: &Table, key: &Key<Change<'c>>, c: &mut Change<'c>) -> R<()> {
     }
 }
 
+/// Every `[[route_changes]]` table: the keys of every action in the
+/// table's order (so a bad `at` is reported before an unknown key), then
+/// the keys the change's action accepts, then that action's own keys.
 pub(super) fn route_changes(list: Vec<Table>, nodes: &[NodeSpec], index: &NodeIndex, links: &[LinkSpec], end: Duration) -> R<Vec<RouteChangeSpec>> {
     let keys = route_keys();
     let mut out = Vec::with_capacity(list.len());
