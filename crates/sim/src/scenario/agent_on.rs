@@ -12,8 +12,6 @@ use super::names::{iface_name, iface_ref, NodeIndex};
 use super::value::{Table, R};
 use super::{LinkSpec, NodeSpec};
 
-/// Keys every agent has, read by `agents::agents` before the kind's own.
-pub(super) const COMMON_KEYS: [&str; 3] = ["node", "kind", "name"];
 
 /// An agent's configuration being read or written, with the node it sits
 /// on and the links its interface keys name.
@@ -58,13 +56,15 @@ impl<'a, C> On<'a, C> {
 /// has no other keys than the common ones and these.
 pub(super) fn read_kind<'a, C>(t: &Table, keys: &[Key<On<'a, C>>], on: On<'a, C>, required: &[&str]) -> R<C> {
     let section = Section { path: "agents", keys };
-    let known: Vec<&str> = COMMON_KEYS.iter().copied().chain(section.names()).collect();
+    // The keys every agent has (`agent_head`), then the kind's own.
+    let common = super::agent_head::head_keys().map(|k| k.name);
+    let known: Vec<&str> = common.iter().copied().chain(section.names()).collect();
     t.known(&known)?;
     for k in required {
         t.req(k)?;
     }
     let mut on = on;
-    for name in t.map.keys().filter(|k| !COMMON_KEYS.contains(&k.as_str())) {
+    for name in t.map.keys().filter(|k| !common.contains(&k.as_str())) {
         let key = section.key(name).expect("checked by known()");
         (key.read)(&mut on, &t.opt(name).expect("present"))?;
     }

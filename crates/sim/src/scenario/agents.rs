@@ -5,9 +5,10 @@
 use airtcp_agents::mtcp::MtcpConfig;
 use airtcp_agents::{AgentSpec, IfaceId, ItcpConfig, PegConfig, SnoopConfig, SnoopTimer};
 use airtcp_core::Duration;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::agent_decl::{iface_addr, AgentDecl, Net};
+use super::agent_head::{head_json, head_keys, read_head_key, Head};
 use super::agent_on::{read_kind, write_kind, On};
 use super::keys::Key;
 use super::names::NodeIndex;
@@ -30,8 +31,6 @@ const DEFAULT_CACHE_PACKETS: u32 = 64;
 /// Relay buffer of the I-TCP proxy: 64 KiB, a classic socket buffer.
 const DEFAULT_RELAY_BYTES: u64 = 65_536;
 
-const KINDS: &str = "peg, snoop, itcp, home_agent, foreign_agent, mobile_node, correspondent, mtcp";
-
 pub(super) fn agents(
     list: Vec<Table>,
     nodes: &[NodeSpec],
@@ -42,11 +41,12 @@ pub(super) fn agents(
     let mut out = Vec::with_capacity(list.len());
     let net = Net { nodes, links, wifi, index };
     for (i, t) in list.iter().enumerate() {
-        let nf = t.req("node")?;
-        let s = nf.str()?;
-        let node = index.get(s).ok_or_else(|| nf.err(format!("unknown node \"{s}\"")))?;
-        let kf = t.req("kind")?;
-        let spec = match kf.str()? {
+        let [node_key, kind_key, name_key] = head_keys();
+        let mut h = Head::reading(nodes, index, &out);
+        read_head_key(t, &node_key, &mut h)?;
+        read_head_key(t, &kind_key, &mut h)?;
+        let node = h.node;
+        let spec = match h.kind {
             "peg" => peg(t, nodes, links, node)?,
             "snoop" => snoop(t, nodes, links, node)?,
             "itcp" => itcp(t, nodes, links, node)?,
@@ -55,18 +55,10 @@ pub(super) fn agents(
             "mobile_node" => super::mobileip::mobile_node(t, &net, node)?,
             "correspondent" => super::mobileip::correspondent(t, &net, node)?,
             "mtcp" => mtcp(t, &net, node)?,
-            other => return Err(kf.err(format!("unknown agent kind \"{other}\" (known: {KINDS})"))),
+            other => unreachable!("kind {other} is in KINDS but has no reader"),
         };
-        let name = match t.opt("name") {
-            Some(f) => {
-                let n = super::names::check_name(&f, "agent")?;
-                if let Some(j) = out.iter().position(|a: &AgentDecl| a.name == n) {
-                    return Err(f.err(format!("duplicate agent name \"{n}\" (also agents[{j}])")));
-                }
-                n
-            }
-            None => format!("{}.{}{i}", nodes[node].name, kf.str()?),
-        };
+        read_head_key(t, &name_key, &mut h)?;
+        let name = h.name_or_default(i);
         out.push(AgentDecl { name, node, spec });
     }
     super::mobileip::resolve_home_agents(&list, &mut out, &net)?;
@@ -334,27 +326,21 @@ fn mtcp(t: &Table, net: &Net, node: usize) -> R<AgentSpec> {
 
 /// The declaration as scenario JSON (it loads back to the same agent).
 pub fn agent_json(a: &AgentDecl, nodes: &[NodeSpec], links: &[LinkSpec]) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), json!(a.name));
-    m.insert("node".into(), json!(nodes[a.node].name));
+    let mut m = head_json(a, nodes);
     match &a.spec {
         AgentSpec::Peg(c) => {
-            m.insert("kind".into(), json!("peg"));
             let keys = peg_keys();
             write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::Snoop(c) => {
-            m.insert("kind".into(), json!("snoop"));
             let keys = snoop_keys();
             write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::Itcp(c) => {
-            m.insert("kind".into(), json!("itcp"));
             let keys = itcp_keys();
             write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }
         AgentSpec::Mtcp(c) => {
-            m.insert("kind".into(), json!("mtcp"));
             let keys = mtcp_keys();
             write_kind(&mut m, &keys, On::local(nodes, links, a.node, c.clone()));
         }

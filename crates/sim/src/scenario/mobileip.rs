@@ -436,19 +436,15 @@ fn dotted(a: [u8; 4]) -> Value {
 pub(super) fn agent_json(spec: &AgentSpec, m: &mut Map<String, Value>, nodes: &[NodeSpec], links: &[LinkSpec], node: usize) {
     match spec {
         AgentSpec::HomeAgent(c) => {
-            m.insert("kind".into(), json!("home_agent"));
             write_kind(m, &home_agent_keys(), On::local(nodes, links, node, c.clone()));
         }
         AgentSpec::ForeignAgent(c) => {
-            m.insert("kind".into(), json!("foreign_agent"));
             write_kind(m, &foreign_agent_keys(), On::local(nodes, links, node, c.clone()));
         }
         AgentSpec::MobileNode(c) => {
-            m.insert("kind".into(), json!("mobile_node"));
             write_kind(m, &mobile_node_keys(), On::local(nodes, links, node, c.clone()));
         }
         AgentSpec::Correspondent(c) => {
-            m.insert("kind".into(), json!("correspondent"));
             write_kind(m, &correspondent_keys(), On::local(nodes, links, node, c.clone()));
         }
         _ => {}

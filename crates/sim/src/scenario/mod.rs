@@ -101,6 +101,7 @@
 //! ```
 
 mod agent_decl;
+mod agent_head;
 mod agent_on;
 mod agents;
 mod doc;

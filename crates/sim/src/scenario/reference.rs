@@ -67,6 +67,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
     let red = crate::link::aqm::RedParams::default();
     let flows = super::flows::flow_keys();
     let nodes = super::run::node_keys();
+    let agent_head = super::agent_head::head_keys();
     let peg = super::agents::peg_keys();
     let snoop = super::agents::snoop_keys();
     let itcp = super::agents::itcp_keys();
@@ -90,6 +91,7 @@ pub fn regions() -> Vec<(&'static str, String)> {
         ("links.trace", super::trace_keys::reference_table()),
         ("links.red", table(&super::link_tables::RED, &[("default", &red)])),
         ("links.reorder", table(&super::link_tables::REORDER, &[])),
+        ("agents", table(&Section { path: "agents", keys: &agent_head }, &[])),
         ("agents.peg", table(&Section { path: "agents", keys: &peg }, &[])),
         ("agents.snoop", table(&Section { path: "agents", keys: &snoop }, &[])),
         ("agents.itcp", table(&Section { path: "agents", keys: &itcp }, &[])),
@@ -159,7 +161,7 @@ mod tests {
 
     #[test]
     fn refresh_replaces_only_the_regions() {
-        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: top-level --><!-- /keys --><!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: radios.random_waypoint --><!-- /keys --><!-- keys: route_changes --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
+        let page = "# t\n<!-- keys: flows.tcp -->\nSTALE-ROW\n<!-- /keys -->\nprose\n<!-- keys: top-level --><!-- /keys --><!-- keys: sim --><!-- /keys --><!-- keys: nodes --><!-- /keys --><!-- keys: links --><!-- /keys --><!-- keys: links.loss --><!-- /keys --><!-- keys: links.trace --><!-- /keys --><!-- keys: links.red --><!-- /keys --><!-- keys: links.reorder --><!-- /keys --><!-- keys: flows -->\n<!-- /keys -->\n<!-- keys: flows.tcp.ns2 -->\n<!-- /keys -->\n<!-- keys: wifi -->\n<!-- /keys -->\n<!-- keys: agents --><!-- /keys --><!-- keys: agents.peg -->\n<!-- /keys -->\n<!-- keys: agents.snoop -->\n<!-- /keys -->\n<!-- keys: agents.itcp -->\n<!-- /keys -->\n<!-- keys: agents.mtcp --><!-- /keys --><!-- keys: agents.home_agent --><!-- /keys --><!-- keys: agents.foreign_agent --><!-- /keys --><!-- keys: agents.mobile_node --><!-- /keys --><!-- keys: agents.correspondent --><!-- /keys -->\n<!-- keys: wifi_errors -->\n<!-- /keys -->\n<!-- keys: radios --><!-- /keys --><!-- keys: radios.random_waypoint --><!-- /keys --><!-- keys: route_changes --><!-- /keys --><!-- keys: udp_flows --><!-- /keys --><!-- keys: sdn --><!-- /keys --><!-- keys: sdn.channels --><!-- /keys --><!-- keys: mesh --><!-- /keys -->\n";
         let out = refresh(page).unwrap();
         assert!(out.starts_with("# t\n<!-- keys: flows.tcp -->\n| key | value |"), "{out}");
         assert!(out.contains("| `min_rto` | duration | `\"200ms\"` | `\"1s\"` |"), "{out}");
