@@ -51,6 +51,13 @@ pub(crate) struct WakeWheel {
     near: usize,
     /// Wakes outside the wheel's span when they were scheduled.
     far: WakeQueue,
+    /// Whether `next` holds the earliest wake's time: set by a `pop_due`
+    /// that found nothing due (it has just looked), kept by pushes, cleared
+    /// by a pop. The medium's owner asks for that time right after every
+    /// wake (`Wlan::poll_timeout`), and the answer is then one load instead
+    /// of a second search of the wheel.
+    next_known: bool,
+    next: Option<Instant>,
 }
 
 impl Default for WakeWheel {
@@ -63,6 +70,8 @@ impl Default for WakeWheel {
             base: 0,
             near: 0,
             far: WakeQueue::default(),
+            next_known: false,
+            next: None,
         }
     }
 }
@@ -72,6 +81,9 @@ impl WakeWheel {
     /// and return its stamp (unique, never 0).
     pub(crate) fn push(&mut self, at: Instant, w: Wake) -> u64 {
         let e = self.far.entry(at, w);
+        if self.next_known {
+            self.next = Some(self.next.map_or(at, |n| n.min(at)));
+        }
         let b = at.0 >> BUCKET_SHIFT;
         if b >= self.base && b - self.base < BUCKETS {
             self.file(b, e);
@@ -128,6 +140,9 @@ impl WakeWheel {
 
     /// Time of the earliest wake.
     pub(crate) fn peek_time(&self) -> Option<Instant> {
+        if self.next_known {
+            return self.next;
+        }
         let far = self.far.peek_time();
         if self.near == 0 {
             return far;
@@ -141,7 +156,11 @@ impl WakeWheel {
     pub(crate) fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)> {
         let far = self.far.peek_entry();
         if self.near == 0 {
-            let e = far.filter(|e| e.at <= now.0)?;
+            let Some(e) = far.filter(|e| e.at <= now.0) else {
+                self.found_next(far.map(|e| Instant(e.at)));
+                return None;
+            };
+            self.next_known = false;
             self.far.pop_entry();
             // The wheel is empty: it may start at this wake's bucket.
             self.base = self.base.max(e.at >> BUCKET_SHIFT);
@@ -153,14 +172,19 @@ impl WakeWheel {
             // A wake scheduled before the wheel's start (or, rarely,
             // filed far before the wheel reached it) comes first.
             if f.at > now.0 {
+                self.found_next(Some(Instant(f.at)));
                 return None;
             }
+            self.next_known = false;
             self.far.pop_entry();
             return Some(f.parts());
         }
         if near.at > now.0 {
+            // No far wake is earlier (its key is not below `near`'s).
+            self.found_next(Some(Instant(near.at)));
             return None;
         }
+        self.next_known = false;
         let bucket = &mut self.buckets[slot];
         self.heads[slot] += 1;
         if self.heads[slot] as usize == bucket.len() {
@@ -176,6 +200,13 @@ impl WakeWheel {
         self.base = near.at >> BUCKET_SHIFT;
         self.take_far();
         Some(near.parts())
+    }
+
+    /// Remember `next`, the earliest wake's time a pop has just found.
+    #[inline]
+    fn found_next(&mut self, next: Option<Instant>) {
+        self.next_known = true;
+        self.next = next;
     }
 
     /// Move the heap's wakes that the wheel now spans into it.
