@@ -85,18 +85,15 @@ impl Ord for Entry {
 /// the largest backlog, so pushing and popping allocate nothing.
 pub struct EventQueue<E: EventCode> {
     heap: MinHeap4<Entry>,
-    /// The lane's entry, or [`NO_LANE`].
+    /// The lane's entry, if `lane_full`.
     lane: Entry,
+    lane_full: bool,
     counter: u64,
     executed: u64,
     _events: std::marker::PhantomData<E>,
 }
 
 const COUNTER_MASK: u64 = (1 << 56) - 1;
-
-/// An empty lane: a key above every real one (classes stop at
-/// [`class::SAMPLE`], so no entry's key has its top class bits set).
-const NO_LANE: Entry = Entry { key: u128::MAX, code: 0 };
 
 impl<E: EventCode> Default for EventQueue<E> {
     fn default() -> Self {
@@ -106,7 +103,7 @@ impl<E: EventCode> Default for EventQueue<E> {
 
 impl<E: EventCode> EventQueue<E> {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: MinHeap4::with_capacity(n), lane: NO_LANE, counter: 0, executed: 0, _events: std::marker::PhantomData }
+        EventQueue { heap: MinHeap4::with_capacity(n), lane: Entry { key: 0, code: 0 }, lane_full: false, counter: 0, executed: 0, _events: std::marker::PhantomData }
     }
 
     #[inline]
@@ -130,33 +127,34 @@ impl<E: EventCode> EventQueue<E> {
     #[inline]
     pub fn push_lane(&mut self, time: Instant, class: u8, ev: E) {
         let e = self.entry(time, class, ev);
-        if self.lane.key != NO_LANE.key {
+        if self.lane_full {
             self.heap.push(self.lane);
         }
         self.lane = e;
+        self.lane_full = true;
     }
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<Instant> {
-        let top = self.heap.peek().map_or(NO_LANE.key, |e| e.key).min(self.lane.key);
-        (top != NO_LANE.key).then_some(Instant((top >> 64) as u64))
+        let heap = self.heap.peek().map(|e| e.key);
+        let top = if self.lane_full { Some(heap.map_or(self.lane.key, |h| h.min(self.lane.key))) } else { heap };
+        top.map(|k| Instant((k >> 64) as u64))
     }
 
     /// Remove and return the next event if it is due at or before `limit`;
     /// counts it as executed.
     #[inline]
     pub fn pop_until(&mut self, limit: Instant) -> Option<(Instant, E)> {
-        let lane = self.lane.key;
-        if self.heap.peek().is_none_or(|e| lane < e.key) {
-            // The lane's entry comes first (or neither holds one).
-            let time = (lane >> 64) as u64;
-            if lane == NO_LANE.key || time > limit.0 {
+        if self.lane_full && self.heap.peek().is_none_or(|e| self.lane.key < e.key) {
+            // The lane's entry comes first. (An empty lane costs a run
+            // without one, bulk-lossy, a test and a branch per event.)
+            let time = (self.lane.key >> 64) as u64;
+            if time > limit.0 {
                 return None;
             }
-            let code = self.lane.code;
-            self.lane = NO_LANE;
+            self.lane_full = false;
             self.executed += 1;
-            return Some((Instant(time), E::decode(code)));
+            return Some((Instant(time), E::decode(self.lane.code)));
         }
         let time = (self.heap.peek()?.key >> 64) as u64;
         if time > limit.0 {
@@ -173,7 +171,7 @@ impl<E: EventCode> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + usize::from(self.lane.key != NO_LANE.key)
+        self.heap.len() + usize::from(self.lane_full)
     }
 
     pub fn is_empty(&self) -> bool {

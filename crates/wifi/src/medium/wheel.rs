@@ -51,13 +51,13 @@ pub(crate) struct WakeWheel {
     near: usize,
     /// Wakes outside the wheel's span when they were scheduled.
     far: WakeQueue,
-    /// Whether `next` holds the earliest wake's time: set by a `pop_due`
-    /// that found nothing due (it has just looked), kept by pushes, cleared
-    /// by a pop. The medium's owner asks for that time right after every
-    /// wake (`Wlan::poll_timeout`), and the answer is then one load instead
-    /// of a second search of the wheel.
+    /// Whether `next` holds the earliest wake's time (`u64::MAX`: none):
+    /// set by a `pop_due` that found nothing due (it has just looked),
+    /// kept by pushes, cleared by a pop. The medium's owner asks for that
+    /// time right after every wake (`Wlan::poll_timeout`), and the answer
+    /// is then a load instead of a second search of the wheel.
     next_known: bool,
-    next: Option<Instant>,
+    next: u64,
 }
 
 impl Default for WakeWheel {
@@ -71,7 +71,7 @@ impl Default for WakeWheel {
             near: 0,
             far: WakeQueue::default(),
             next_known: false,
-            next: None,
+            next: u64::MAX,
         }
     }
 }
@@ -79,11 +79,11 @@ impl Default for WakeWheel {
 impl WakeWheel {
     /// Schedule `w` at `at`, after every wake already scheduled for `at`,
     /// and return its stamp (unique, never 0).
+    #[inline]
     pub(crate) fn push(&mut self, at: Instant, w: Wake) -> u64 {
         let e = self.far.entry(at, w);
-        if self.next_known {
-            self.next = Some(self.next.map_or(at, |n| n.min(at)));
-        }
+        // Branch-free; meaningless (and unread) while `next_known` is false.
+        self.next = self.next.min(at.0);
         let b = at.0 >> BUCKET_SHIFT;
         if b >= self.base && b - self.base < BUCKETS {
             self.file(b, e);
@@ -140,8 +140,9 @@ impl WakeWheel {
 
     /// Time of the earliest wake.
     pub(crate) fn peek_time(&self) -> Option<Instant> {
-        if self.next_known {
-            return self.next;
+        // (`u64::MAX` is also a wake's possible time: then search.)
+        if self.next_known && self.next != u64::MAX {
+            return Some(Instant(self.next));
         }
         let far = self.far.peek_time();
         if self.near == 0 {
@@ -157,7 +158,7 @@ impl WakeWheel {
         let far = self.far.peek_entry();
         if self.near == 0 {
             let Some(e) = far.filter(|e| e.at <= now.0) else {
-                self.found_next(far.map(|e| Instant(e.at)));
+                self.found_next(far.map_or(u64::MAX, |e| e.at));
                 return None;
             };
             self.next_known = false;
@@ -172,7 +173,7 @@ impl WakeWheel {
             // A wake scheduled before the wheel's start (or, rarely,
             // filed far before the wheel reached it) comes first.
             if f.at > now.0 {
-                self.found_next(Some(Instant(f.at)));
+                self.found_next(f.at);
                 return None;
             }
             self.next_known = false;
@@ -181,7 +182,7 @@ impl WakeWheel {
         }
         if near.at > now.0 {
             // No far wake is earlier (its key is not below `near`'s).
-            self.found_next(Some(Instant(near.at)));
+            self.found_next(near.at);
             return None;
         }
         self.next_known = false;
@@ -204,7 +205,7 @@ impl WakeWheel {
 
     /// Remember `next`, the earliest wake's time a pop has just found.
     #[inline]
-    fn found_next(&mut self, next: Option<Instant>) {
+    fn found_next(&mut self, next: u64) {
         self.next_known = true;
         self.next = next;
     }
