@@ -16,7 +16,12 @@
 //! there instead of pushing it through the heap and popping it back out. A
 //! lane entry gets its counter like any other, a second one moves the
 //! first into the heap, and a pop takes whichever key is smaller: the
-//! order of events is exactly the heap's alone.
+//! order of events is exactly the heap's alone. The lane is switched on
+//! for a run that has a radio medium ([`EventQueue::use_lane`]), and such
+//! a run pops with [`EventQueue::pop_until_lane`]; any other keeps the
+//! plain [`EventQueue::pop_until`], whose code the lane does not touch
+//! (a test per event there cost the wired benchmark 0.7 % of its
+//! instructions, mostly in the heap's register allocation).
 
 use std::cmp::Ordering;
 
@@ -88,6 +93,8 @@ pub struct EventQueue<E: EventCode> {
     /// The lane's entry, if `lane_full`.
     lane: Entry,
     lane_full: bool,
+    /// Whether `push_lane` uses the lane (else it is `push`).
+    lane_on: bool,
     counter: u64,
     executed: u64,
     _events: std::marker::PhantomData<E>,
@@ -103,7 +110,7 @@ impl<E: EventCode> Default for EventQueue<E> {
 
 impl<E: EventCode> EventQueue<E> {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: MinHeap4::with_capacity(n), lane: Entry { key: 0, code: 0 }, lane_full: false, counter: 0, executed: 0, _events: std::marker::PhantomData }
+        EventQueue { heap: MinHeap4::with_capacity(n), lane: Entry { key: 0, code: 0 }, lane_full: false, lane_on: false, counter: 0, executed: 0, _events: std::marker::PhantomData }
     }
 
     #[inline]
@@ -120,13 +127,29 @@ impl<E: EventCode> EventQueue<E> {
         self.heap.push(e);
     }
 
+    /// Switch the lane on: from now on pop with [`EventQueue::pop_until_lane`].
+    pub fn use_lane(&mut self) {
+        self.lane_on = true;
+    }
+
+    /// Whether the lane is on.
+    #[inline]
+    pub fn lane_on(&self) -> bool {
+        self.lane_on
+    }
+
     /// [`EventQueue::push`] through the lane: the same event at the same
     /// place in the order, kept beside the heap until it is popped or the
     /// next lane push moves it into the heap. For a timer re-armed after
-    /// each of its wakes, the wake then costs no heap push or pop.
+    /// each of its wakes, the wake then costs no heap push or pop. With the
+    /// lane off, a plain push.
     #[inline]
     pub fn push_lane(&mut self, time: Instant, class: u8, ev: E) {
         let e = self.entry(time, class, ev);
+        if !self.lane_on {
+            self.heap.push(e);
+            return;
+        }
         if self.lane_full {
             self.heap.push(self.lane);
         }
@@ -142,12 +165,24 @@ impl<E: EventCode> EventQueue<E> {
     }
 
     /// Remove and return the next event if it is due at or before `limit`;
-    /// counts it as executed.
+    /// counts it as executed. For a queue whose lane is off.
     #[inline]
     pub fn pop_until(&mut self, limit: Instant) -> Option<(Instant, E)> {
+        debug_assert!(!self.lane_on);
+        let time = (self.heap.peek()?.key >> 64) as u64;
+        if time > limit.0 {
+            return None;
+        }
+        let top = self.heap.pop().expect("peeked");
+        self.executed += 1;
+        Some((Instant(time), E::decode(top.code)))
+    }
+
+    /// [`EventQueue::pop_until`] for a queue whose lane is on: the lane's
+    /// entry or the heap's top, whichever comes first.
+    #[inline]
+    pub fn pop_until_lane(&mut self, limit: Instant) -> Option<(Instant, E)> {
         if self.lane_full && self.heap.peek().is_none_or(|e| self.lane.key < e.key) {
-            // The lane's entry comes first. (An empty lane costs a run
-            // without one, bulk-lossy, a test and a branch per event.)
             let time = (self.lane.key >> 64) as u64;
             if time > limit.0 {
                 return None;
@@ -186,10 +221,14 @@ mod tests {
 
     /// Against a sorted reference: random times, classes and interleaved
     /// pops, every entry comes out in `(time, class, insertion)` order.
-    /// A `lane_share` of the pushes go through the lane.
-    fn comes_out_in_key_order(seed: u64, lane_share: u64, steps: usize) {
+    /// A `lane_share` of the pushes go through the lane (switched on if
+    /// `lane`, else those are plain pushes).
+    fn comes_out_in_key_order(seed: u64, lane: bool, lane_share: u64, steps: usize) {
         let mut rng = RngStream::new(seed, "engine-test");
         let mut q: EventQueue<u32> = EventQueue::default();
+        if lane {
+            q.use_lane();
+        }
         let mut reference: Vec<(u64, u8, u32)> = Vec::new();
         let mut popped = Vec::new();
         let mut expected = Vec::new();
@@ -206,7 +245,10 @@ mod tests {
                 }
                 reference.push((t, c, next_id));
                 next_id += 1;
-            } else if let Some((t, id)) = q.pop_until(Instant(now + rng.next_u64() % 60)) {
+            } else if let Some((t, id)) = {
+                let limit = Instant(now + rng.next_u64() % 60);
+                if lane { q.pop_until_lane(limit) } else { q.pop_until(limit) }
+            } {
                 now = t.0;
                 popped.push(id);
                 // The reference minimum: ids grow with insertion, so they
@@ -225,14 +267,16 @@ mod tests {
 
     #[test]
     fn random_pushes_and_pops_come_out_in_key_order() {
-        comes_out_in_key_order(7, 0, 20_000);
+        comes_out_in_key_order(7, false, 0, 20_000);
     }
 
     /// Lane pushes (a second one moving the first into the heap) change
-    /// nothing in the order, whether they are most pushes or a few.
+    /// nothing in the order, whether they are most pushes or a few, and
+    /// with the lane off they are plain pushes.
     #[test]
     fn lane_pushes_come_out_in_key_order() {
-        comes_out_in_key_order(8, 30, 6_000);
-        comes_out_in_key_order(9, 90, 6_000);
+        comes_out_in_key_order(8, true, 30, 6_000);
+        comes_out_in_key_order(9, true, 90, 6_000);
+        comes_out_in_key_order(10, false, 50, 6_000);
     }
 }
