@@ -90,7 +90,8 @@ impl<'s> Sim<'s> {
     /// inlined: each instantiation is a function of its own, so each gets
     /// the compiler's whole inlining budget (with both inlined into one
     /// caller, the heap's pop and a link's deliveries became calls, +5 %
-    /// instructions on the wired benchmark).
+    /// instructions on the wired benchmark; those, and `drain_local`, are
+    /// `inline(always)` for the same reason).
     #[inline(never)]
     fn run_events<X: External, const LANE: bool>(&mut self, limit: Instant, x: &mut X) {
         let limit = limit.min(self.end);
@@ -140,7 +141,8 @@ impl<'s> Sim<'s> {
 
     /// Hand what the network delivered outside a channel event (through
     /// agents, tunnels, loopback) and the radios' handoff cues to the hosts.
-    #[inline]
+    // Always: see `run_events`.
+    #[inline(always)]
     fn drain_local<X: External>(&mut self, now: Instant, x: &mut X) {
         let mut cx = Cx { q: &mut self.q, log: &mut self.log };
         while let Some(d) = self.net.poll_local() {
