@@ -86,13 +86,12 @@ impl<'s> Sim<'s> {
 
     /// [`Sim::run_until`]'s loop, popping through the event queue's lane
     /// if `LANE` (a run with a radio medium, whose timer rides the lane)
-    /// or as before it (every other run keeps the plain loop's code). Not
-    /// inlined: each instantiation is a function of its own, so each gets
-    /// the compiler's whole inlining budget (with both inlined into one
-    /// caller, the heap's pop and a link's deliveries became calls, +5 %
-    /// instructions on the wired benchmark; those, and `drain_local`, are
-    /// `inline(always)` for the same reason).
-    #[inline(never)]
+    /// or as before it (every other run keeps the plain loop's code).
+    /// With two instantiations, the heap's pop, a link's deliveries and
+    /// `drain_local` have two call sites each, and the compiler made them
+    /// calls (+5 % instructions on the wired benchmark): they are
+    /// `inline(always)`.
+    #[inline]
     fn run_events<X: External, const LANE: bool>(&mut self, limit: Instant, x: &mut X) {
         let limit = limit.min(self.end);
         while let Some((now, ev)) = if LANE { self.q.pop_until_lane(limit) } else { self.q.pop_until(limit) } {
