@@ -63,7 +63,10 @@ impl<T: Ord + Copy> MinHeap4<T> {
     }
 
     /// Remove and return the smallest entry.
-    #[inline]
+    // Always: the simulator's run loop has two instantiations (with and
+    // without the event queue's lane), and at two call sites the compiler
+    // made this a call.
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
         let last = self.items.pop()?;
         let n = self.items.len();

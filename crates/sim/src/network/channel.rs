@@ -135,8 +135,10 @@ impl Medium for PointToPoint {
         self.now = now;
     }
 
-    /// Next frame that has arrived, in arrival order.
-    #[inline]
+    /// Next frame that has arrived, in arrival order. Always inline: it
+    /// is a link's per-frame delivery, in both instantiations of the run
+    /// loop (`world::Sim::run_events`).
+    #[inline(always)]
     fn poll_output(&mut self) -> Option<Delivery> {
         let (t, src) = self.head?;
         if t > self.now {

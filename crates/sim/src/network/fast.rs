@@ -101,7 +101,9 @@ impl Network {
     /// `None`, then [`Network::end_medium`]. (Deliveries that pass through
     /// agents, tunnels or loopback, and a radio medium's, come out of
     /// [`Network::poll_local`].)
-    #[inline]
+    // Always: called from both instantiations of the run loop (with and
+    // without the event queue's lane); at two call sites it became a call.
+    #[inline(always)]
     pub(crate) fn next_delivery(&mut self, cx: &mut Cx, now: Instant, m: u32) -> Option<LocalDelivery> {
         let c = m as usize;
         loop {

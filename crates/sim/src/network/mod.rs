@@ -271,7 +271,10 @@ impl Network {
         let slot = &mut self.media_timer[m][0];
         if t < *slot && t <= self.end {
             *slot = t;
-            cx.q.push(t, class::PACKET, Ev::Medium { m: m as u32 });
+            // Through the queue's lane: this timer is re-armed after every
+            // wake, so its event would otherwise go through the heap and
+            // straight back out (same order either way).
+            cx.q.push_lane(t, class::PACKET, Ev::Medium { m: m as u32 });
         }
     }
 

@@ -28,6 +28,10 @@ impl<'s> Sim<'s> {
             q.push(Instant::ZERO + r.at, class::LINK_STATE, Ev::RouteChange { idx: idx as u32 });
         }
         let mut net = Network::from_scenario_with_pcap(sc, seed, pcap);
+        if net.radio_medium().is_some() {
+            // The radio medium's timer rides the queue's lane (`engine.rs`).
+            q.use_lane();
+        }
         let interval = sc.sim.series_interval;
         let samples = if interval == Duration::ZERO { 0 } else { (sc.sim.duration.0 / interval.0) as usize + 2 };
         let udp = crate::udp::UdpFlows::build(sc, seed, &mut net, &mut q, samples)?;

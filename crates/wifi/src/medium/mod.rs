@@ -594,7 +594,9 @@ impl Wlan {
         self.out.pop_front()
     }
 
-    /// Schedule `w` at `at`; its stamp (see `wakes.rs`).
+    /// Schedule `w` at `at`; its stamp (see `wakes.rs`). Inline: every
+    /// MAC timer and frame end pushes one.
+    #[inline]
     pub(crate) fn push_wake(&mut self, at: Instant, w: Wake) -> u64 {
         self.wakes.push(at, w)
     }

@@ -51,6 +51,13 @@ pub(crate) struct WakeWheel {
     near: usize,
     /// Wakes outside the wheel's span when they were scheduled.
     far: WakeQueue,
+    /// Whether `next` holds the earliest wake's time (`u64::MAX`: none):
+    /// set by a `pop_due` that found nothing due (it has just looked),
+    /// kept by pushes, cleared by a pop. The medium's owner asks for that
+    /// time right after every wake (`Wlan::poll_timeout`), and the answer
+    /// is then a load instead of a second search of the wheel.
+    next_known: bool,
+    next: u64,
 }
 
 impl Default for WakeWheel {
@@ -63,6 +70,8 @@ impl Default for WakeWheel {
             base: 0,
             near: 0,
             far: WakeQueue::default(),
+            next_known: false,
+            next: u64::MAX,
         }
     }
 }
@@ -70,8 +79,11 @@ impl Default for WakeWheel {
 impl WakeWheel {
     /// Schedule `w` at `at`, after every wake already scheduled for `at`,
     /// and return its stamp (unique, never 0).
+    #[inline]
     pub(crate) fn push(&mut self, at: Instant, w: Wake) -> u64 {
         let e = self.far.entry(at, w);
+        // Branch-free; meaningless (and unread) while `next_known` is false.
+        self.next = self.next.min(at.0);
         let b = at.0 >> BUCKET_SHIFT;
         if b >= self.base && b - self.base < BUCKETS {
             self.file(b, e);
@@ -128,6 +140,10 @@ impl WakeWheel {
 
     /// Time of the earliest wake.
     pub(crate) fn peek_time(&self) -> Option<Instant> {
+        // (`u64::MAX` is also a wake's possible time: then search.)
+        if self.next_known && self.next != u64::MAX {
+            return Some(Instant(self.next));
+        }
         let far = self.far.peek_time();
         if self.near == 0 {
             return far;
@@ -141,7 +157,11 @@ impl WakeWheel {
     pub(crate) fn pop_due(&mut self, now: Instant) -> Option<(Instant, Wake, u64)> {
         let far = self.far.peek_entry();
         if self.near == 0 {
-            let e = far.filter(|e| e.at <= now.0)?;
+            let Some(e) = far.filter(|e| e.at <= now.0) else {
+                self.found_next(far.map_or(u64::MAX, |e| e.at));
+                return None;
+            };
+            self.next_known = false;
             self.far.pop_entry();
             // The wheel is empty: it may start at this wake's bucket.
             self.base = self.base.max(e.at >> BUCKET_SHIFT);
@@ -153,14 +173,19 @@ impl WakeWheel {
             // A wake scheduled before the wheel's start (or, rarely,
             // filed far before the wheel reached it) comes first.
             if f.at > now.0 {
+                self.found_next(f.at);
                 return None;
             }
+            self.next_known = false;
             self.far.pop_entry();
             return Some(f.parts());
         }
         if near.at > now.0 {
+            // No far wake is earlier (its key is not below `near`'s).
+            self.found_next(near.at);
             return None;
         }
+        self.next_known = false;
         let bucket = &mut self.buckets[slot];
         self.heads[slot] += 1;
         if self.heads[slot] as usize == bucket.len() {
@@ -176,6 +201,13 @@ impl WakeWheel {
         self.base = near.at >> BUCKET_SHIFT;
         self.take_far();
         Some(near.parts())
+    }
+
+    /// Remember `next`, the earliest wake's time a pop has just found.
+    #[inline]
+    fn found_next(&mut self, next: u64) {
+        self.next_known = true;
+        self.next = next;
     }
 
     /// Move the heap's wakes that the wheel now spans into it.
