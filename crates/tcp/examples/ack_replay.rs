@@ -4,7 +4,8 @@
 //!
 //!     cargo run --release -p airtcp-tcp --example ack_replay -- \
 //!         out/emu/pcap/link0_snd-rcv.pcap [--sender 10.0.0.1] \
-//!         [--rate-bps 10000000] [--delay-ms 20] [--profile linux] [--mss 1448] [--list FROM-TO]
+//!         [--rate-bps 10000000] [--delay-ms 20] [--profile linux] [--mss 1448] \
+//!         [--push-ack off|short|full] [--list FROM-TO]
 //!
 //! The emulator's link captures stamp each packet with the start of its
 //! transmission at the sender's end (lost ones included), so an arrival
@@ -32,6 +33,7 @@ use std::io::BufReader;
 
 use airtcp_core::pcap::PcapReader;
 use airtcp_core::{wire, Duration, Instant, Segment, SeqNum, TcpFlags};
+use airtcp_tcp::config::PushAck;
 use airtcp_tcp::{profiles, Endpoint};
 
 struct Seen {
@@ -46,6 +48,7 @@ struct Args {
     delay: Duration,
     profile: String,
     mss: u32,
+    push_ack: Option<PushAck>,
     list: Option<(f64, f64)>,
 }
 
@@ -58,6 +61,7 @@ fn parse_args() -> Result<Args, String> {
         delay: Duration::from_millis(20),
         profile: "linux".into(),
         mss: 1448,
+        push_ack: None,
         list: None,
     };
     while let Some(x) = it.next() {
@@ -72,6 +76,7 @@ fn parse_args() -> Result<Args, String> {
             "--delay-ms" => a.delay = Duration::from_millis(val("--delay-ms")?.parse().map_err(|e| format!("--delay-ms: {e}"))?),
             "--profile" => a.profile = val("--profile")?,
             "--mss" => a.mss = val("--mss")?.parse().map_err(|e| format!("--mss: {e}"))?,
+            "--push-ack" => a.push_ack = Some(PushAck::from_name(&val("--push-ack")?)?),
             "--list" => {
                 let v = val("--list")?;
                 let (f, t) = v.split_once('-').ok_or(format!("--list {v}: want FROM-TO seconds"))?;
@@ -82,7 +87,7 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     if a.path.is_empty() {
-        return Err("usage: ack_replay CAPTURE [--sender IP] [--rate-bps N] [--delay-ms N] [--profile NAME] [--mss N] [--list FROM-TO]".into());
+        return Err("usage: ack_replay CAPTURE [--sender IP] [--rate-bps N] [--delay-ms N] [--profile NAME] [--mss N] [--push-ack off|short|full] [--list FROM-TO]".into());
     }
     Ok(a)
 }
@@ -159,6 +164,9 @@ fn run(a: &Args) -> Result<(), String> {
     let synack = rcv.iter().find(|s| s.seg.flags.syn()).ok_or("no SYN-ACK from the receiver in the capture")?;
     let mut cfg = profiles::config(&a.profile)?;
     cfg.mss = a.mss;
+    if let Some(p) = a.push_ack {
+        cfg.push_ack = p;
+    }
     // The captured receiver's timestamp clock against the model's (1 ms
     // ticks from time zero): the sender echoes the former.
     let ts_off = synack.seg.timestamps.map_or(0, |(v, _)| v.wrapping_sub(synack.t.as_millis() as u32));
@@ -269,11 +277,12 @@ fn run(a: &Args) -> Result<(), String> {
     let model_timer = model_acks.iter().filter(|x| x.2).count();
     println!("capture: {}", a.path);
     println!(
-        "delivered data segments {}, lost {}; ACKs per data segment: captured receiver {:.2}, model ({}) {:.2} ({} from its delayed-ACK timer)",
+        "delivered data segments {}, lost {}; ACKs per data segment: captured receiver {:.2}, model ({}, push_ack {}) {:.2} ({} from its delayed-ACK timer)",
         arrivals.len(),
         ok.iter().filter(|&&x| !x).count(),
         kernel_acks as f64 / data,
         a.profile,
+        ep.config().push_ack.name(),
         model_acks.len() as f64 / data,
         model_timer
     );

@@ -423,7 +423,8 @@ pub struct TcpConfig {
     /// full send buffer pushes each skb it appends (`tcp_push` before
     /// `sk_stream_wait_memory`); below about 23 Mb/s an skb holds
     /// `tcp_min_tso_segs` = 2 segments (`tcp_tso_autosize`, since 3.12),
-    /// so every second segment has PSH. A receiver with
+    /// so every second segment has PSH (a capture of Linux 6.18 at 10 Mb/s
+    /// shows it every 2 or 3 segments). A receiver with
     /// `push_ack = "full"` ACKs such a segment when it has read it.
     pub push_segs: u32,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).
