@@ -221,8 +221,8 @@ mod tests {
             }
         }
         // profile 9, recovery 5, the five ns-3 switches 2 each, cc 7,
-        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3.
-        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3);
+        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3, push_ack 3.
+        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3 + 3);
     }
 
     #[test]

@@ -146,6 +146,7 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
 const LINUX_GAPS: &[&str] = &[
     "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
     "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and again after an idle longer than the RTO and on out-of-window data; here only the first 16 segments",
+    "SACK compression (tcp_comp_sack_nr, 4.18; after the third duplicate ACK since 5.10) is not modelled: every out-of-order segment is ACKed at once, where Linux delays the ACK of the fourth and later ones by min(1 ms, RTT/20)",
     "PSH placement follows 2-segment skbs (`push_segs`); above ~23 Mb/s Linux's skbs grow with the pacing rate (tcp_tso_autosize) and PSH becomes rarer",
     "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
 ];
