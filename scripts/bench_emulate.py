@@ -129,7 +129,7 @@ while s.recv(1 << 20):
     pass"""
 
 
-def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model_set=()):
+def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model_set=(), pcap=False):
     """One run with the kernel at one or both ends, with the same two
     programs at the kernel's ends whichever the other end is (the simulated
     endpoints talk to real hosts): the kernel sends to the model's receiver,
@@ -141,6 +141,8 @@ def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model
         "--set", f"links.0.loss_ab.p={p}", "--set", f"flows.0.tcp.cc={cc}",
         *[x for kv in model_set for x in ("--set", kv)],
     ]
+    if pcap:
+        cmd.append("--pcap")
     if ns_cc != "host":
         for n in real.split(","):
             cmd += ["--setup", f"{n}: sysctl -qw net.ipv4.tcp_congestion_control={ns_cc}"]
@@ -192,6 +194,9 @@ def main():
     ap.add_argument("--model-only", action="store_true", help="only the model's runs (no root needed)")
     ap.add_argument("--modes", default="kk,ks,kr", help="which split runs: kk (kernel to kernel), ks (kernel sender), kr (kernel receiver)")
     ap.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + runs - 1")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="with --split: keep each run's outputs, with captures, in DIR/<cc>-<p>-<seed>-<kk|ks|kr> "
+                         "(for crates/tcp/examples/ack_replay.rs)")
     ap.add_argument("--split", action="store_true",
                     help="instead of the table: goodput of the kernel sender against the model's receiver "
                          "and of the model's sender against the kernel's receiver")
@@ -215,10 +220,12 @@ def main():
                 for i in range(a.runs):
                     with tempfile.TemporaryDirectory() as d:
                         for c, (ks, kr) in enumerate(((True, True), (True, False), (False, True))):
-                            if ("kk", "ks", "kr")[c] not in a.modes.split(","):
+                            mode = ("kk", "ks", "kr")[c]
+                            if mode not in a.modes.split(","):
                                 cols[c].append(float("nan"))
                                 continue
-                            g, o = split(cc, p, i + a.first_seed, a.seconds, os.path.join(d, str(c)), a.ns_cc, ks, kr, a.model_set)
+                            out = os.path.join(a.keep, f"{cc}-{p}-{i + a.first_seed}-{mode}") if a.keep else os.path.join(d, str(c))
+                            g, o = split(cc, p, i + a.first_seed, a.seconds, out, a.ns_cc, ks, kr, a.model_set, pcap=bool(a.keep))
                             cols[c].append(g / 1e6)
                             over += o
                         cols[3].append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)

@@ -100,6 +100,48 @@ impl RenoSacks {
     }
 }
 
+/// When a read sends the pending delayed ACK at once (Linux's
+/// ICSK_ACK_PUSHED: `tcp_measure_rcv_mss` marks it, `tcp_cleanup_rbuf`
+/// sends it when a read leaves the receive queue, out-of-order part
+/// included, empty).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PushAck {
+    /// Never: only `delack_count`, the timer and window updates send ACKs
+    /// (RFC 1122 4.2.3.2; ns-3).
+    Off,
+    /// A segment shorter than the peer's segment size as measured
+    /// (`icsk_ack.rcv_mss`), unless it has the length of the previous one
+    /// (then it is the peer's real segment size, `rcv_mss` is lowered to it
+    /// and nothing is marked). Every Linux up to 6.5.
+    Short,
+    /// `Short`, and also a full-sized segment with PSH: the end of the
+    /// sender's write, after which the sender may wait for this ACK (Linux
+    /// 6.6: "tcp: fix delayed ACKs for MSS boundary condition", posted to
+    /// netdev on 1 October 2023; stable kernels of the time took it, 3.16
+    /// and 4.4 were no longer maintained).
+    Full,
+}
+
+impl PushAck {
+    /// Parse the scenario name (`off`, `short`, `full`); the error lists the known names.
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "off" => Ok(PushAck::Off),
+            "short" => Ok(PushAck::Short),
+            "full" => Ok(PushAck::Full),
+            other => Err(format!("unknown push_ack '{other}' (known: off, short, full)")),
+        }
+    }
+    /// The scenario name, the inverse of [`PushAck::from_name`].
+    pub fn name(self) -> &'static str {
+        match self {
+            PushAck::Off => "off",
+            PushAck::Short => "short",
+            PushAck::Full => "full",
+        }
+    }
+}
+
 /// Explicit Congestion Notification (RFC 3168) as Linux's
 /// `net.ipv4.tcp_ecn` sysctl (Documentation/networking/ip-sysctl.rst).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -369,6 +411,22 @@ pub struct TcpConfig {
     /// stack without a receive buffer to drain (ns-2's `Agent/TCPSink`
     /// family, whose sink consumes data on arrival).
     pub window_update_ack: bool,
+    /// Which in-order segments mark the pending delayed ACK "pushed", so
+    /// that the application's read that leaves nothing queued sends it at
+    /// once (Linux `tcp_measure_rcv_mss` sets ICSK_ACK_PUSHED,
+    /// `tcp_cleanup_rbuf` sends the ACK). See [`PushAck`].
+    pub push_ack: PushAck,
+    /// Which data segments the sender marks PSH: 0 every one; n > 0 the
+    /// one that ends the data written so far and every one that ends a
+    /// group of n full segments of the stream. Linux marks the last
+    /// segment of each skb a write pushes, and a bulk writer blocked on a
+    /// full send buffer pushes each skb it appends (`tcp_push` before
+    /// `sk_stream_wait_memory`); below about 23 Mb/s an skb holds
+    /// `tcp_min_tso_segs` = 2 segments (`tcp_tso_autosize`, since 3.12),
+    /// so every second segment has PSH (a capture of Linux 6.18 at 10 Mb/s
+    /// shows it every 2 or 3 segments). A receiver with
+    /// `push_ack = "full"` ACKs such a segment when it has read it.
+    pub push_segs: u32,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).
     pub delack_timeout: Duration,
     /// In-order data segments ACKed immediately once the connection is
@@ -543,6 +601,8 @@ impl Default for TcpConfig {
             window_scaling: true,
             delack_count: 2,
             window_update_ack: true,
+            push_ack: PushAck::Off,
+            push_segs: 0,
             delack_timeout: Duration::from_millis(200),
             initial_quickacks: 0,
             initial_rto: Duration::from_secs(1),

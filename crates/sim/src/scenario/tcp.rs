@@ -9,7 +9,7 @@
 //! Every key is one entry of [`TCP`]: the accepted keys, the reader, the
 //! resolved JSON and the reference page's table all come from it.
 
-use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
+use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
 use airtcp_tcp::profiles::{self, DEFAULT_PROFILE};
 use airtcp_tcp::{CcAlgorithm, TcpConfig};
 use serde_json::Value;
@@ -22,6 +22,7 @@ named_codec!(RenoSacksC, RenoSacks, "`\"reset\"` | `\"persist\"`");
 named_codec!(LossExitGrowthC, LossExitGrowth, "`\"all-acked\"` | `\"beyond-recovery-point\"`");
 named_codec!(RtoSsthreshC, RtoSsthresh, "`\"once-per-window\"` | `\"always\"`");
 named_codec!(PartialAckRtoC, PartialAckRto, "`\"every\"` | `\"first-only\"`");
+named_codec!(PushAckC, PushAck, "`\"off\"` | `\"short\"` | `\"full\"`");
 named_codec!(RtoTimerC, RtoTimer, "`\"rfc6298\"` | `\"linux\"`");
 named_codec!(Cc, CcAlgorithm, "`\"reno\"` | `\"newreno\"` | `\"cubic\"` | `\"veno\"` | `\"westwood\"` | `\"vegas\"` | `\"bbr\"`");
 
@@ -144,6 +145,8 @@ pub static TCP: Section<'static, TcpConfig> = Section {
         field!(tcp_wmem: SizeTriple, "`net.ipv4.tcp_wmem` = [min, default, max] in bytes (Linux defaults 4096 / 16384 / 4194304)."),
         field!(nodelay: Bool, "TCP_NODELAY. When false, Nagle's algorithm (RFC 896) in Linux's Minshall form (`tcp_nagle_check`, `tcp_minshall_check`): the last, sub-MSS segment of the write queue waits while an earlier sub-MSS segment is unacknowledged. Full segments and a segment with FIN never wait. ns-3 3.44's `TcpSocket::TcpNoDelay` defaults to true. The simulator's applications write whole MSS chunks (bulk) or the whole transfer before closing (so its last segment carries FIN); Nagle shows with I-TCP relays and partial writes into a nearly full send buffer."),
         field!(window_update_ack: Bool, "Send an ACK when the application's read opens the advertised window by at least min(2·MSS, buffer/2) (RFC 1122 4.2.3.3 receiver SWS avoidance; Linux `__tcp_cleanup_rbuf`). Off: reads never cause an ACK and `delack_count` / `delack_timeout` alone pace them, as in a stack without a receive buffer to drain (ns-2's `Agent/TCPSink` family, whose sink consumes data on arrival)."),
+        field!(push_ack: PushAckC, "Which in-order data segments have their pending delayed ACK sent as soon as the application's read leaves nothing queued (Linux `tcp_measure_rcv_mss` marks the ACK ICSK_ACK_PUSHED, `tcp_cleanup_rbuf` sends it): `\"short\"` a segment shorter than the peer's segment size as measured (`rcv_mss`; two short segments of the same length in a row are taken as the peer's segment size instead), every Linux; `\"full\"` also a full-sized segment with PSH (Linux 6.6, \"tcp: fix delayed ACKs for MSS boundary condition\": the end of a sender's write); `\"off\"` neither (ns-3, RFC 1122). The `linux` profile has `full`, `linux-3.16` and `linux-4.4` `short`, the others `off`. A receiver that reads at once then ACKs every in-order segment with PSH (see `push_segs` for which have it)."),
+        field!(push_segs: U32, "Which data segments carry PSH: `0` every one; n > 0 the one that ends the data written so far and every one that ends a group of n full segments of the stream. Linux (all three `linux*` profiles: 2) marks the last segment of each skb a write pushes; a bulk writer blocked on a full send buffer pushes each skb it appends (`tcp_push` before `sk_stream_wait_memory`), and below about 23 Mb/s an skb holds `tcp_min_tso_segs` = 2 segments (`tcp_tso_autosize`, since 3.12), so every second segment has PSH (a capture of Linux 6.18 at 10 Mb/s shows it every 2 or 3 segments). Other profiles: 0."),
         field!(slow_start_after_idle: Bool, "Congestion-window restart after idle (RFC 5681 §4.1; `net.ipv4.tcp_slow_start_after_idle = 1`, `tcp_cwnd_restart`): new data with nothing in flight after more than one RTO without sending sets ssthresh = max(ssthresh, ¾·cwnd), raises the module's `CA_EVENT_CWND_RESTART` (Vegas and Veno re-initialise) and halves cwnd per further RTO idle, down to min(IW, cwnd). Not for BBR (`cong_control`). ns-3 3.44's `TcpSocketBase` never restarts cwnd after idle."),
         field!(witcp: Bool, "Wi-TCP sender (seed 001, `endpoint/witcp.rs`): obey EHO-ACK / EHC-ACK signals (TCP option 253, ExID 0x5754) by freezing and restoring cwnd and ssthresh. Default off: the option is then ignored, as by any unmodified stack."),
         field!(witcp_max_freeze: OptDur, "With `witcp`: resume on our own after this long frozen without an EHC-ACK. `\"none\"` (the paper waits for the EHC-ACK indefinitely)."),
@@ -218,8 +221,8 @@ mod tests {
             }
         }
         // profile 9, recovery 5, the five ns-3 switches 2 each, cc 7,
-        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3.
-        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3);
+        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3, push_ack 3.
+        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3 + 3);
     }
 
     #[test]

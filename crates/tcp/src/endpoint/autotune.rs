@@ -81,8 +81,9 @@ pub(super) struct RcvSpace {
     rtt_time_us: u64,
     /// `rcv_rtt_last_tsecr`.
     last_tsecr: u32,
-    /// `icsk_ack.rcv_mss`: the peer's segment size as we see it.
-    rcv_mss: u32,
+    /// `icsk_ack.rcv_mss`: the peer's segment size as we see it
+    /// (`tcp_measure_rcv_mss`, in `pushed.rs`).
+    pub rcv_mss: u32,
     /// The application read since the last `tcp_rcv_space_adjust`.
     pub read_pending: bool,
 }
@@ -168,10 +169,6 @@ impl Endpoint {
     pub(super) fn rcv_space_on_data(&mut self, now: Instant, len: u32, in_order: bool) {
         if !self.cfg.rcv_buf_autotune {
             return;
-        }
-        // tcp_measure_rcv_mss: the largest segment seen, at most advmss.
-        if len >= self.rs.rcv_mss {
-            self.rs.rcv_mss = len.min(self.cfg.mss);
         }
         self.rcv_rtt_measure_ts(now, len);
         if in_order {

@@ -271,7 +271,7 @@ impl Endpoint {
         }
         if seg.payload_len > 0 && self.state_receives_data() {
             self.ecn_accept_cwr(seg);
-            self.receive_data(now, off, seg.payload_len);
+            self.receive_data(now, seg, off);
         }
         if seg.flags.fin() && self.peer_fin.is_none() {
             self.peer_fin = Some((off + seg.payload_len as i64).max(0) as u64);
@@ -279,7 +279,8 @@ impl Endpoint {
         self.try_consume_fin(now);
     }
 
-    fn receive_data(&mut self, now: Instant, off: i64, len: u32) {
+    fn receive_data(&mut self, now: Instant, seg: &Segment, off: i64) {
+        let len = seg.payload_len;
         // Stream offsets: receive offset 1 is stream byte 0.
         let start = off - 1;
         let end = start + len as i64;
@@ -309,6 +310,10 @@ impl Endpoint {
         // so a CE mark is echoed (and quick-ACKed) by this segment's ACK.
         self.ecn_check_ce();
         let r = self.rcv.insert(s as u64, e as u64);
+        if !r.out_of_order {
+            // tcp_event_data_recv: only in-order data is measured.
+            self.measure_rcv_mss(seg);
+        }
         self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
         if r.out_of_order || r.filled_hole || !self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for out-of-order data and for data

@@ -24,6 +24,7 @@ mod input;
 mod nagle;
 mod ns3_prr;
 mod output;
+mod pushed;
 mod rack;
 mod rack_reo;
 mod rate;
@@ -290,6 +291,10 @@ pub struct Endpoint {
     delack_segs: u32,
     /// In-order segments still to be ACKed at once (`TcpConfig::initial_quickacks`).
     quickacks: u32,
+    /// The pending delayed ACK was marked pushed (`pushed.rs`).
+    ack_pushed: bool,
+    /// `icsk_ack.last_seg_size`: the last short segment's length (`pushed.rs`).
+    last_seg_size: u32,
     /// Wi-TCP (`witcp.rs`): the state an EHO-ACK stored, while frozen.
     witcp_frozen: Option<witcp::Frozen>,
     /// Freeze-TCP (`freeze.rs`): advertise a zero window.
@@ -404,6 +409,8 @@ impl Endpoint {
             ack_now: false,
             delack_segs: 0,
             quickacks: 0,
+            ack_pushed: false,
+            last_seg_size: 0,
             witcp_frozen: None,
             freeze_zwa: false,
             tr_acks: 0,
@@ -520,6 +527,7 @@ impl Endpoint {
         if self.cfg.window_update_ack && new_win >= old_win + thresh && self.state_receives_data() {
             self.ack_now = true;
         }
+        self.ack_pushed_on_read();
         if self.peer_closed_pending && self.rcv.unread() == 0 {
             self.peer_closed_pending = false;
             self.events.push_back(Event::PeerClosed);

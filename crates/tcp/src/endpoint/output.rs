@@ -128,6 +128,7 @@ impl Endpoint {
         self.ecn_echo(&mut seg);
         self.ack_now = false;
         self.delack_segs = 0;
+        self.ack_pushed = false;
         self.timers.stop(TimerKind::DelayedAck);
         self.last_ack_sent = nxt;
         seg
@@ -372,7 +373,7 @@ impl Endpoint {
         if s.fin {
             flags |= TcpFlags::FIN;
         }
-        if s.len > 0 {
+        if s.len > 0 && self.pushes(s) {
             flags |= TcpFlags::PSH;
         }
         let mut seg = self.header(now, flags);
@@ -400,6 +401,15 @@ impl Endpoint {
         }
         self.sync_seq();
         seg
+    }
+
+    /// Whether data segment `s` carries PSH (`TcpConfig::push_segs`): it
+    /// ends the data written so far, or a group of `push_segs` full
+    /// segments of the stream (Linux: the end of a pushed skb).
+    fn pushes(&self, s: &TxSeg) -> bool {
+        let n = self.cfg.push_segs as u64;
+        let end = s.start + s.len as u64;
+        n == 0 || end >= self.data_end() || (end - 1) % (n * self.send_mss.max(1) as u64) == 0
     }
 
     /// Zero-window probe (Linux `tcp_write_wakeup`): new data if the window

@@ -41,6 +41,8 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         tcp_wmem,
         nodelay,
         window_update_ack,
+        push_ack,
+        push_segs,
         slow_start_after_idle,
         sack,
         timestamps,
@@ -130,6 +132,8 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         ("snd_buf", snd_buf.to_string()),
         ("nodelay", nodelay.to_string()),
         ("window_update_ack", window_update_ack.to_string()),
+        ("push_ack", push_ack.name().into()),
+        ("push_segs", push_segs.to_string()),
         ("slow_start_after_idle", slow_start_after_idle.to_string()),
         ("hz", hz.to_string()),
         ("ts_granularity", dur(*ts_granularity)),
@@ -228,6 +232,8 @@ const FOOTER: &str = "
 | timestamp clock | jiffies (HZ 250: 4 ms) | jiffies | 1 ms | 4.13 |
 | HZ (Ubuntu generic; Kconfig default) | 250 | 250 | 250 | - |
 | delayed ACK: ATO from 40 ms (TCP_DELACK_MIN), at most 200 ms | yes | yes | yes | always |
+| a read that empties the queue ACKs a short segment at once (`push_ack`) | yes | yes | yes | always |
+| ... and a full-sized one with PSH (`push_ack = \"full\"`) | no | no | yes | 6.6 |
 | quick ACKs (up to 16 at start, after idle, on out-of-window data) | yes | yes | yes | always |
 | tcp_syn_retries 6 | yes | yes | yes | 3.7 |
 | cubic the default module | yes | yes | yes | 2.6.19 |

@@ -12,7 +12,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 /// `tcp_rmem` before Linux 5.4 (commit a337531b942b raised the default to
 /// 128 KiB): 4096 / 87380 / 6291456 (since 3.6's b49960a05e32 set max 6 MiB).
@@ -35,6 +35,8 @@ pub(super) fn linux() -> TcpConfig {
         tcp_wmem: TCP_WMEM,                          // 4096 16384 4194304
         nodelay: false,                              // Nagle on unless TCP_NODELAY
         window_update_ack: true, // __tcp_ack_snd_check: an ACK once the read opens the window by an MSS
+        push_ack: PushAck::Full,                     // tcp_measure_rcv_mss: PSH on a full segment too, since 6.6
+        push_segs: 2,                                // tcp_push of each tcp_min_tso_segs = 2 skb (tcp_tso_autosize, 3.12)
         slow_start_after_idle: true,                 // tcp_slow_start_after_idle = 1
         sack: true,                                  // tcp_sack = 1
         timestamps: true,                            // tcp_timestamps = 1
@@ -93,6 +95,7 @@ pub(super) fn linux_4_4() -> TcpConfig {
         // `rack` models the 4.18+ version, so it is off here (see gaps).
         rack: false,
         frto_nonsack_guard: false,                 // came in 4.17
+        push_ack: PushAck::Short,                  // PSH on a full segment came in 6.6
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
         ..linux()
@@ -107,6 +110,7 @@ pub(super) fn linux_3_16() -> TcpConfig {
         tcp_rmem: TCP_RMEM_PRE_5_4,
         rack: false,                               // RACK came in 4.4
         frto_nonsack_guard: false,                 // came in 4.17
+        push_ack: PushAck::Short,                  // PSH on a full segment came in 6.6
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
         ..linux()
@@ -120,6 +124,8 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("tcp_wmem", "ip-sysctl.rst: 4096 16384 4194304"),
     ("delack_timeout", "TCP_DELACK_MIN = HZ/25 = 40 ms, the ATO floor bulk data settles at (tcp_event_data_recv)"),
     ("initial_quickacks", "TCP_MAX_QUICKACKS = 16 (tcp_incr_quickack on the first data segment)"),
+    ("push_segs", "tcp_sendmsg pushes (PSH on the last segment of) each skb it appends before waiting for send-buffer space; skbs of tcp_min_tso_segs = 2 segments at rates below ~23 Mb/s (tcp_tso_autosize, since 3.12)"),
+    ("push_ack", "tcp_measure_rcv_mss marks the delayed ACK ICSK_ACK_PUSHED for a short segment (always) and for a full one with PSH (6.6, 'tcp: fix delayed ACKs for MSS boundary condition'); tcp_cleanup_rbuf sends it when a read empties the queue"),
     ("initial_rto", "TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298; 3 s before)"),
     ("min_rto, max_rto", "TCP_RTO_MIN = 200 ms, TCP_RTO_MAX = 120 s (include/net/tcp.h)"),
     ("rto_timer", "tcp_rtt_estimator + tcp_set_rto: RTO = SRTT + max(4·mdev per RTT, TCP_RTO_MIN)"),
@@ -140,6 +146,8 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
 const LINUX_GAPS: &[&str] = &[
     "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
     "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and again after an idle longer than the RTO and on out-of-window data; here only the first 16 segments",
+    "SACK compression (tcp_comp_sack_nr, 4.18; after the third duplicate ACK since 5.10) is not modelled: every out-of-order segment is ACKed at once, where Linux delays the ACK of the fourth and later ones by min(1 ms, RTT/20)",
+    "PSH placement follows 2-segment skbs (`push_segs`); above ~23 Mb/s Linux's skbs grow with the pacing rate (tcp_tso_autosize) and PSH becomes rarer",
     "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
 ];
 
@@ -157,6 +165,7 @@ pub(super) const LINUX_4_4: Profile = Profile {
     config: linux_4_4,
     sources: &[
         ("tcp_rmem", "4096 87380 6291456 before 5.4"),
+        ("push_ack", "short: only a segment shorter than rcv_mss marks the ACK pushed (PSH on a full segment came in 6.6)"),
         ("rack", "4.4's first RACK marks losses on ACK arrival only (no reordering timer until 4.10, fixed window until 4.18); not modelled, so off"),
         ("hz", "Ubuntu 16.04 generic kernel: CONFIG_HZ=250"),
         ("ts_granularity", "tcp_time_stamp = jiffies before 4.13"),
@@ -176,6 +185,7 @@ pub(super) const LINUX_3_16: Profile = Profile {
     config: linux_3_16,
     sources: &[
         ("tcp_rmem", "4096 87380 6291456 before 5.4"),
+        ("push_ack", "short: only a segment shorter than rcv_mss marks the ACK pushed (PSH on a full segment came in 6.6)"),
         ("rack", "RACK came in 4.4"),
         ("hz", "Ubuntu 14.04 generic kernel: CONFIG_HZ=250"),
         ("ts_granularity", "tcp_time_stamp = jiffies before 4.13"),

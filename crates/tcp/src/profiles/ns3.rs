@@ -8,7 +8,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn ns3() -> TcpConfig {
     TcpConfig {
@@ -24,6 +24,8 @@ pub(super) fn ns3() -> TcpConfig {
         tcp_wmem: TCP_WMEM,                          // unused
         nodelay: true,                               // TcpSocket::TcpNoDelay = true
         window_update_ack: true, // unchanged from the ns-3 anchor runs that validate this profile
+        push_ack: PushAck::Off, // ns-3's TcpSocketBase ACKs by count and timer only
+        push_segs: 0,
         slow_start_after_idle: false,                // TcpSocketBase never restarts cwnd
         sack: true,                                  // TcpSocketBase::Sack = true
         timestamps: true,                            // TcpSocketBase::Timestamp = true

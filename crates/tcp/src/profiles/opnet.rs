@@ -9,7 +9,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn opnet_2003() -> TcpConfig {
     TcpConfig {
@@ -25,6 +25,8 @@ pub(super) fn opnet_2003() -> TcpConfig {
         tcp_wmem: TCP_WMEM,                          // unused
         nodelay: true,                               // table: Nagle SWS Algorithm Disabled
         window_update_ack: true, // the seed's table is silent; the RFC 1122 4.2.3.3 window update
+        push_ack: PushAck::Off, // the seed's table: segment/clock based delayed ACK only
+        push_segs: 0,
         slow_start_after_idle: true,                 // not in the table (RFC 2581 §4.1)
         sack: false,                                 // table: Selective Ack (SACK) Disabled
         timestamps: false,                           // not in the table; no RFC 1323 options

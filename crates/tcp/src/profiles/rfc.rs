@@ -8,7 +8,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn rfc() -> TcpConfig {
     TcpConfig {
@@ -24,6 +24,8 @@ pub(super) fn rfc() -> TcpConfig {
         tcp_wmem: TCP_WMEM,                          // unused
         nodelay: false,                              // RFC 1122 4.2.3.4: Nagle SHOULD be implemented
         window_update_ack: true, // RFC 1122 4.2.3.3: a window update once the window opens by an MSS
+        push_ack: PushAck::Off, // RFC 1122 4.2.3.2: by count and timer only
+        push_segs: 0,
         slow_start_after_idle: true,                 // RFC 5681 §4.1
         sack: true,                                  // RFC 2018, needed by RFC 6675
         timestamps: true,                            // RFC 7323

@@ -13,6 +13,7 @@ mod freeze;
 mod frto;
 mod idle_restart;
 mod nagle;
+mod pushed_ack;
 mod rack;
 mod receiver;
 mod recovery;
