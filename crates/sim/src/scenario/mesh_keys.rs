@@ -4,7 +4,7 @@
 //!
 //! The keys are read in the table's order ([`Section::read_in_order`])
 //! because each is checked against what comes before it: the mesh itself
-//! (its radios, links and routes, [`Mesh::graph`]) is found after
+//! (its radios, links and routes, `Mesh::graph`) is found after
 //! `routing` and before `protocol`; every coding key needs a protocol
 //! other than `ip`, and after `flow` (given or the first) has been checked
 //! to run between two mesh nodes.
