@@ -107,11 +107,12 @@ delack_timeout = "40ms"
 rcv_buf = 262144
 snd_buf = 262144
 # The receiver before Linux 6.6, which a full-sized segment with PSH does
-# not make ACK on the read: with 6.6's rule ("full") the first ACK after
-# the stall covers only the retransmitted segment and, without
-# timestamps, the model's F-RTO misses the spurious timeout (181
-# duplicate segments instead of 3, a D-SACK undo later): an open
-# question about the model's F-RTO step 2, see docs/emulate.md.
+# not make ACK on the read, so that the first ACK after the stall also
+# covers a never-retransmitted segment and F-RTO undoes. With 6.6's rule
+# ("full") that ACK covers only the retransmitted segment; F-RTO step 2b
+# then finds nothing unsent (this send buffer is all in flight) and gives
+# up, as Linux does on an empty write queue (181 duplicate segments, a
+# D-SACK undo). The kernel, on the same path, misses it too (docs/emulate.md).
 push_ack = "short"
 {switches}"#
     )
