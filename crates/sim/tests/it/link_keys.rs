@@ -7,6 +7,7 @@
 //! hand-written reader and writer exactly. Regenerate (after a deliberate
 //! change) with `AIRTCP_BLESS=1 cargo test -p airtcp-sim --test it link_keys::`.
 
+use crate::common;
 use airtcp_sim::Scenario;
 
 /// The scenario's origin, beside the test traces (so their relative paths
@@ -188,37 +189,15 @@ fn outcome(text: &str) -> String {
     }
 }
 
-fn golden_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/link_keys.golden")
-}
-
 #[test]
 fn every_case_resolves_as_recorded() {
-    let mut got = String::new();
-    for (name, text) in cases() {
-        got.push_str(&format!("## {name}\n{}\n\n", outcome(&text)));
-    }
-    if std::env::var_os("AIRTCP_BLESS").is_some() {
-        std::fs::write(golden_path(), &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(golden_path()).expect("link_keys.golden");
-    for (g, w) in got.split("\n## ").zip(want.split("\n## ")) {
-        assert_eq!(g, w, "a case differs from link_keys.golden");
-    }
-    assert_eq!(got, want);
+    common::golden::check("link_keys.golden", &cases(), outcome);
 }
 
 /// Every case of the corpus is a scenario error except the `ok` ones.
 #[test]
 fn corpus_errors_are_errors() {
-    let cases = cases();
-    let bad = cases.iter().filter(|(n, _)| !n.starts_with("ok ")).count();
-    assert!(bad >= 40, "{bad}");
-    for (name, text) in &cases {
-        let r = resolve(text);
-        assert_eq!(r.is_ok(), name.starts_with("ok "), "{name}: {:?}", r.err().map(|e| e.to_string()));
-    }
+    common::golden::errors_are_errors(&cases(), 40, resolve);
 }
 
 fn err(links: &str) -> String {

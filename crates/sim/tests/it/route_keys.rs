@@ -8,6 +8,7 @@
 //! readers and writers exactly. Regenerate (after a deliberate change) with
 //! `AIRTCP_BLESS=1 cargo test -p airtcp-sim --test it route_keys::`.
 
+use crate::common;
 use airtcp_sim::Scenario;
 
 /// snd - r1 - rcv (links a, b) and snd - r2 - rcv (links c, d), then `extra`.
@@ -129,35 +130,13 @@ fn outcome(text: &str) -> String {
     }
 }
 
-fn golden_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/route_keys.golden")
-}
-
 #[test]
 fn every_case_resolves_as_recorded() {
-    let mut got = String::new();
-    for (name, text) in cases() {
-        got.push_str(&format!("## {name}\n{}\n\n", outcome(&text)));
-    }
-    if std::env::var_os("AIRTCP_BLESS").is_some() {
-        std::fs::write(golden_path(), &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(golden_path()).expect("route_keys.golden");
-    for (g, w) in got.split("\n## ").zip(want.split("\n## ")) {
-        assert_eq!(g, w, "a case differs from route_keys.golden");
-    }
-    assert_eq!(got, want);
+    common::golden::check("route_keys.golden", &cases(), outcome);
 }
 
 /// Every case of the corpus is a scenario error except the `ok` ones.
 #[test]
 fn corpus_errors_are_errors() {
-    let cases = cases();
-    let bad = cases.iter().filter(|(n, _)| !n.starts_with("ok ")).count();
-    assert!(bad >= 50, "{bad}");
-    for (name, text) in &cases {
-        let r = Scenario::from_toml_str(text, "routes.toml", &[]);
-        assert_eq!(r.is_ok(), name.starts_with("ok "), "{name}: {:?}", r.err().map(|e| e.to_string()));
-    }
+    common::golden::errors_are_errors(&cases(), 50, |t| Scenario::from_toml_str(t, "routes.toml", &[]));
 }

@@ -152,4 +152,5 @@ pub fn flow_u64(o: &RunOutput, flow: usize, key: &str) -> u64 {
 pub fn events_of(o: &RunOutput, kind: &str) -> usize {
     o.events.iter().filter(|e| e.kind == kind).count()
 }
+pub mod golden;
 pub mod wi_tcp;
