@@ -95,6 +95,27 @@ def check_common(args) -> None:
     check_out(Path(args.out))
 
 
+def number_list(text: str, convert, not_a: str, check) -> list:
+    """A study's comma-separated option ("0,0.05,0.1") as a sorted list
+    without repeats. ``convert`` reads one item (``float``, ``int``); an
+    item it refuses raises :class:`StudyError` with ``not_a`` (formatted
+    with ``part``, the stripped item); ``check(value, part)`` returns the
+    message for a value out of range, or None."""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            v = convert(part)
+        except ValueError:
+            raise StudyError(not_a.format(part=part)) from None
+        bad = check(v, part)
+        if bad:
+            raise StudyError(bad)
+        if v not in out:
+            out.append(v)
+    return sorted(out)
+
+
 def seeds_of(args, *, quick: int, full: int) -> int:
     """The seeds per point: ``--seeds``, else the study's default for
     ``--quick`` or for a full run."""

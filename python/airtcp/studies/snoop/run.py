@@ -101,18 +101,10 @@ def macs_of(choice: str) -> list[str]:
 
 def parse_rates(text: str) -> list[float]:
     """ "0,0.05,0.1" -> [0.0, 0.05, 0.1]; raises StudyError on anything else."""
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            r = float(part)
-        except ValueError:
-            raise runner.StudyError(f"--rates: {part!r} is not a number") from None
-        if not 0.0 <= r <= 1.0:
-            raise runner.StudyError(f"--rates: {part} is outside [0, 1]")
-        if r not in out:
-            out.append(r)
-    return sorted(out)
+    return runner.number_list(
+        text, float, "--rates: {part!r} is not a number",
+        lambda r, part: None if 0.0 <= r <= 1.0 else f"--rates: {part} is outside [0, 1]",
+    )
 
 
 def parse_tcp_set(items: list[str]) -> dict:

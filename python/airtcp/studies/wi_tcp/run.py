@@ -77,32 +77,18 @@ def add_arguments(p) -> None:
 
 
 def parse_delays(text: str) -> list[int]:
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            d = int(part)
-        except ValueError:
-            raise runner.StudyError(f"--delays: {part!r} is not a whole number of ms") from None
-        if d <= 5:
-            raise runner.StudyError(f"--delays: {d} ms must exceed the R-HA link's 5 ms")
-        if d not in out:
-            out.append(d)
-    return sorted(out)
+    return runner.number_list(
+        text, int, "--delays: {part!r} is not a whole number of ms",
+        lambda d, _: f"--delays: {d} ms must exceed the R-HA link's 5 ms" if d <= 5 else None,
+    )
 
 
 def parse_rates(text: str) -> list[float]:
-    out = []
-    for part in text.split(","):
-        try:
-            r = float(part.strip())
-        except ValueError:
-            raise runner.StudyError(f"--rates: {part.strip()!r} is not a number of Mb/s") from None
-        if r not in RATES_MBPS:
-            raise runner.StudyError(f"--rates: {r:g} Mb/s; the study runs {' or '.join(f'{x:g}' for x in RATES_MBPS)}")
-        if r not in out:
-            out.append(int(r) if r.is_integer() else r)
-    return sorted(out)
+    rates = runner.number_list(
+        text, float, "--rates: {part!r} is not a number of Mb/s",
+        lambda r, _: None if r in RATES_MBPS else f"--rates: {r:g} Mb/s; the study runs {' or '.join(f'{x:g}' for x in RATES_MBPS)}",
+    )
+    return [int(r) if r.is_integer() else r for r in rates]
 
 
 # --- the study ---------------------------------------------------------------------------
