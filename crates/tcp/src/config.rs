@@ -142,6 +142,44 @@ impl PushAck {
     }
 }
 
+/// Where an ACK's RTT sample comes from (Linux `tcp_ack_update_rtt`
+/// against RFC 7323's RTTM).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RttSamples {
+    /// The echoed timestamp whenever timestamps are on (RFC 7323 §4: RTTM
+    /// on every ACK that advances SND.UNA), else the send time of the
+    /// oldest newly acknowledged never-retransmitted segment (Karn). ns-3's
+    /// `TcpSocketBase::EstimateRtt`; only ACKs of new data give samples.
+    Timestamps,
+    /// Linux since 3.12 (Yuchung Cheng's "tcp: prefer packet timing to
+    /// TS-ECR for RTT" and "tcp: measure RTT from new SACK", 2013): the
+    /// sender's own send time of the oldest newly cumulatively acknowledged
+    /// never-retransmitted segment, in microseconds; failing that, of the
+    /// lowest newly SACKed never-retransmitted one, so a duplicate ACK that
+    /// SACKs new data is a sample too; the echoed timestamp only when
+    /// neither exists and the ACK advances SND.UNA (an ACK of a
+    /// retransmission).
+    Linux,
+}
+
+impl RttSamples {
+    /// Parse the scenario name (`timestamps`, `linux`); the error lists the known names.
+    pub fn from_name(s: &str) -> Result<Self, String> {
+        match s {
+            "timestamps" => Ok(RttSamples::Timestamps),
+            "linux" => Ok(RttSamples::Linux),
+            other => Err(format!("unknown rtt_samples '{other}' (known: timestamps, linux)")),
+        }
+    }
+    /// The scenario name, the inverse of [`RttSamples::from_name`].
+    pub fn name(self) -> &'static str {
+        match self {
+            RttSamples::Timestamps => "timestamps",
+            RttSamples::Linux => "linux",
+        }
+    }
+}
+
 /// Explicit Congestion Notification (RFC 3168) as Linux's
 /// `net.ipv4.tcp_ecn` sysctl (Documentation/networking/ip-sysctl.rst).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -395,6 +433,8 @@ pub struct TcpConfig {
     /// `net.ipv4.tcp_timestamps = 1`), which gives RTT samples on retransmitted
     /// data and Eifel detection. Default on; Linux and ns-3 agree.
     pub timestamps: bool,
+    /// Where an ACK's RTT sample comes from. See [`RttSamples`].
+    pub rtt_samples: RttSamples,
     /// Offer window scaling (RFC 7323); the shift is the smallest that covers `rcv_buf`.
     pub window_scaling: bool,
     /// ACK every `delack_count`-th full segment (RFC 1122: 2). 1 disables delayed ACK.
@@ -598,6 +638,7 @@ impl Default for TcpConfig {
             slow_start_after_idle: true,
             sack: true,
             timestamps: true,
+            rtt_samples: RttSamples::Timestamps,
             window_scaling: true,
             delack_count: 2,
             window_update_ack: true,

@@ -9,7 +9,7 @@
 //! Every key is one entry of [`TCP`]: the accepted keys, the reader, the
 //! resolved JSON and the reference page's table all come from it.
 
-use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
+use airtcp_tcp::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RttSamples, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy};
 use airtcp_tcp::profiles::{self, DEFAULT_PROFILE};
 use airtcp_tcp::{CcAlgorithm, TcpConfig};
 use serde_json::Value;
@@ -23,6 +23,7 @@ named_codec!(LossExitGrowthC, LossExitGrowth, "`\"all-acked\"` | `\"beyond-recov
 named_codec!(RtoSsthreshC, RtoSsthresh, "`\"once-per-window\"` | `\"always\"`");
 named_codec!(PartialAckRtoC, PartialAckRto, "`\"every\"` | `\"first-only\"`");
 named_codec!(PushAckC, PushAck, "`\"off\"` | `\"short\"` | `\"full\"`");
+named_codec!(RttSamplesC, RttSamples, "`\"timestamps\"` | `\"linux\"`");
 named_codec!(RtoTimerC, RtoTimer, "`\"rfc6298\"` | `\"linux\"`");
 named_codec!(Cc, CcAlgorithm, "`\"reno\"` | `\"newreno\"` | `\"cubic\"` | `\"veno\"` | `\"westwood\"` | `\"vegas\"` | `\"bbr\"`");
 
@@ -104,6 +105,7 @@ pub static TCP: Section<'static, TcpConfig> = Section {
         field!(snd_buf: Bytes, "Send buffer in bytes of unacknowledged and unsent application data, when the buffer is fixed (`snd_buf_autotune = false`)."),
         field!(sack: Bool, "Offer and use selective acknowledgements (RFC 2018)."),
         field!(timestamps: Bool, "Offer and use the timestamps option (RFC 7323)."),
+        field!(rtt_samples: RttSamplesC, "Where an ACK's RTT sample comes from. `\"timestamps\"`: the echoed timestamp whenever timestamps are on (RFC 7323 RTTM), else the send time of the oldest newly acknowledged never-retransmitted segment (Karn); only ACKs that advance SND.UNA give samples (ns-3's `EstimateRtt`; the `ns3`, `opnet-2003` and `rfc` profiles). `\"linux\"` (`tcp_ack_update_rtt` since 3.12; the three `linux*` profiles): the sender's own send time of the oldest newly cumulatively acknowledged never-retransmitted segment, in microseconds; failing that, of the lowest newly SACKed never-retransmitted one, so a duplicate ACK that SACKs new data during recovery is a sample too; the echoed timestamp only when neither exists and the ACK advances SND.UNA (an ACK of a retransmission). The congestion modules' RTT (`ca_rtt`) is the newest such segment's."),
         field!(window_scaling: Bool, "Offer window scaling (RFC 7323); the shift is the smallest that covers `rcv_buf`."),
         field!(delack_count: U32, "ACK every `delack_count`-th full segment (RFC 1122: 2). 1 disables delayed ACK. Above 2 it only shows when `window_update_ack` is off or the application reads slower than the data arrives: a read that opens the window by min(2·MSS, buffer/2) ACKs at once (see `window_update_ack`), which with an application that keeps up is every second full segment, as on Linux."),
         field!(delack_timeout: Dur, "Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive)."),
@@ -221,8 +223,9 @@ mod tests {
             }
         }
         // profile 9, recovery 5, the five ns-3 switches 2 each, cc 7,
-        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3, push_ack 3.
-        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3 + 3);
+        // shrink_policy 2, ecn 6, "infinite" 1, "none" 3, push_ack 3,
+        // rtt_samples 2.
+        assert_eq!(checked, 9 + 5 + 10 + 7 + 2 + 6 + 1 + 3 + 3 + 2);
     }
 
     #[test]

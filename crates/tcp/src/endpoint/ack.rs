@@ -25,8 +25,20 @@ use super::flags::*;
 use super::scoreboard::{EVER_RETRANS, LOST, RETRANS, SACKED};
 use super::Endpoint;
 use crate::cc::{AckSample, CaState, CongestionOps, RateSample, CA_ACK_ECE, CA_ACK_SLOWPATH, CA_ACK_WIN_UPDATE};
-use crate::config::{RenoSacks, ShrinkPolicy};
+use crate::config::{RenoSacks, RttSamples, ShrinkPolicy};
 use crate::event::Event;
+
+/// What `sacktag` found in an ACK's SACK blocks.
+struct SackTag {
+    /// Segments newly SACKed.
+    newly: u32,
+    /// One of them was never retransmitted and lies at or below the
+    /// recovery point (`FLAG_ORIG_SACK_ACKED`).
+    orig: bool,
+    /// Send times of the lowest and highest newly SACKed
+    /// never-retransmitted segments (Linux's `first_sackt`, `last_sackt`).
+    times: Option<(Instant, Instant)>,
+}
 
 /// What `clean_rtx_queue` found in the segments an ACK removed.
 struct Cleaned {
@@ -96,14 +108,16 @@ impl Endpoint {
         }
         let mut ra = RateAcc::default();
         let mut newly_sacked = 0;
+        let mut sack_times = None;
         if self.sack_ok && seg.sack_len > 0 {
             flag |= self.check_dsack(seg, prior_snd_una);
-            let (n, orig) = self.sacktag(now, seg, &mut ra, prior_fack);
-            newly_sacked = n;
+            let tag = self.sacktag(now, seg, &mut ra, prior_fack);
+            newly_sacked = tag.newly;
+            sack_times = tag.times;
             if newly_sacked > 0 {
                 flag |= FLAG_DATA_SACKED;
             }
-            if orig {
+            if tag.orig {
                 flag |= FLAG_ORIG_SACK_ACKED;
             }
         }
@@ -151,7 +165,7 @@ impl Endpoint {
         self.sync_seq();
         self.stats.bytes_acked = self.bytes_acked();
 
-        let ca_rtt = self.ack_update_rtt(now, seg, flag, first_ackt, last_ackt);
+        let ca_rtt = self.ack_update_rtt(now, seg, flag, first_ackt, last_ackt, sack_times);
         let rtt_us = ca_rtt.map(|d| d.as_micros().min(i32::MAX as u64) as i32).unwrap_or(-1);
         ra.rs.rtt_us = rtt_us as i64;
 
@@ -266,10 +280,11 @@ impl Endpoint {
         Cleaned { flag, pkts_acked, retrans_acked, first_ackt, last_ackt }
     }
 
-    /// The RTT sample of an ACK (`tcp_ack_update_rtt`): timestamps when
-    /// negotiated (as ns-3), else per-segment send times with Karn's rule (no
-    /// sample if a retransmitted segment is acked). Returns the RTT the
-    /// congestion modules see (`ca_rtt`), if any.
+    /// The RTT sample of an ACK (`tcp_ack_update_rtt`), from the sources
+    /// `rtt_samples` names (see [`RttSamples`]). Karn's rule holds for the
+    /// send times: no sample from a cumulative ACK that covers a
+    /// retransmitted segment. Returns the RTT the congestion modules see
+    /// (`ca_rtt`: the newest segment's), if any.
     fn ack_update_rtt(
         &mut self,
         now: Instant,
@@ -277,22 +292,43 @@ impl Endpoint {
         flag: u32,
         first_ackt: Option<Instant>,
         last_ackt: Option<Instant>,
+        sack_times: Option<(Instant, Instant)>,
     ) -> Option<Duration> {
-        let mut ca_rtt: Option<Duration> = None;
-        if flag & FLAG_ACKED != 0 {
-            let seq_rtt = if flag & FLAG_RETRANS_DATA_ACKED == 0 { first_ackt.map(|t| now.saturating_since(t)) } else { None };
-            ca_rtt = if flag & FLAG_RETRANS_DATA_ACKED == 0 { last_ackt.map(|t| now.saturating_since(t)) } else { None };
-            let ts_rtt = match (self.ts_ok, seg.timestamps) {
-                (true, Some((_, ecr))) => self.ts_rtt(now, ecr),
-                _ => None,
-            };
-            let est = if self.ts_ok { ts_rtt.or(seq_rtt) } else { seq_rtt };
-            ca_rtt = ca_rtt.or(ts_rtt);
-            if let Some(r) = est {
-                self.rtt_sample(r, ca_rtt.unwrap_or(r));
-                // RFC 6298 §5.7 / Linux: the backoff ends with a valid sample.
-                self.rtt.backoff = 0;
+        let karn_ok = flag & FLAG_RETRANS_DATA_ACKED == 0;
+        let since = |t: Instant| now.saturating_since(t);
+        let mut seq_rtt = if karn_ok { first_ackt.map(since) } else { None };
+        let mut ca_rtt = if karn_ok { last_ackt.map(since) } else { None };
+        let ts_rtt = match (self.ts_ok, seg.timestamps) {
+            (true, Some((_, ecr))) if flag & FLAG_ACKED != 0 => self.ts_rtt(now, ecr),
+            _ => None,
+        };
+        let est = match self.cfg.rtt_samples {
+            RttSamples::Timestamps => {
+                if flag & FLAG_ACKED == 0 {
+                    return None;
+                }
+                ca_rtt = ca_rtt.or(ts_rtt);
+                if self.ts_ok { ts_rtt.or(seq_rtt) } else { seq_rtt }
             }
+            RttSamples::Linux => {
+                // tcp_clean_rtx_queue: a new SACK's times replace the
+                // congestion modules' RTT and stand in for a missing
+                // cumulative sample; TS-ECR only when neither exists.
+                if let Some((first, last)) = sack_times {
+                    seq_rtt = seq_rtt.or(Some(since(first)));
+                    ca_rtt = Some(since(last));
+                }
+                if seq_rtt.is_none() && ts_rtt.is_some() {
+                    seq_rtt = ts_rtt;
+                    ca_rtt = ts_rtt;
+                }
+                seq_rtt
+            }
+        };
+        if let Some(r) = est {
+            self.rtt_sample(r, ca_rtt.unwrap_or(r));
+            // RFC 6298 §5.7 / Linux: the backoff ends with a valid sample.
+            self.rtt.backoff = 0;
         }
         ca_rtt
     }
@@ -304,9 +340,14 @@ impl Endpoint {
     /// segment newly SACKed below `prior_fack` is reordering (Linux walks
     /// the blocks in sequence order, so only SACKs from before this ACK can
     /// lie above it).
-    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc, prior_fack: u64) -> (u32, bool) {
+    fn sacktag(&mut self, now: Instant, seg: &Segment, ra: &mut RateAcc, prior_fack: u64) -> SackTag {
         let mut newly = 0;
         let mut orig = false;
+        // (start, send time) of the lowest and highest newly SACKed
+        // never-retransmitted segments: Linux walks the blocks in sequence
+        // order and keeps the first and last (`first_sackt`, `last_sackt`).
+        let mut lowest: Option<(u64, Instant)> = None;
+        let mut highest: Option<(u64, Instant)> = None;
         let mut reordered = false;
         for &(l, r) in seg.sacks() {
             let (l, r) = (self.snd_off(l), self.snd_off(r));
@@ -333,6 +374,14 @@ impl Endpoint {
                     f &= !RETRANS;
                 }
                 self.rtx[i].flags = f;
+                if !s.has(EVER_RETRANS) {
+                    if lowest.map_or(true, |(at, _)| s.start < at) {
+                        lowest = Some((s.start, s.tx_time));
+                    }
+                    if highest.map_or(true, |(at, _)| s.start > at) {
+                        highest = Some((s.start, s.tx_time));
+                    }
+                }
                 if !s.has(EVER_RETRANS) && s.end() <= self.high_seq {
                     orig = true;
                 }
@@ -349,7 +398,8 @@ impl Endpoint {
         if reordered && self.rack_active() {
             self.note_reordering();
         }
-        (newly, orig)
+        let times = lowest.zip(highest).map(|((_, first), (_, last))| (first, last));
+        SackTag { newly, orig, times }
     }
 
     /// `tcp_cong_control`.

@@ -46,6 +46,7 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         slow_start_after_idle,
         sack,
         timestamps,
+        rtt_samples,
         window_scaling,
         delack_count,
         delack_timeout,
@@ -99,6 +100,7 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         ("mss", mss.to_string()),
         ("sack", sack.to_string()),
         ("timestamps", timestamps.to_string()),
+        ("rtt_samples", rtt_samples.name().into()),
         ("window_scaling", window_scaling.to_string()),
         ("rto_timer", rto_timer.name().into()),
         ("initial_rto", dur(*initial_rto)),
@@ -230,6 +232,7 @@ const FOOTER: &str = "
 | FACK | yes | yes | no | removed in 4.15 (not modelled) |
 | tcp_rmem default | 87380 | 87380 | 131072 | 5.4 |
 | timestamp clock | jiffies (HZ 250: 4 ms) | jiffies | 1 ms | 4.13 |
+| RTT samples from send times first, and from new SACKs (`rtt_samples = \"linux\"`) | yes | yes | yes | 3.12 |
 | HZ (Ubuntu generic; Kconfig default) | 250 | 250 | 250 | - |
 | delayed ACK: ATO from 40 ms (TCP_DELACK_MIN), at most 200 ms | yes | yes | yes | always |
 | a read that empties the queue ACKs a short segment at once (`push_ack`) | yes | yes | yes | always |

@@ -12,7 +12,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RttSamples, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 /// `tcp_rmem` before Linux 5.4 (commit a337531b942b raised the default to
 /// 128 KiB): 4096 / 87380 / 6291456 (since 3.6's b49960a05e32 set max 6 MiB).
@@ -40,6 +40,7 @@ pub(super) fn linux() -> TcpConfig {
         slow_start_after_idle: true,                 // tcp_slow_start_after_idle = 1
         sack: true,                                  // tcp_sack = 1
         timestamps: true,                            // tcp_timestamps = 1
+        rtt_samples: RttSamples::Linux,              // tcp_ack_update_rtt: send times, then new SACKs, then TSecr (3.12)
         window_scaling: true,                        // tcp_window_scaling = 1
         delack_count: 2,                             // __tcp_ack_snd_check: more than one full frame
         delack_timeout: Duration::from_millis(40),   // TCP_DELACK_MIN = HZ/25, the ATO bulk data settles at
@@ -126,6 +127,7 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("initial_quickacks", "TCP_MAX_QUICKACKS = 16 (tcp_incr_quickack on the first data segment)"),
     ("push_segs", "tcp_sendmsg pushes (PSH on the last segment of) each skb it appends before waiting for send-buffer space; skbs of tcp_min_tso_segs = 2 segments at rates below ~23 Mb/s (tcp_tso_autosize, since 3.12)"),
     ("push_ack", "tcp_measure_rcv_mss marks the delayed ACK ICSK_ACK_PUSHED for a short segment (always) and for a full one with PSH (6.6, 'tcp: fix delayed ACKs for MSS boundary condition'); tcp_cleanup_rbuf sends it when a read empties the queue"),
+    ("rtt_samples", "tcp_ack_update_rtt prefers the skb's send time (us) to TS-ECR and takes a sample from new SACKs (tcp_sacktag_one's first_sackt): 'tcp: prefer packet timing to TS-ECR for RTT' and 'tcp: measure RTT from new SACK', 3.12"),
     ("initial_rto", "TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298; 3 s before)"),
     ("min_rto, max_rto", "TCP_RTO_MIN = 200 ms, TCP_RTO_MAX = 120 s (include/net/tcp.h)"),
     ("rto_timer", "tcp_rtt_estimator + tcp_set_rto: RTO = SRTT + max(4·mdev per RTT, TCP_RTO_MIN)"),

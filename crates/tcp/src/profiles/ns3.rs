@@ -8,7 +8,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RttSamples, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn ns3() -> TcpConfig {
     TcpConfig {
@@ -29,6 +29,7 @@ pub(super) fn ns3() -> TcpConfig {
         slow_start_after_idle: false,                // TcpSocketBase never restarts cwnd
         sack: true,                                  // TcpSocketBase::Sack = true
         timestamps: true,                            // TcpSocketBase::Timestamp = true
+        rtt_samples: RttSamples::Timestamps,         // TcpSocketBase::EstimateRtt: TSecr when on
         window_scaling: true,                        // TcpSocketBase::WindowScaling = true
         delack_count: 2,                             // TcpSocket::DelAckCount = 2
         delack_timeout: Duration::from_millis(200),  // TcpSocket::DelAckTimeout = 200 ms

@@ -9,7 +9,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RttSamples, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn opnet_2003() -> TcpConfig {
     TcpConfig {
@@ -30,6 +30,7 @@ pub(super) fn opnet_2003() -> TcpConfig {
         slow_start_after_idle: true,                 // not in the table (RFC 2581 §4.1)
         sack: false,                                 // table: Selective Ack (SACK) Disabled
         timestamps: false,                           // not in the table; no RFC 1323 options
+        rtt_samples: RttSamples::Timestamps,         // no timestamps: Karn on segment send times
         window_scaling: false,                       // not in the table; 8760-byte buffer needs none
         delack_count: 2,                             // table: Delayed Ack Mechanism Segment/Clock Based
         delack_timeout: Duration::from_millis(200),  // table: Maximum Ack Delay 0.2

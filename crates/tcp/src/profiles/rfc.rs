@@ -8,7 +8,7 @@ use airtcp_core::Duration;
 
 use super::Profile;
 use crate::cc::{CcAlgorithm, TCP_INFINITE_SSTHRESH};
-use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
+use crate::config::{EcnMode, LossExitGrowth, PartialAckRto, PushAck, Recovery, RttSamples, RenoSacks, RtoSsthresh, RtoTimer, ShrinkPolicy, TcpConfig, TCP_RMEM, TCP_WMEM};
 
 pub(super) fn rfc() -> TcpConfig {
     TcpConfig {
@@ -29,6 +29,7 @@ pub(super) fn rfc() -> TcpConfig {
         slow_start_after_idle: true,                 // RFC 5681 §4.1
         sack: true,                                  // RFC 2018, needed by RFC 6675
         timestamps: true,                            // RFC 7323
+        rtt_samples: RttSamples::Timestamps,         // RFC 7323 §4 RTTM
         window_scaling: true,                        // RFC 7323
         delack_count: 2,                             // RFC 5681 §4.2: at least every second full-sized segment
         delack_timeout: Duration::from_millis(200),  // RFC 5681 §4.2: "MUST be generated within 500 ms"; 200 ms as customary

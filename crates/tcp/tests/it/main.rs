@@ -15,6 +15,7 @@ mod idle_restart;
 mod nagle;
 mod pushed_ack;
 mod rack;
+mod rtt_samples;
 mod receiver;
 mod recovery;
 mod shrink;
