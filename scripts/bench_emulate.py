@@ -187,6 +187,45 @@ def ms(xs):
     return m, sd
 
 
+def pool(raw):
+    """The table from the runs a file of --raw lines records (later lines of
+    the same cc, p and seed replace earlier ones), with the confidence
+    interval of the SRTT difference: the check asks for the mean smoothed
+    RTTs within 1 ms, and with a few runs the run-to-run spread of the
+    kernel's alone is of that size."""
+    from scipy import stats
+
+    runs = {}
+    with open(raw) as fh:
+        for n, line in enumerate(fh, 1):
+            try:
+                r = json.loads(line)
+                runs[(r["cc"], r["p"], r["seed"])] = (r["kernel"], r["model"])
+            except (ValueError, KeyError) as e:
+                sys.exit(f"{raw}:{n}: not a run of the table ({e})")
+    print("| cc | p | runs | goodput kernel (Mb/s) | goodput model | diff | srtt kernel (ms) | srtt model (1-s reads) "
+          "| srtt diff, 95 % CI (ms) | retrans k / m | timeouts k / m | recoveries k / m |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for cc, p in sorted({(c, q) for c, q, _ in runs}, key=lambda k: (k[0] != "reno", float(k[1]))):
+        rs = [v for (c, q, _), v in sorted(runs.items()) if (c, q) == (cc, p)]
+        kern, model = [k for k, _ in rs], [m for _, m in rs]
+        gk = statistics.mean(r["goodput"] for r in kern) / 1e6
+        gm = statistics.mean(r["goodput"] for r in model) / 1e6
+        sk = [r["srtt_ms"] for r in kern]
+        sm = [r["srtt_1s_ms"] for r in model]
+        d = statistics.mean(sk) - statistics.mean(sm)
+        if len(rs) > 1:
+            t = stats.ttest_ind(sk, sm, equal_var=False)
+            lo, hi = t.confidence_interval(0.95)
+            ci = f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        else:
+            ci = f"{d:+.2f}"
+        def pair(key):
+            return f"{statistics.mean(r[key] for r in kern):.1f} / {statistics.mean(r[key] for r in model):.1f}"
+        print(f"| {cc} | {p} | {len(rs)} | {gk:.3f} | {gm:.3f} | {100 * (gk - gm) / gm:+.1f} % | {statistics.mean(sk):.1f} | "
+              f"{statistics.mean(sm):.1f} | {ci} | {pair('retrans')} | {pair('timeouts')} | {pair('recoveries')} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
@@ -205,7 +244,12 @@ def main():
     ap.add_argument("--paced", action="store_true", help="the kernel's internal pacing on (iperf3 --fq-rate 1G)")
     ap.add_argument("--model-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a scenario key for the model's runs (flows.0.tcp.frto=false, ...); repeatable")
-    ap.add_argument("--raw", help="append each split run's goodputs (Mb/s) as a JSON line to this file")
+    ap.add_argument("--raw", help="append each run's results as a JSON line to this file (the table's runs: "
+                                  "kernel and model figures; split runs: their goodputs in Mb/s)")
+    ap.add_argument("--pool", metavar="RAW",
+                    help="no runs: the table's figures pooled over every run recorded in RAW by --raw, with the "
+                         "95 %% confidence interval (Welch's t) of the kernel-minus-model difference of the mean "
+                         "smoothed RTT, both read once a second")
     ap.add_argument("--model-only", action="store_true", help="only the model's runs (no root needed)")
     ap.add_argument("--modes", default="kk,ks,kr", help="which split runs: kk (kernel to kernel), ks (kernel sender), kr (kernel receiver)")
     ap.add_argument("--first-seed", type=int, default=1, help="seeds first-seed .. first-seed + runs - 1")
@@ -216,6 +260,9 @@ def main():
                     help="instead of the table: goodput of the kernel sender against the model's receiver "
                          "and of the model's sender against the kernel's receiver")
     a = ap.parse_args()
+    if a.pool:
+        pool(a.pool)
+        return
     if a.model_only:
         print("| cc | p | model goodput (Mb/s), mean ± sd | srtt (ms): every sample / 1-s reads | runs |")
         print("|---|---|---|---|---|")
@@ -264,6 +311,10 @@ def main():
                 with tempfile.TemporaryDirectory() as d:
                     kern.append(emulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "e"), a.ns_cc, a.sysctl, a.paced, a.rcv_setup))
                     model.append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set))
+                if a.raw:
+                    with open(a.raw, "a") as f:
+                        f.write(json.dumps({"cc": cc, "p": p, "seed": i + a.first_seed, "seconds": a.seconds,
+                                            "kernel": kern[-1], "model": model[-1]}) + "\n")
             gk, gks = ms([r["goodput"] / 1e6 for r in kern])
             gm, gms = ms([r["goodput"] / 1e6 for r in model])
             sk, _ = ms([r["srtt_ms"] for r in kern])
