@@ -53,6 +53,8 @@ struct Sent {
     end: u64,
     t_ns: i64,
     retransmitted: bool,
+    /// A SACK block has covered it (Linux's TCPCB_SACKED_ACKED).
+    sacked: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -308,7 +310,7 @@ impl Flow {
                 self.snd_una = start;
             }
             if seg_len > 0 {
-                self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false });
+                self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false, sacked: false });
             }
             self.push_ts(tcp, payload, at.t_ns);
             return;
@@ -340,7 +342,7 @@ impl Flow {
                 self.timer_ref_ns = at.t_ns;
             }
             self.snd_max = end;
-            self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false });
+            self.outstanding.push_back(Sent { start, end, t_ns: at.t_ns, retransmitted: false, sacked: false });
             self.push_ts(tcp, payload, at.t_ns);
             if payload > 0 && payload < self.mss && syn == 0 {
                 self.iv.short_segment = true;
@@ -446,7 +448,7 @@ impl Flow {
             // The original was sent before the capture began: remember the
             // copy, so that its ACK is known to be ambiguous (Karn).
             let at_end = self.outstanding.partition_point(|s| s.end < end);
-            self.outstanding.insert(at_end, Sent { start, end, t_ns: at.t_ns, retransmitted: true });
+            self.outstanding.insert(at_end, Sent { start, end, t_ns: at.t_ns, retransmitted: true, sacked: false });
         }
         if self.rtx.len() == RTX_MEMORY && self.rtx.pop_front().is_some_and(|r| !r.acked) {
             self.rtx_unacked -= 1;
@@ -494,6 +496,8 @@ impl Flow {
         if tcp.flags & flags::ACK == 0 {
             return;
         }
+        // This ACK gave an RTT sample by Karn's rule or RFC 7323's RTTM.
+        let mut sampled = false;
         // A RST's ACK still acknowledges (a refused SYN gives an RTT
         // sample), but its window says nothing about the receiver.
         let rst = tcp.flags & flags::RST != 0;
@@ -545,8 +549,15 @@ impl Flow {
                 newest = self.outstanding.pop_front();
             }
             match newest {
-                Some(n) if !covers_retransmission => self.rtt_sample(at, "karn", at.t_ns - n.t_ns, sink),
-                Some(_) => self.sum.rtt_ambiguous += 1,
+                Some(n) if !covers_retransmission => {
+                    self.rtt_sample(at, "karn", at.t_ns - n.t_ns, sink);
+                    sampled = true;
+                }
+                Some(_) => {
+                    self.sum.rtt_ambiguous += 1;
+                    // RFC 7323 §4: the echo of an ACK that advances is a sample.
+                    sampled = tcp.ts.is_some_and(|(_, ecr)| ecr != 0);
+                }
                 None => {}
             }
             // Eifel (RFC 3522): the first ACK covering a retransmission
@@ -602,7 +613,11 @@ impl Flow {
         }
         self.last_window_raw = tcp.window;
         self.last_ack_t = at.t_ns;
-        self.sack(tcp, at, a, sink);
+        if self.sack(tcp, at, a, sink) && !sampled {
+            // Linux's sample from a new SACK (`tcp_ack_update_rtt`, 3.12),
+            // on an ACK that gives neither Karn nor RTTM one.
+            self.sum.rtt_sack_samples += 1;
+        }
         self.zero_window(tcp, syn, at, sink);
         if let Some((_, ecr)) = tcp.ts {
             while let Some(&(v, t)) = self.ts_queue.front() {
@@ -643,8 +658,11 @@ impl Flow {
         sink.rtt(&RttSample { t_ns: at.t_ns - at.t0_ns, conn: at.conn, dir: self.dir, packet: at.packet, source, rtt_ns: rtt });
     }
 
-    fn sack<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, a: u64, sink: &mut S) {
+    /// Reads an ACK's SACK blocks; returns whether they newly cover a
+    /// segment never retransmitted (Linux's `first_sackt` is set).
+    fn sack<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, a: u64, sink: &mut S) -> bool {
         self.sacked_above = 0;
+        let mut newly_original = false;
         for i in 0..tcp.n_sack as usize {
             let (l, r) = tcp.sack[i];
             let (l, r) = (self.rel(l, false), self.rel(r, false));
@@ -675,8 +693,19 @@ impl Flow {
                 }
             } else if l >= a && r > l {
                 self.sacked_above += r - l;
+                let first = self.outstanding.partition_point(|s| s.end <= l);
+                for s in self.outstanding.range_mut(first..) {
+                    if s.start >= r {
+                        break;
+                    }
+                    if s.start >= l && s.end <= r && !s.sacked {
+                        s.sacked = true;
+                        newly_original |= !s.retransmitted;
+                    }
+                }
             }
         }
+        newly_original
     }
 
     fn zero_window<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, syn: bool, at: At, sink: &mut S) {

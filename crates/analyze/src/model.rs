@@ -185,6 +185,11 @@ pub struct DirSummary {
     /// ACKs covering a segment that had been retransmitted: no sample (Karn,
     /// as Linux's `tcp_clean_rtx_queue` applies it).
     pub rtt_ambiguous: u64,
+    /// ACKs that give no sample by Karn's rule or RTTM (a duplicate ACK,
+    /// or an ACK of a retransmission without a timestamp echo) but newly
+    /// SACK a never-retransmitted segment: the samples Linux adds
+    /// (`tcp_ack_update_rtt` takes one from the SACK since 3.12).
+    pub rtt_sack_samples: u64,
     pub rtt_karn_min_ms: Option<f64>,
     pub rtt_karn_mean_ms: Option<f64>,
     pub rtt_karn_max_ms: Option<f64>,

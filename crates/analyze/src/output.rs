@@ -59,7 +59,7 @@ impl DirSink {
                 "conn,dir,src,dst,first_s,last_s,capture_point,packets,data_packets,bytes_sent,bytes_unique,bytes_delivered,goodput_bps,\
 retransmissions,fast_retransmits,fast_recovery,timeouts,rto_recovery,tlp,other_retransmissions,already_received,\
 spurious_dsack,spurious_eifel,dup_acks,sack_blocks,dsacks,zero_window_acks,zero_window_probes,zero_windows,\
-interruptions,rtt_karn_samples,rtt_ambiguous,rtt_karn_mean_ms,rtt_ts_samples,rtt_ts_mean_ms",
+interruptions,rtt_karn_samples,rtt_ambiguous,rtt_sack_samples,rtt_karn_mean_ms,rtt_ts_samples,rtt_ts_mean_ms",
             )?,
             summaries: Vec::new(),
             error: None,
@@ -160,7 +160,7 @@ impl Sink for DirSink {
         for (dir, src, dst, d) in [("fwd", &c.a, &c.b, &c.fwd), ("rev", &c.b, &c.a, &c.rev)] {
             let w = writeln!(
                 self.conns,
-                "{},{dir},{src},{dst},{:.9},{:.9},{},{},{},{},{},{},{:.3},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{dir},{src},{dst},{:.9},{:.9},{},{},{},{},{},{},{:.3},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 c.conn,
                 s(c.first_ns),
                 s(c.last_ns),
@@ -190,6 +190,7 @@ impl Sink for DirSink {
                 d.interruptions.len(),
                 d.rtt_karn_samples,
                 d.rtt_ambiguous,
+                d.rtt_sack_samples,
                 opt(d.rtt_karn_mean_ms),
                 d.rtt_ts_samples,
                 opt(d.rtt_ts_mean_ms),

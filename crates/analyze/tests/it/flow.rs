@@ -139,6 +139,22 @@ fn karn_takes_no_sample_from_an_ack_that_also_covers_a_retransmission() {
 }
 
 #[test]
+fn a_new_sack_of_an_original_counts_as_a_linux_sample_once() {
+    // Segment 0 lost: two duplicate ACKs SACK segments 1 and 2, then a
+    // third repeats the block of segment 2 (nothing new). Then the repair
+    // is acknowledged without timestamps together with a new SACK of
+    // segment 4 (segment 3 lost too): Karn gives nothing, the SACK does.
+    let sack = |l: u32, r: u32| vec![TcpOptionElement::Noop, TcpOptionElement::Noop,
+        TcpOptionElement::SelectiveAcknowledgement((l, r), [None, None, None])];
+    let mut c = Conv::new();
+    c.at(10).send(0).send(1).send(2).send(3).send(4);
+    c.at(30).ack_opts(0, 65535, sack(1001, 2001)).ack_opts(0, 65535, sack(1001, 3001)).ack_opts(0, 65535, sack(1001, 3001));
+    c.at(5).send(0).at(30).ack_opts(3, 65535, sack(4001, 5001));
+    let (d, _) = c.analyze();
+    assert_eq!((d.rtt_karn_samples, d.rtt_ambiguous, d.rtt_sack_samples), (1, 1, 3));
+}
+
+#[test]
 fn dsack_marks_the_retransmission_spurious() {
     let mut c = Conv::new();
     c.at(10).send(0).send(1).at(300).send(0); // an RTO, but the original arrives
