@@ -167,6 +167,9 @@ SEED_TABLE_TCP = {
     # `opnet-2003` profile has neither), so the table arm keeps them off.
     "push_ack": "off",
     "push_segs": 0,
+    # Linux's RTT samples from new SACKs (3.12): with SACK and timestamps
+    # off the two sources give the same samples; named as the profile's.
+    "rtt_samples": "timestamps",
     "initial_rto": "1s",
     "min_rto": "500ms",
     "max_rto": "64s",
