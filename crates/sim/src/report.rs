@@ -126,6 +126,7 @@ fn flow_summary(fin: &Finished<'_>, i: usize, analysis: crate::metrics::FlowAnal
             segs_received: rst.segs_received,
             bytes_delivered: rst.bytes_delivered,
             dsacks_sent: rst.dsacks_sent,
+            acks_compressed: rst.acks_compressed,
             dup_data_segs_received: rst.dup_data_segs_received,
             ecn_ce_received: rst.ecn_ce_received,
             rcv_wnd_max: rst.rcv_wnd_max,

@@ -122,6 +122,10 @@ pub struct ReceiverCounters {
     pub segs_received: u64,
     pub bytes_delivered: u64,
     pub dsacks_sent: u64,
+    /// ACKs held by SACK compression and merged into a later one (absent
+    /// from summaries written before it was modelled).
+    #[serde(default)]
+    pub acks_compressed: u64,
     pub dup_data_segs_received: u64,
     pub ecn_ce_received: u64,
     pub rcv_wnd_max: u64,

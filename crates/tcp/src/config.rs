@@ -469,6 +469,21 @@ pub struct TcpConfig {
     pub push_segs: u32,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).
     pub delack_timeout: Duration,
+    /// SACK compression (Linux `net.ipv4.tcp_comp_sack_nr`, 4.18): while
+    /// out-of-order data is queued, the receiver sends the first three ACKs
+    /// after each advance of RCV.NXT at once (5.10: "tcp: defer SACK
+    /// compression after DupThresh") and then holds further ones, up to
+    /// this many, for `comp_sack_delay` (`__tcp_ack_snd_check`).
+    /// 0: every out-of-order segment is ACKed at once (RFC 5681 §4.2).
+    pub comp_sack_nr: u32,
+    /// Longest hold of a compressed SACK (`tcp_comp_sack_delay_ns`, 1 ms);
+    /// the hold is the smaller of this and 5 % of the receiver's RTT
+    /// estimate.
+    pub comp_sack_delay: Duration,
+    /// Slack of the compressed-ACK timer (`tcp_comp_sack_slack_ns`,
+    /// 100 µs, 5.10): an hrtimer range, which fires at its end unless the
+    /// CPU wakes earlier; the model fires it at the end.
+    pub comp_sack_slack: Duration,
     /// In-order data segments ACKed immediately once the connection is
     /// established, before delayed ACK applies. Default 0 (RFC 1122 4.2.3.2
     /// has no such rule). ns-3: 1 — `ProcessSynRcvd`/`ProcessSynSent` set
@@ -645,6 +660,9 @@ impl Default for TcpConfig {
             push_ack: PushAck::Off,
             push_segs: 0,
             delack_timeout: Duration::from_millis(200),
+            comp_sack_nr: 0,
+            comp_sack_delay: Duration::from_millis(1),
+            comp_sack_slack: Duration::from_micros(100),
             initial_quickacks: 0,
             initial_rto: Duration::from_secs(1),
             syn_rto: None,
@@ -730,6 +748,12 @@ impl TcpConfig {
 
     /// Checks the values a scenario file could get wrong; the message names the field.
     pub fn validate(&self) -> Result<(), String> {
+        if self.comp_sack_delay.0.saturating_add(self.comp_sack_slack.0) > Duration::from_secs(1).0 {
+            return Err(format!(
+                "comp_sack_delay + comp_sack_slack = {} ms holds an out-of-order ACK longer than 1 s (Linux: 1 ms + 0.1 ms)",
+                (self.comp_sack_delay.0 + self.comp_sack_slack.0) as f64 / 1e6
+            ));
+        }
         if self.mss < 1 || self.mss > 65_495 {
             return Err(format!("mss = {} is outside 1..=65495", self.mss));
         }

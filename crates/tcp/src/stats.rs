@@ -37,10 +37,13 @@ pub struct TcpStats {
     /// Duplicate ACKs received: ACKs with no data, no window update, no new
     /// acknowledgement and no D-SACK (Linux `tcp_ack`'s `num_dupack`).
     pub dup_acks_received: u64,
+    /// ACKs of out-of-order data held by SACK compression and merged into
+    /// a later ACK (Linux `TCPAckCompressed`).
+    pub acks_compressed: u64,
     /// Zero-window probes sent by the persist timer.
     pub window_probes: u64,
-    /// RTT samples taken: ACKs that yielded one (by Karn's rule, or by the
-    /// timestamp echo).
+    /// RTT samples taken: ACKs that yielded one (by Karn's rule, by the
+    /// timestamp echo, or with `rtt_samples = "linux"` by a new SACK).
     pub rtt_samples: u64,
     /// Sum of RTT samples in microseconds (mean = sum / samples).
     pub rtt_sum_us: u64,

@@ -88,6 +88,14 @@ pub(super) struct RcvSpace {
     pub read_pending: bool,
 }
 
+impl RcvSpace {
+    /// `rcv_rtt_est.rtt_us`: the receiver's RTT estimate in µs << 3 (0
+    /// before the first measurement).
+    pub(super) fn rtt_us8(&self) -> u64 {
+        self.rtt_us8
+    }
+}
+
 impl Endpoint {
     /// Buffer state before the handshake (`tcp_select_initial_window`): the
     /// SYN's window is the half-buffer of `tcp_rmem[1]` rounded down to
@@ -166,13 +174,15 @@ impl Endpoint {
 
     /// In-window data arrived (`tcp_event_data_recv` and the timestamp
     /// sample of `tcp_rcv_established`): RTT measurement and window growth.
+    /// The RTT is measured whatever the buffer (Linux measures it for SACK
+    /// compression's hold too); the window grows only when autotuned.
     pub(super) fn rcv_space_on_data(&mut self, now: Instant, len: u32, in_order: bool) {
-        if !self.cfg.rcv_buf_autotune {
-            return;
-        }
         self.rcv_rtt_measure_ts(now, len);
         if in_order {
             self.rcv_rtt_measure(now);
+        }
+        if !self.cfg.rcv_buf_autotune {
+            return;
         }
         if len >= GROW_MIN_LEN {
             self.grow_window(len);

@@ -31,6 +31,7 @@ mod rate;
 mod recovery;
 mod rtt;
 mod rx;
+mod sack_compress;
 mod scoreboard;
 mod sndbuf;
 mod timeout;
@@ -293,6 +294,8 @@ pub struct Endpoint {
     quickacks: u32,
     /// The pending delayed ACK was marked pushed (`pushed.rs`).
     ack_pushed: bool,
+    /// SACK compression's held ACKs (`sack_compress.rs`).
+    sack_comp: sack_compress::SackCompress,
     /// `icsk_ack.last_seg_size`: the last short segment's length (`pushed.rs`).
     last_seg_size: u32,
     /// Wi-TCP (`witcp.rs`): the state an EHO-ACK stored, while frozen.
@@ -410,6 +413,7 @@ impl Endpoint {
             delack_segs: 0,
             quickacks: 0,
             ack_pushed: false,
+            sack_comp: Default::default(),
             last_seg_size: 0,
             witcp_frozen: None,
             freeze_zwa: false,

@@ -130,6 +130,7 @@ impl Endpoint {
         self.delack_segs = 0;
         self.ack_pushed = false;
         self.timers.stop(TimerKind::DelayedAck);
+        self.sack_comp_ack_sent();
         self.last_ack_sent = nxt;
         seg
     }

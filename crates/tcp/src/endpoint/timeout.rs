@@ -47,6 +47,10 @@ impl Endpoint {
             self.timers.stop(TimerKind::DelayedAck);
             self.ack_now = true;
         }
+        if self.timers.expired(TimerKind::CompressedAck, now) {
+            self.timers.stop(TimerKind::CompressedAck);
+            self.on_compressed_ack_timer();
+        }
         if self.timers.expired(TimerKind::Persist, now) {
             self.timers.stop(TimerKind::Persist);
             self.on_persist(now);

@@ -1,5 +1,5 @@
 //! The endpoint's timers: one deadline per kind in a fixed table, so the next
-//! deadline is a scan of eight slots and arming/disarming never allocates.
+//! deadline is a scan of nine slots and arming/disarming never allocates.
 //!
 //! Linux multiplexes the retransmission, RACK reordering and loss-probe
 //! timers on one `icsk_retransmit_timer` (`icsk_pending` says which); here
@@ -35,12 +35,15 @@ pub enum TimerKind {
     LossProbe = 6,
     /// Wi-TCP's optional limit on a freeze (`TcpConfig::witcp_max_freeze`).
     WiTcpThaw = 7,
+    /// The held ACK of SACK compression (Linux `compressed_ack_timer`,
+    /// `TcpConfig::comp_sack_nr`).
+    CompressedAck = 8,
 }
 
-const SLOTS: usize = 8;
+const SLOTS: usize = 9;
 
 /// A disarmed slot. Deadlines are stored bare (not as `Option`) so the
-/// next deadline is a branch-free minimum over eight words: it is asked
+/// next deadline is a branch-free minimum over nine words: it is asked
 /// after every segment the endpoint handles. A deadline at `Instant::MAX`
 /// ("never") is the same as no deadline.
 const OFF: Instant = Instant::MAX;

@@ -50,6 +50,9 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         window_scaling,
         delack_count,
         delack_timeout,
+        comp_sack_nr,
+        comp_sack_delay,
+        comp_sack_slack,
         initial_quickacks,
         initial_rto,
         syn_rto,
@@ -111,6 +114,9 @@ pub fn rows(c: &TcpConfig) -> Vec<(&'static str, String)> {
         ("syn_rto", opt(*syn_rto, "= initial_rto")),
         ("delack_count", delack_count.to_string()),
         ("delack_timeout", dur(*delack_timeout)),
+        ("comp_sack_nr", comp_sack_nr.to_string()),
+        ("comp_sack_delay", dur(*comp_sack_delay)),
+        ("comp_sack_slack", dur(*comp_sack_slack)),
         ("initial_quickacks", initial_quickacks.to_string()),
         ("dupack_threshold", dupack_threshold.to_string()),
         ("limited_transmit", limited_transmit.to_string()),
@@ -237,6 +243,7 @@ const FOOTER: &str = "
 | delayed ACK: ATO from 40 ms (TCP_DELACK_MIN), at most 200 ms | yes | yes | yes | always |
 | a read that empties the queue ACKs a short segment at once (`push_ack`) | yes | yes | yes | always |
 | ... and a full-sized one with PSH (`push_ack = \"full\"`) | no | no | yes | 6.6 |
+| SACK compression: out-of-order ACKs after the third held up to 1 ms (`comp_sack_nr`) | no | no | yes | 4.18; first three at once since 5.10 |
 | quick ACKs (up to 16 at start, after idle, on out-of-window data) | yes | yes | yes | always |
 | tcp_syn_retries 6 | yes | yes | yes | 3.7 |
 | cubic the default module | yes | yes | yes | 2.6.19 |

@@ -44,6 +44,9 @@ pub(super) fn linux() -> TcpConfig {
         window_scaling: true,                        // tcp_window_scaling = 1
         delack_count: 2,                             // __tcp_ack_snd_check: more than one full frame
         delack_timeout: Duration::from_millis(40),   // TCP_DELACK_MIN = HZ/25, the ATO bulk data settles at
+        comp_sack_nr: 44,                            // tcp_comp_sack_nr = 44 (SACK compression, 4.18)
+        comp_sack_delay: Duration::from_millis(1),   // tcp_comp_sack_delay_ns = 1 ms
+        comp_sack_slack: Duration::from_micros(100), // tcp_comp_sack_slack_ns = 100 us (5.10)
         initial_quickacks: 16,                       // TCP_MAX_QUICKACKS (tcp_incr_quickack on first data)
         initial_rto: Duration::from_secs(1),         // TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298)
         syn_rto: None,                               // TCP_TIMEOUT_INIT as well
@@ -96,6 +99,7 @@ pub(super) fn linux_4_4() -> TcpConfig {
         // `rack` models the 4.18+ version, so it is off here (see gaps).
         rack: false,
         frto_nonsack_guard: false,                 // came in 4.17
+        comp_sack_nr: 0,                           // SACK compression came in 4.18
         push_ack: PushAck::Short,                  // PSH on a full segment came in 6.6
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
@@ -111,6 +115,7 @@ pub(super) fn linux_3_16() -> TcpConfig {
         tcp_rmem: TCP_RMEM_PRE_5_4,
         rack: false,                               // RACK came in 4.4
         frto_nonsack_guard: false,                 // came in 4.17
+        comp_sack_nr: 0,                           // SACK compression came in 4.18
         push_ack: PushAck::Short,                  // PSH on a full segment came in 6.6
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
@@ -128,6 +133,7 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("push_segs", "tcp_sendmsg pushes (PSH on the last segment of) each skb it appends before waiting for send-buffer space; skbs of tcp_min_tso_segs = 2 segments at rates below ~23 Mb/s (tcp_tso_autosize, since 3.12)"),
     ("push_ack", "tcp_measure_rcv_mss marks the delayed ACK ICSK_ACK_PUSHED for a short segment (always) and for a full one with PSH (6.6, 'tcp: fix delayed ACKs for MSS boundary condition'); tcp_cleanup_rbuf sends it when a read empties the queue"),
     ("rtt_samples", "tcp_ack_update_rtt prefers the skb's send time (us) to TS-ECR and takes a sample from new SACKs (tcp_sacktag_one's first_sackt): 'tcp: prefer packet timing to TS-ECR for RTT' and 'tcp: measure RTT from new SACK', 3.12"),
+    ("comp_sack_nr, comp_sack_delay, comp_sack_slack", "tcp_comp_sack_nr = 44, tcp_comp_sack_delay_ns = 1 ms (4.18, 'tcp: add SACK compression'), tcp_comp_sack_slack_ns = 100 us (5.10); __tcp_ack_snd_check sends the first TCP_FASTRETRANS_THRESH = 3 ACKs after each RCV.NXT advance at once ('tcp: defer SACK compression after DupThresh', 5.10)"),
     ("initial_rto", "TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298; 3 s before)"),
     ("min_rto, max_rto", "TCP_RTO_MIN = 200 ms, TCP_RTO_MAX = 120 s (include/net/tcp.h)"),
     ("rto_timer", "tcp_rtt_estimator + tcp_set_rto: RTO = SRTT + max(4·mdev per RTT, TCP_RTO_MIN)"),
@@ -148,7 +154,6 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
 const LINUX_GAPS: &[&str] = &[
     "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
     "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and again after an idle longer than the RTO and on out-of-window data; here only the first 16 segments",
-    "SACK compression (tcp_comp_sack_nr, 4.18; after the third duplicate ACK since 5.10) is not modelled: every out-of-order segment is ACKed at once, where Linux delays the ACK of the fourth and later ones by min(1 ms, RTT/20)",
     "PSH placement follows 2-segment skbs (`push_segs`); above ~23 Mb/s Linux's skbs grow with the pacing rate (tcp_tso_autosize) and PSH becomes rarer",
     "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
 ];
@@ -168,6 +173,7 @@ pub(super) const LINUX_4_4: Profile = Profile {
     sources: &[
         ("tcp_rmem", "4096 87380 6291456 before 5.4"),
         ("push_ack", "short: only a segment shorter than rcv_mss marks the ACK pushed (PSH on a full segment came in 6.6)"),
+        ("comp_sack_nr", "0: SACK compression came in 4.18"),
         ("rack", "4.4's first RACK marks losses on ACK arrival only (no reordering timer until 4.10, fixed window until 4.18); not modelled, so off"),
         ("hz", "Ubuntu 16.04 generic kernel: CONFIG_HZ=250"),
         ("ts_granularity", "tcp_time_stamp = jiffies before 4.13"),
@@ -188,6 +194,7 @@ pub(super) const LINUX_3_16: Profile = Profile {
     sources: &[
         ("tcp_rmem", "4096 87380 6291456 before 5.4"),
         ("push_ack", "short: only a segment shorter than rcv_mss marks the ACK pushed (PSH on a full segment came in 6.6)"),
+        ("comp_sack_nr", "0: SACK compression came in 4.18"),
         ("rack", "RACK came in 4.4"),
         ("hz", "Ubuntu 14.04 generic kernel: CONFIG_HZ=250"),
         ("ts_granularity", "tcp_time_stamp = jiffies before 4.13"),

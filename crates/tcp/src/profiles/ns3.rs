@@ -33,6 +33,9 @@ pub(super) fn ns3() -> TcpConfig {
         window_scaling: true,                        // TcpSocketBase::WindowScaling = true
         delack_count: 2,                             // TcpSocket::DelAckCount = 2
         delack_timeout: Duration::from_millis(200),  // TcpSocket::DelAckTimeout = 200 ms
+        comp_sack_nr: 0,                             // TcpSocketBase ACKs out-of-order data at once
+        comp_sack_delay: Duration::from_millis(1),   // unused
+        comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 1,                        // ProcessSynRcvd: "always respond to first data packet"
         initial_rto: Duration::from_secs(1),         // RttEstimator::InitialEstimation = 1 s
         syn_rto: Some(Duration::from_secs(3)),       // TcpSocket::ConnTimeout = 3 s

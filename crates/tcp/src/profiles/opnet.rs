@@ -34,6 +34,9 @@ pub(super) fn opnet_2003() -> TcpConfig {
         window_scaling: false,                       // not in the table; 8760-byte buffer needs none
         delack_count: 2,                             // table: Delayed Ack Mechanism Segment/Clock Based
         delack_timeout: Duration::from_millis(200),  // table: Maximum Ack Delay 0.2
+        comp_sack_nr: 0,                             // out-of-order data ACKed at once (RFC 2581)
+        comp_sack_delay: Duration::from_millis(1),   // unused
+        comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 0,
         initial_rto: Duration::from_secs(1),         // table: Initial RTO 1.0
         syn_rto: None,

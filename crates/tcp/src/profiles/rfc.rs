@@ -33,6 +33,9 @@ pub(super) fn rfc() -> TcpConfig {
         window_scaling: true,                        // RFC 7323
         delack_count: 2,                             // RFC 5681 §4.2: at least every second full-sized segment
         delack_timeout: Duration::from_millis(200),  // RFC 5681 §4.2: "MUST be generated within 500 ms"; 200 ms as customary
+        comp_sack_nr: 0,                             // RFC 5681 4.2: out-of-order data ACKed at once
+        comp_sack_delay: Duration::from_millis(1),   // unused
+        comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 0,                        // no such rule
         initial_rto: Duration::from_secs(1),         // RFC 6298 (2.1)
         syn_rto: None,

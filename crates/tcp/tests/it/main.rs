@@ -16,6 +16,7 @@ mod nagle;
 mod pushed_ack;
 mod rack;
 mod rtt_samples;
+mod sack_compress;
 mod receiver;
 mod recovery;
 mod shrink;
