@@ -25,6 +25,8 @@ struct Net {
     cc: &'static str,
     rto_timer: &'static str,
     duration: &'static str,
+    /// The receiver's SACK compression (`linux` profile: 44).
+    comp_sack_nr: u32,
 }
 
 const NET: Net = Net {
@@ -36,6 +38,7 @@ const NET: Net = Net {
     cc: "reno",
     rto_timer: "linux",
     duration: "60s",
+    comp_sack_nr: 44,
 };
 
 fn toml(n: &Net) -> String {
@@ -82,7 +85,9 @@ min_rto = "200ms"
 rto_timer = "{timer}"
 snd_buf = 4194304
 rcv_buf = 6291456
+comp_sack_nr = {comp}
 "#,
+        comp = n.comp_sack_nr,
         dur = n.duration,
         q0 = n.first_hop_queue,
         rate = n.rate,
@@ -257,10 +262,15 @@ fn random_loss_and_outages_cause_no_spurious_recoveries() {
 /// drops it, the drops open a new recovery, and the cycle repeats every
 /// few RTTs. With a first-hop queue of 1000 (Linux txqueuelen) the same
 /// flow has no first-hop drops. Reno and CUBIC leave recovery at
-/// cwnd = ssthresh ~ in flight and never burst.
+/// cwnd = ssthresh ~ in flight and never burst. The receiver does not
+/// compress SACKs (as the drive test's 3.16): Westwood+ counts an MSS per
+/// duplicate ACK into its bandwidth estimate (`westwood_acked_count`), and
+/// a receiver holding the later duplicates of a recovery (Linux 4.18+)
+/// sends fewer of them, so the estimate and the burst shrink; with it the
+/// same shallow first hop drops nothing (asserted below).
 #[test]
 fn westwood_recovery_exit_burst_needs_a_deep_first_hop_queue() {
-    let net = Net { rate: "40Mbps", loss: 0.0005, duration: "60s", ..NET };
+    let net = Net { rate: "40Mbps", loss: 0.0005, duration: "60s", comp_sack_nr: 0, ..NET };
     let shallow = Run::new(&Net { cc: "westwood", first_hop_queue: 100, ..net });
     let deep = Run::new(&Net { cc: "westwood", ..net });
     let reno = Run::new(&Net { cc: "reno", first_hop_queue: 100, ..net });
@@ -272,4 +282,7 @@ fn westwood_recovery_exit_burst_needs_a_deep_first_hop_queue() {
     assert_eq!(reno.link(0, "queue_drops"), 0);
     assert!(shallow.flow("fast_recoveries") > 2.0 * deep.flow("fast_recoveries"));
     assert!(shallow.goodput_mbps() < deep.goodput_mbps() - 5.0);
+    let compressing = Run::new(&Net { cc: "westwood", first_hop_queue: 100, comp_sack_nr: 44, ..net });
+    eprintln!("westwood 40 Mb/s, first hop 100, SACK compression: {}", compressing.brief());
+    assert_eq!(compressing.link(0, "queue_drops"), 0);
 }

@@ -176,17 +176,14 @@ impl Endpoint {
     /// sample of `tcp_rcv_established`): RTT measurement and window growth.
     /// The RTT is measured whatever the buffer (Linux measures it for SACK
     /// compression's hold too); the window grows only when autotuned.
-    pub(super) fn rcv_space_on_data(&mut self, now: Instant, len: u32, in_order: bool) {
+    /// Returns whether the window ceiling grew: Linux's `tcp_grow_window`
+    /// then sets `icsk_ack.quick`, so this segment is ACKed at once.
+    pub(super) fn rcv_space_on_data(&mut self, now: Instant, len: u32, in_order: bool) -> bool {
         self.rcv_rtt_measure_ts(now, len);
         if in_order {
             self.rcv_rtt_measure(now);
         }
-        if !self.cfg.rcv_buf_autotune {
-            return;
-        }
-        if len >= GROW_MIN_LEN {
-            self.grow_window(len);
-        }
+        self.cfg.rcv_buf_autotune && len >= GROW_MIN_LEN && self.grow_window(len)
     }
 
     /// `tcp_rcv_rtt_update`: with timestamps a 1/8 EWMA; per-window
@@ -240,14 +237,15 @@ impl Endpoint {
 
     /// `tcp_grow_window`: raise `rcv_ssthresh` by two segments per segment
     /// received, up to what the clamp and the free space allow.
-    fn grow_window(&mut self, len: u32) {
-        let limit = (self.rs.window_clamp as u64).min(self.rcv_full_space().saturating_sub(self.rcv_queued()));
+    fn grow_window(&mut self, len: u32) -> bool {
+        let limit = (self.rcv_full_space().saturating_sub(self.rcv_queued())).min(self.rs.window_clamp as u64);
         let room = limit as i64 - self.rs.rcv_ssthresh as i64;
         if room <= 0 {
-            return;
+            return false;
         }
         let incr = (2 * self.cfg.mss).max(2 * len) as i64;
         self.rs.rcv_ssthresh += room.min(incr) as u32;
+        true
     }
 
     /// `tcp_rcv_space_adjust`, run for reads since the last call (Linux

@@ -314,7 +314,7 @@ impl Endpoint {
             // tcp_event_data_recv: only in-order data is measured.
             self.measure_rcv_mss(seg);
         }
-        self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
+        let grew = self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
         if r.filled_hole && self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for data that fills the hole
             // (Linux ICSK_ACK_NOW when the out-of-order queue empties).
@@ -323,7 +323,7 @@ impl Endpoint {
             // RFC 5681 §4.2: immediate ACK for out-of-order data and for
             // data that fills part of a hole, unless SACK compression
             // holds it (`sack_compress.rs`).
-            self.ack_out_of_order(now);
+            self.ack_out_of_order(now, grew);
         } else if self.quickacks > 0 {
             self.quickacks -= 1;
             self.ack_now = true;

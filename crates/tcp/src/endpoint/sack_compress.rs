@@ -29,10 +29,14 @@ pub(super) struct SackCompress {
 impl Endpoint {
     /// The ACK decision for a segment after which out-of-order data is
     /// queued (`__tcp_ack_snd_check` with the out-of-order queue non-empty):
-    /// at once, or held by SACK compression.
-    pub(super) fn ack_out_of_order(&mut self, now: Instant) {
+    /// at once, or held by SACK compression. `grew_window`: the segment
+    /// raised the window ceiling, which puts Linux in quick-ACK mode
+    /// (`tcp_grow_window` sets `icsk_ack.quick`, and `tcp_data_queue_ofo`
+    /// calls it on SACK connections), so it is ACKed at once.
+    pub(super) fn ack_out_of_order(&mut self, now: Instant, grew_window: bool) {
         let c = &self.cfg;
-        if c.comp_sack_nr == 0 || !self.sack_ok || self.quickacks > 0 || self.sack_comp.held >= c.comp_sack_nr {
+        let quick = self.quickacks > 0 || grew_window;
+        if c.comp_sack_nr == 0 || !self.sack_ok || quick || self.sack_comp.held >= c.comp_sack_nr {
             self.ack_now = true;
             return;
         }
