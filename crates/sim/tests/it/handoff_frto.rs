@@ -112,7 +112,11 @@ snd_buf = 262144
 # ("full") that ACK covers only the retransmitted segment; F-RTO step 2b
 # then finds nothing unsent (this send buffer is all in flight) and gives
 # up, as Linux does on an empty write queue (181 duplicate segments, a
-# D-SACK undo). The kernel, on the same path, misses it too (docs/emulate.md).
+# D-SACK undo). The kernel gives up too with its send buffer all in flight
+# (iperf3 -w 128K) and, as the model, undoes when it has data to send.
+# A Linux receiver (any version) quick-ACKs the first segments after a
+# gap longer than its RTO, which the model's receiver does not
+# (docs/emulate.md, "Found on the way").
 push_ack = "short"
 {switches}"#
     )
