@@ -491,6 +491,12 @@ pub struct TcpConfig {
     /// packet"). Linux instead starts in quickack mode (up to 16 segments,
     /// `tcp_incr_quickack`), which this field only approximates.
     pub initial_quickacks: u32,
+    /// Re-enter quick-ACK mode when in-order data arrives after a gap
+    /// longer than the receiver's RTO (Linux `tcp_event_data_recv`: "too
+    /// long gap, apparently sender failed to restart window, so that we
+    /// send ACKs quickly", `tcp_incr_quickack`): the next min(16, receive
+    /// window / 2·MSS) segments are ACKed at once. Every Linux; not ns-3.
+    pub idle_quickack: bool,
     /// RFC 6298 initial RTO (RFC 6298: 1 s; ns-3: 1 s).
     pub initial_rto: Duration,
     /// Retransmission timeout of SYN / SYN-ACK, doubled per retry; None =
@@ -664,6 +670,7 @@ impl Default for TcpConfig {
             comp_sack_delay: Duration::from_millis(1),
             comp_sack_slack: Duration::from_micros(100),
             initial_quickacks: 0,
+            idle_quickack: false,
             initial_rto: Duration::from_secs(1),
             syn_rto: None,
             min_rto: Duration::from_secs(1),

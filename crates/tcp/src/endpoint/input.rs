@@ -315,6 +315,9 @@ impl Endpoint {
             self.measure_rcv_mss(seg);
         }
         let grew = self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
+        if !r.out_of_order {
+            self.quickack_after_gap(now);
+        }
         if r.filled_hole && self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for data that fills the hole
             // (Linux ICSK_ACK_NOW when the out-of-order queue empties).
@@ -339,6 +342,26 @@ impl Endpoint {
             self.stats.bytes_delivered += r.advanced;
             self.events.push_back(Event::Readable);
         }
+    }
+
+    /// `tcp_event_data_recv`: in-order data more than the RTO after the
+    /// last re-enters quick-ACK mode (`tcp_incr_quickack` with
+    /// TCP_MAX_QUICKACKS = 16, no more than the window holds in pairs of
+    /// segments, at least 2): the sender, back from a stall or an idle
+    /// period, is ACKed segment by segment.
+    fn quickack_after_gap(&mut self, now: Instant) {
+        if !self.cfg.idle_quickack {
+            return;
+        }
+        if let Some(last) = self.last_data_rcvd {
+            if now.saturating_since(last) > self.rtt.rto() {
+                let wnd = self.rcv_adv.saturating_sub(self.last_ack_sent);
+                let pairs = wnd / (2 * self.rs.rcv_mss.max(1) as u64);
+                let q = if pairs == 0 { 2 } else { pairs.min(16) as u32 };
+                self.quickacks = self.quickacks.max(q);
+            }
+        }
+        self.last_data_rcvd = Some(now);
     }
 
     /// A data segment repeated bytes `[a, b)` (stream offsets) we hold:

@@ -294,6 +294,8 @@ pub struct Endpoint {
     quickacks: u32,
     /// The pending delayed ACK was marked pushed (`pushed.rs`).
     ack_pushed: bool,
+    /// When in-order data last arrived (`icsk_ack.lrcvtime`).
+    last_data_rcvd: Option<Instant>,
     /// SACK compression's held ACKs (`sack_compress.rs`).
     sack_comp: sack_compress::SackCompress,
     /// `icsk_ack.last_seg_size`: the last short segment's length (`pushed.rs`).
@@ -413,6 +415,7 @@ impl Endpoint {
             delack_segs: 0,
             quickacks: 0,
             ack_pushed: false,
+            last_data_rcvd: None,
             sack_comp: Default::default(),
             last_seg_size: 0,
             witcp_frozen: None,

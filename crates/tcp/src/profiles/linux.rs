@@ -48,6 +48,7 @@ pub(super) fn linux() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // tcp_comp_sack_delay_ns = 1 ms
         comp_sack_slack: Duration::from_micros(100), // tcp_comp_sack_slack_ns = 100 us (5.10)
         initial_quickacks: 16,                       // TCP_MAX_QUICKACKS (tcp_incr_quickack on first data)
+        idle_quickack: true,                         // tcp_event_data_recv: a gap > RTO re-enters quick-ACK mode
         initial_rto: Duration::from_secs(1),         // TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298)
         syn_rto: None,                               // TCP_TIMEOUT_INIT as well
         min_rto: Duration::from_millis(200),         // TCP_RTO_MIN
@@ -130,6 +131,7 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("tcp_wmem", "ip-sysctl.rst: 4096 16384 4194304"),
     ("delack_timeout", "TCP_DELACK_MIN = HZ/25 = 40 ms, the ATO floor bulk data settles at (tcp_event_data_recv)"),
     ("initial_quickacks", "TCP_MAX_QUICKACKS = 16 (tcp_incr_quickack on the first data segment)"),
+    ("idle_quickack", "tcp_event_data_recv: in-order data more than icsk_rto after the last calls tcp_incr_quickack(TCP_MAX_QUICKACKS): min(16, rcv_wnd / 2 rcv_mss) quick ACKs"),
     ("push_segs", "tcp_sendmsg pushes (PSH on the last segment of) each skb it appends before waiting for send-buffer space; skbs of tcp_min_tso_segs = 2 segments at rates below ~23 Mb/s (tcp_tso_autosize, since 3.12)"),
     ("push_ack", "tcp_measure_rcv_mss marks the delayed ACK ICSK_ACK_PUSHED for a short segment (always) and for a full one with PSH (6.6, 'tcp: fix delayed ACKs for MSS boundary condition'); tcp_cleanup_rbuf sends it when a read empties the queue"),
     ("rtt_samples", "tcp_ack_update_rtt prefers the skb's send time (us) to TS-ECR and takes a sample from new SACKs (tcp_sacktag_one's first_sackt): 'tcp: prefer packet timing to TS-ECR for RTT' and 'tcp: measure RTT from new SACK', 3.12"),
@@ -153,7 +155,7 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
 
 const LINUX_GAPS: &[&str] = &[
     "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
-    "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and again after an idle longer than the RTO and on out-of-window data; here only the first 16 segments",
+    "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and on out-of-window data; here the first 16 segments, and after an idle longer than the RTO (`idle_quickack`)",
     "PSH placement follows 2-segment skbs (`push_segs`); above ~23 Mb/s Linux's skbs grow with the pacing rate (tcp_tso_autosize) and PSH becomes rarer",
     "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
 ];

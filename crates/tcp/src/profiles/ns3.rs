@@ -37,6 +37,7 @@ pub(super) fn ns3() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // unused
         comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 1,                        // ProcessSynRcvd: "always respond to first data packet"
+        idle_quickack: false,                        // no such rule
         initial_rto: Duration::from_secs(1),         // RttEstimator::InitialEstimation = 1 s
         syn_rto: Some(Duration::from_secs(3)),       // TcpSocket::ConnTimeout = 3 s
         min_rto: Duration::from_secs(1),             // TcpSocketBase::MinRto = 1 s

@@ -38,6 +38,7 @@ pub(super) fn opnet_2003() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // unused
         comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 0,
+        idle_quickack: false,                        // no such rule
         initial_rto: Duration::from_secs(1),         // table: Initial RTO 1.0
         syn_rto: None,
         min_rto: Duration::from_millis(500),         // table: Minimum RTO 0.5

@@ -37,6 +37,7 @@ pub(super) fn rfc() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // unused
         comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 0,                        // no such rule
+        idle_quickack: false,                        // no such rule
         initial_rto: Duration::from_secs(1),         // RFC 6298 (2.1)
         syn_rto: None,
         min_rto: Duration::from_secs(1),             // RFC 6298 (2.4)

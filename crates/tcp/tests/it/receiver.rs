@@ -2,9 +2,9 @@
 use crate::common;
 use common::*;
 
-use airtcp_core::SeqNum;
+use airtcp_core::{Instant, SeqNum};
 use airtcp_tcp::endpoint::TimerKind;
-use airtcp_tcp::{Event, TcpConfig};
+use airtcp_tcp::{Endpoint, Event, TcpConfig};
 
 fn small_buf() -> TcpConfig {
     TcpConfig { rcv_buf: 4_000, delack_count: 1, ..plain() }
@@ -251,4 +251,38 @@ fn delack_count_above_two_is_masked_by_window_updates_while_the_reader_keeps_up(
     assert_eq!(acks_with_reader(base.clone()), vec![2000, 4000, 6000, 8000]);
     // Without read-triggered window updates (ns-2's sinks) every fourth.
     assert_eq!(acks_with_reader(TcpConfig { window_update_ack: false, ..base }), vec![4000, 8000]);
+}
+
+/// In-order segments `offs` (of 1000 bytes) arriving at `t`: how many ACKs
+/// the receiver sends at once.
+fn acks_at(ep: &mut Endpoint, t: Instant, offs: &[u64]) -> usize {
+    offs.iter()
+        .map(|&i| {
+            data(ep, t, i * 1000, 1000);
+            while ep.recv(u64::MAX).is_some() {}
+            drain(ep, t).len()
+        })
+        .sum()
+}
+
+#[test]
+fn data_after_a_gap_longer_than_the_rto_is_quick_acked() {
+    let (mut ep, now) = established_receiver(TcpConfig { idle_quickack: true, window_update_ack: false, ..plain() });
+    assert_eq!(acks_at(&mut ep, now + dms(10), &[0, 1, 2, 3]), 2, "pairs");
+    // 2 s later (the RTO is 1 s): every segment at once, for a while.
+    assert_eq!(acks_at(&mut ep, now + dms(2_010), &[4, 5, 6, 7]), 4);
+}
+
+#[test]
+fn without_idle_quickack_data_after_a_gap_waits_for_its_pair() {
+    let (mut ep, now) = established_receiver(TcpConfig { idle_quickack: false, window_update_ack: false, ..plain() });
+    assert_eq!(acks_at(&mut ep, now + dms(10), &[0, 1, 2, 3]), 2);
+    assert_eq!(acks_at(&mut ep, now + dms(2_010), &[4, 5, 6, 7]), 2);
+}
+
+#[test]
+fn a_gap_shorter_than_the_rto_changes_nothing() {
+    let (mut ep, now) = established_receiver(TcpConfig { idle_quickack: true, window_update_ack: false, ..plain() });
+    assert_eq!(acks_at(&mut ep, now + dms(10), &[0, 1, 2, 3]), 2);
+    assert_eq!(acks_at(&mut ep, now + dms(510), &[4, 5, 6, 7]), 2);
 }
