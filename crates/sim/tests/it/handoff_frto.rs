@@ -105,19 +105,14 @@ min_rto = "200ms"
 initial_rto = "1s"
 delack_timeout = "40ms"
 rcv_buf = 262144
-snd_buf = 262144
-# The receiver before Linux 6.6, which a full-sized segment with PSH does
-# not make ACK on the read, so that the first ACK after the stall also
-# covers a never-retransmitted segment and F-RTO undoes. With 6.6's rule
-# ("full") that ACK covers only the retransmitted segment; F-RTO step 2b
-# then finds nothing unsent (this send buffer is all in flight) and gives
-# up, as Linux does on an empty write queue (181 duplicate segments, a
-# D-SACK undo). The kernel gives up too with its send buffer all in flight
-# (iperf3 -w 128K) and, as the model, undoes when it has data to send.
-# A Linux receiver (any version) quick-ACKs the first segments after a
-# gap longer than its RTO, which the model's receiver does not
-# (docs/emulate.md, "Found on the way").
-push_ack = "short"
+# A send buffer that leaves data unsent at the stall: after it the
+# receiver quick-ACKs segment by segment (a gap longer than its RTO,
+# `idle_quickack`), so the first ACK covers only the retransmitted
+# segment, and F-RTO's step 2b needs new data to send. With every byte
+# in flight (snd_buf 262144, or the kernel's `iperf3 -w 128K`) Linux
+# gives up F-RTO on the empty write queue and goes back N; with data to
+# send the kernel undoes, as here (docs/emulate.md, "Found on the way").
+snd_buf = 4194304
 {switches}"#
     )
 }
