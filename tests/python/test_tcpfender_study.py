@@ -112,7 +112,7 @@ def test_quick_coded_arms_deliver_whole_batches_on_linux_and_stall_on_ns2(quick)
     # both). The literal reading is left out: there the lost module ACKs
     # make the next ACK cover segments sent long before, Linux times its
     # RTT from the oldest of them (tcp_clean_rtx_queue's first_ackt), and
-    # seed 2's SRTT reaches 2.2 s (1.2 s with RFC 7323's echo), its RTO
+    # seed 2's SRTT reaches 2.2 s (1.9 s at most with RFC 7323's echo), its RTO
     # backs off to 19 s and the 30-s run delivers nothing.
     linux = [float(r["pkts_delivered"]) for r in _main(rows, "tcpfender", "stack")]
     assert all(x >= 50 for x in linux)

@@ -170,6 +170,10 @@ SEED_TABLE_TCP = {
     # Linux's RTT samples from new SACKs (3.12): with SACK and timestamps
     # off the two sources give the same samples; named as the profile's.
     "rtt_samples": "timestamps",
+    # Linux's SACK compression (4.18) and quick ACKs after a gap longer
+    # than the RTO: not in OPNET's TCP of 2003 (nor in `opnet-2003`).
+    "comp_sack_nr": 0,
+    "idle_quickack": False,
     "initial_rto": "1s",
     "min_rto": "500ms",
     "max_rto": "64s",
