@@ -62,6 +62,25 @@ def _row(**kw):
     return {**base, **kw}
 
 
+def test_linux_mechanism_names_every_profile_difference():
+    """The report's sentence on `linux` against the seed's stack names, in
+    backquotes, exactly the resolved [flows.tcp] values in which the two
+    differ for this study's flows."""
+    import re
+
+    import airtcp
+    from airtcp.studies.sdn_zwa.stacks import MECHANISMS
+
+    def resolved(stack):
+        sc = sdn_zwa_setup.scenario(sdn_zwa_setup.base(), "bare", 2, 1.5, 1, stack=stack)
+        return airtcp.validate(sc)["flows"][0]["tcp"]
+
+    a, b = resolved("linux-4.4"), resolved("linux")
+    differ = {k for k in a if a[k] != b[k] and k != "profile"}
+    assert "comp_sack_nr" in differ and "frto_nonsack_guard" in differ
+    assert set(re.findall(r"`([a-z0-9_]+)`", MECHANISMS["linux"])) - {"linux"} == differ
+
+
 def test_intervals_of_counts_and_durations_stay_at_or_above_zero():
     # One long idle among nine near zero: a t interval reaches below 0.
     runs = [_row(seed=i, idle_after_reassoc_s=0.02, handoff_timeouts=0) for i in range(1, 10)] + [_row(seed=10, idle_after_reassoc_s=4.0, handoff_timeouts=3)]
