@@ -273,3 +273,53 @@ fn duplicate_ack_counting_ignores_window_updates_and_data() {
     ep.handle_segment(now, &dup);
     assert_eq!(ep.stats().dup_acks_received, 1);
 }
+
+/// Without SACK: a fast recovery of segment 0, with four more duplicate
+/// ACKs that let PRR send new data beyond the recovery point (10,000).
+fn recovery_with_new_data(reno_hold: bool) -> (airtcp_tcp::Endpoint, Instant) {
+    let cfg = TcpConfig { recovery: Recovery::Prr, limited_transmit: false, reno_hold, ..plain() };
+    let (mut ep, now) = established(cfg);
+    ep.send(1_000_000);
+    drain(&mut ep, now);
+    let t = now + dms(100);
+    for _ in 0..3 {
+        dupack(&mut ep, t);
+    }
+    assert_eq!(ep.probe().ca_state, CaState::Recovery);
+    let sent: Vec<u64> = (0..4).flat_map(|_| dupack(&mut ep, t)).collect();
+    assert!(sent.iter().any(|&o| o >= 10_000), "PRR sent new data: {sent:?}");
+    (ep, t)
+}
+
+#[test]
+fn reno_recovery_holds_at_exactly_the_recovery_point() {
+    let (mut ep, t) = recovery_with_new_data(true);
+    ack(&mut ep, t + dms(10), 10_000, 65_535);
+    drain(&mut ep, t + dms(10));
+    assert_eq!(ep.probe().ca_state, CaState::Recovery, "held at high_seq");
+    // Duplicates of it start no new fast retransmit: whatever they let out
+    // is new data. (Linux's hold clears retrans_stamp once nothing
+    // retransmitted is outstanding, so the next ACK finds the reduction
+    // undoable and restores cwnd: new data goes, still in Recovery.)
+    let rexmit_before = ep.stats().retransmissions;
+    for _ in 0..3 {
+        assert!(dupack_at(&mut ep, t + dms(11), 10_000).iter().all(|&o| o >= 15_000));
+    }
+    assert_eq!(ep.probe().ca_state, CaState::Recovery);
+    assert_eq!((ep.stats().fast_retransmits, ep.stats().retransmissions), (1, rexmit_before));
+    ack(&mut ep, t + dms(20), 11_000, 65_535);
+    assert_eq!(ep.probe().ca_state, CaState::Open);
+}
+
+#[test]
+fn without_the_hold_recovery_ends_at_the_recovery_point() {
+    let (mut ep, t) = recovery_with_new_data(false);
+    ack(&mut ep, t + dms(10), 10_000, 65_535);
+    drain(&mut ep, t + dms(10));
+    assert_ne!(ep.probe().ca_state, CaState::Recovery);
+    // ... and three duplicates of that ACK are a new fast retransmit.
+    for _ in 0..3 {
+        dupack_at(&mut ep, t + dms(11), 10_000);
+    }
+    assert_eq!(ep.stats().fast_retransmits, 2);
+}
