@@ -560,15 +560,6 @@ pub struct TcpConfig {
     /// left to come, waits for the next RTO. Off in the 3.16 and 4.4
     /// profiles, which predate it.
     pub frto_nonsack_guard: bool,
-    /// Without SACK, Recovery and Loss end only on an ACK *above* the
-    /// recovery point, not on one that reaches it exactly (Linux
-    /// `tcp_is_non_sack_preventing_reopen`: "Hold old state until
-    /// something above high_seq is ACKed. For Reno it is MUST to prevent
-    /// false fast retransmits", RFC 2582 / RFC 6582 §4): the duplicate ACKs
-    /// that a go-back-N's needless retransmissions draw arrive while the
-    /// sender is still recovering, so they cannot start a new fast
-    /// retransmit. Every Linux; not ns-3.
-    pub reno_hold: bool,
     /// Receiver generates D-SACK blocks (RFC 2883) for duplicate segments
     /// (`tcp_dsack_set` / `tcp_dsack_extend`, Linux `tcp_dsack = 1`); only on
     /// SACK connections. Default on (Linux). Off for ns-3 (see
@@ -693,7 +684,6 @@ impl Default for TcpConfig {
             tlp: true,
             frto: true,
             frto_nonsack_guard: true,
-            reno_hold: false,
             dsack: true,
             undo: true,
             eifel: true,

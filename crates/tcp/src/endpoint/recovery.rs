@@ -252,13 +252,8 @@ impl Endpoint {
                     if !self.sack_ok && self.cfg.reno_sacks == RenoSacks::ResetOnAdvance {
                         self.reset_reno_sack();
                     }
-                    // tcp_try_undo_recovery (which holds Recovery for
-                    // Reno at exactly the recovery point: nothing more
-                    // for this ACK), then tcp_end_cwnd_reduction.
+                    // tcp_try_undo_recovery, then tcp_end_cwnd_reduction.
                     self.try_undo_recovery_full();
-                    if self.non_sack_holds() {
-                        return;
-                    }
                     self.end_recovery();
                 }
                 _ => {

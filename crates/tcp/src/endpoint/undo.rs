@@ -20,9 +20,9 @@
 //! undo), `eifel` (the timestamp test inside `tcp_packet_delayed`), `dsack`
 //! (generation at the receiver; a sender always reads D-SACKs, as Linux).
 //!
-//! The Reno hold at exactly `high_seq` (`tcp_is_non_sack_preventing_reopen`)
-//! is `non_sack_holds`, behind `TcpConfig::reno_hold`. Not modelled:
-//! RACK's `reo_wnd` growth on D-SACK, D-SACKed
+//! Not modelled: the Reno hold at exactly `high_seq`
+//! (`tcp_is_non_sack_preventing_reopen`, which the existing recovery exit
+//! does not model either), RACK's `reo_wnd` growth on D-SACK, D-SACKed
 //! segments counted as delivered in the rate sample, and TLP.
 
 use airtcp_core::{Segment, SeqNum};
@@ -150,20 +150,6 @@ impl Endpoint {
         true
     }
 
-    /// `tcp_is_non_sack_preventing_reopen` (`reno_hold`): without SACK,
-    /// an ACK that reaches the recovery point exactly keeps Recovery or
-    /// Loss until one goes above it (RFC 2582: no false fast retransmit
-    /// from the duplicate ACKs of needless retransmissions).
-    pub(super) fn non_sack_holds(&mut self) -> bool {
-        if !self.cfg.reno_hold || self.sack_ok || self.snd_una != self.high_seq {
-            return false;
-        }
-        if !self.any_retrans_done() {
-            self.retrans_stamp = None;
-        }
-        true
-    }
-
     /// `tcp_try_undo_dsack`: every retransmission of the episode came back
     /// D-SACKed, so none was needed.
     pub(super) fn try_undo_dsack(&mut self) -> bool {
@@ -212,9 +198,6 @@ impl Endpoint {
         self.retries = 0;
         self.frto = false;
         self.frto_new_data = false;
-        if self.non_sack_holds() {
-            return true;
-        }
         if frto_undo || self.sack_ok {
             self.set_ca_state(CaState::Open);
         }
@@ -273,9 +256,6 @@ impl Endpoint {
                 self.acked_for_growth = Some(beyond.min(u32::MAX as u64) as u32);
             }
             self.frto = false;
-            if self.non_sack_holds() {
-                return LossStep::Stay;
-            }
             self.set_ca_state(CaState::Open);
             return LossStep::Left;
         }

@@ -62,7 +62,6 @@ pub(super) fn linux() -> TcpConfig {
         tlp: true,                                   // tcp_early_retrans = 3 (TLP since 3.10)
         frto: true,                                  // tcp_frto = 2 (RFC 5682 SACK-enhanced, rewritten in 3.10)
         frto_nonsack_guard: true,                    // tcp_clean_rtx_queue, since 4.17 (no undo on a non-SACK ACK of a retransmission)
-        reno_hold: true,                             // tcp_is_non_sack_preventing_reopen (RFC 2582)
         dsack: true,                                 // tcp_dsack = 1
         undo: true,                                  // tcp_try_undo_* (no switch)
         eifel: true,                                 // tcp_packet_delayed (timestamps)
@@ -145,7 +144,6 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("tlp", "tcp_early_retrans = 3: tail loss probe since 3.10"),
     ("frto", "tcp_frto = 2 (SACK-enhanced F-RTO, RFC 5682), rewritten in 3.10"),
     ("frto_nonsack_guard", "tcp_clean_rtx_queue clears FLAG_ORIG_SACK_ACKED for a non-SACK ACK of retransmitted data: 4.17 ('tcp: prevent bogus FRTO undos with non-SACK flows'); absent in 3.16 and 4.4"),
-    ("reno_hold", "tcp_try_undo_recovery / tcp_try_undo_loss: without SACK the state is held while SND.UNA == high_seq (tcp_is_non_sack_preventing_reopen; the rule is as old as Linux's NewReno, RFC 2582)"),
     ("ecn", "tcp_ecn = 2 (accept, never request) since 2.6.31"),
     ("cc", "cubic, the default tcp_congestion_control since 2.6.19"),
     ("hz", "kernel/Kconfig.hz default HZ_250; this host's 6.x kernel and Ubuntu's generic kernels use 250"),

@@ -51,7 +51,6 @@ pub(super) fn ns3() -> TcpConfig {
         tlp: false,                                  // no TLP
         frto: false,                                 // no F-RTO
         frto_nonsack_guard: true, // unused without F-RTO
-        reno_hold: false,                            // ns-3 exits at the recovery point
         dsack: false,                                // TcpRxBuffer reports no D-SACK
         undo: false,                                 // no undo of a reduction
         eifel: false,

@@ -52,7 +52,6 @@ pub(super) fn opnet_2003() -> TcpConfig {
         tlp: false,
         frto: false,
         frto_nonsack_guard: true, // unused without F-RTO
-        reno_hold: false,                            // exits at the recovery point
         dsack: false,
         undo: false,
         eifel: false,

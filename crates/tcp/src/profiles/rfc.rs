@@ -51,7 +51,6 @@ pub(super) fn rfc() -> TcpConfig {
         tlp: false,
         frto: false,
         frto_nonsack_guard: true, // unused without F-RTO
-        reno_hold: false,                            // RFC 6582 leaves it optional
         dsack: false,
         undo: false,
         eifel: false,

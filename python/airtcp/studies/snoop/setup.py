@@ -174,9 +174,6 @@ SEED_TABLE_TCP = {
     # than the RTO: not in OPNET's TCP of 2003 (nor in `opnet-2003`).
     "comp_sack_nr": 0,
     "idle_quickack": False,
-    # Linux's hold of a SACK-less recovery until an ACK goes above its
-    # recovery point: OPNET's TCP (and `opnet-2003`) ends it at the point.
-    "reno_hold": False,
     "initial_rto": "1s",
     "min_rto": "500ms",
     "max_rto": "64s",
