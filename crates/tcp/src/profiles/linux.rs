@@ -157,6 +157,7 @@ const LINUX_GAPS: &[&str] = &[
     "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
     "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and on out-of-window data; here the first 16 segments, and after an idle longer than the RTO (`idle_quickack`)",
     "PSH placement follows 2-segment skbs (`push_segs`); above ~23 Mb/s Linux's skbs grow with the pacing rate (tcp_tso_autosize) and PSH becomes rarer",
+    "without SACK, the hold of Recovery and Loss while SND.UNA is exactly the recovery point (tcp_is_non_sack_preventing_reopen) and the rise of the reordering degree, hence of the duplicate-ACK threshold, on a partial undo and when Reno's duplicate count exceeds what is out (tcp_check_sack_reordering, tcp_check_reno_reordering) are not modelled: after a handoff a receiver in quick-ACK mode can draw chains of spurious, undone fast retransmits from a SACK-less sender here (docs/study-sdn-zwa.md)",
     "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
 ];
 
