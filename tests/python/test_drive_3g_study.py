@@ -144,3 +144,5 @@ def test_stack_section_puts_a_changed_claim_first():
     assert "**changes: Cubic beaten on linux-3.16, a tie in practice on linux**" in rows[0]
     assert "holds on both (a tie in practice)" in rows[1]
     assert "1 change their verdict (0 of them reverse it), 0 keep it but move outside" in text
+    # The receiver rules that differ between the two profiles are named.
+    assert "(`push_ack`, Linux 6.6) and SACK compression (`comp_sack_nr`, Linux 4.18)" in text

@@ -283,15 +283,17 @@ def _stack_section(runs: list[dict], stacks: list[str], variants: dict) -> list[
         back = sum(1 for r in firsts if r[-2] != "-" and _close(r[3], r[-2]))
         L.append(
             f"- The one mechanism that separates the profiles' loss recovery here is RACK (3.16 has none; the "
-            f"buffers' maxima are the same, the timestamp clock only rounds RTT samples, and the other difference is the "
-            f"receiver's immediate ACK of a pushed full-sized segment, `push_ack`, Linux 6.6). With RACK switched off "
+            f"buffers' maxima are the same, the timestamp clock only rounds RTT samples, and the other differences are the "
+            f"receiver's: its immediate ACK of a pushed full-sized segment, `push_ack`, Linux 6.6, and its SACK "
+            f"compression, `comp_sack_nr`, Linux 4.18). With RACK switched off "
             f"on today's kernel, {back} of the {len(firsts)} differing rows return inside the `{seed_stack}` interval."
         )
     elif firsts:
         L.append(
             "- To attribute a difference, rerun with `--stacks linux-3.16 linux linux-rack-off`: RACK is the loss "
-            "detection 3.16 lacks, the other profile differences being the timestamp clock, buffer defaults and the "
-            "receiver's immediate ACK of a pushed full-sized segment (`push_ack`, Linux 6.6)."
+            "detection 3.16 lacks, the other profile differences being the timestamp clock, buffer defaults and two of "
+            "the receiver's rules: the immediate ACK of a pushed full-sized segment (`push_ack`, Linux 6.6) and SACK "
+            "compression (`comp_sack_nr`, Linux 4.18)."
         )
     L.append("")
     return L
