@@ -96,7 +96,10 @@ def srtt_each_second(series_csv, seconds):
     with open(series_csv) as fh:
         for row in csv.DictReader(fh):
             at[round(float(row["t_s"]), 3)] = float(row["srtt_s"])
-    reads = [at[float(k)] for k in range(1, seconds + 1) if float(k) in at]
+    # A read before the first RTT sample (the SYN lost: the model's flow
+    # starts a timeout later) is no SRTT; iperf3's kernel socket always
+    # has one, from its handshake, before the first interval.
+    reads = [at[float(k)] for k in range(1, seconds + 1) if at.get(float(k), 0.0) > 0.0]
     return 1000.0 * sum(reads) / len(reads) if reads else float("nan")
 
 
