@@ -17,22 +17,10 @@ use common::*;
 
 /// A passive opener whose peer offered SACK-permitted (no timestamps).
 fn sack_receiver(cfg: TcpConfig) -> (Endpoint, Instant) {
-    let mut ep = Endpoint::new(TcpConfig { sack: true, ..cfg }, LOCAL, REMOTE, SeqNum(ISS)).unwrap();
-    ep.listen();
-    let syn = Segment {
-        seq: SeqNum(PEER_ISS),
-        ack: SeqNum(0),
-        flags: TcpFlags::SYN,
-        mss: Some(1000),
-        sack_permitted: true,
-        ..from_peer()
-    };
-    ep.handle_segment(ms(0), &syn);
-    let synack = ep.poll_transmit(ms(0)).expect("SYN-ACK");
+    let syn = Segment { sack_permitted: true, ..peer_syn() };
+    let (ep, synack) = passive_open(TcpConfig { sack: true, ..cfg }, &syn, ms(10), |_| from_peer());
     assert!(synack.sack_permitted);
-    ep.handle_segment(ms(10), &from_peer());
     assert!(ep.sack_enabled());
-    events(&mut ep);
     (ep, ms(10))
 }
 

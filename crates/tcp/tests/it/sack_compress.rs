@@ -5,7 +5,7 @@
 use crate::common;
 use common::*;
 
-use airtcp_core::{Duration, Instant, Segment, SeqNum, TcpFlags};
+use airtcp_core::{Duration, Instant, Segment};
 use airtcp_tcp::endpoint::TimerKind;
 use airtcp_tcp::{profiles, Endpoint, TcpConfig};
 
@@ -21,24 +21,13 @@ struct Rcv {
 
 fn receiver(comp_sack_nr: u32, rtt_ms: u64) -> (Rcv, Instant) {
     let cfg = TcpConfig { sack: true, timestamps: true, comp_sack_nr, ..plain() };
-    let mut ep = Endpoint::new(cfg, LOCAL, REMOTE, SeqNum(ISS)).unwrap();
-    ep.listen();
-    let syn = Segment {
-        seq: SeqNum(PEER_ISS),
-        ack: SeqNum(0),
-        flags: TcpFlags::SYN,
-        mss: Some(1000),
-        sack_permitted: true,
-        timestamps: Some((1, 0)),
-        ..from_peer()
-    };
-    ep.handle_segment(ms(0), &syn);
-    let synack = ep.poll_transmit(ms(0)).expect("SYN-ACK");
-    let ts0 = synack.timestamps.expect("timestamps negotiated").0;
+    let syn = Segment { sack_permitted: true, timestamps: Some((1, 0)), ..peer_syn() };
+    // The ACK of our SYN-ACK echoes its TSval, our clock at 0.
+    let echo = |synack: &Segment| Segment { timestamps: Some((2, synack.timestamps.expect("timestamps negotiated").0)), ..from_peer() };
+    let (ep, synack) = passive_open(cfg, &syn, ms(rtt_ms), echo);
+    let ts0 = synack.timestamps.unwrap().0;
     let now = ms(rtt_ms);
-    ep.handle_segment(now, &Segment { timestamps: Some((2, ts0)), ..from_peer() });
     assert!(ep.sack_enabled());
-    events(&mut ep);
     (Rcv { ep, ts0, rtt_ms }, now)
 }
 
@@ -86,12 +75,8 @@ fn without_an_rtt_estimate_the_hold_is_the_slack_alone() {
     // Linux takes min(1 ms, rcv_rtt_est / 20), and the estimate is 0 until
     // the first measurement: an ACK of data with no echo measures nothing.
     let cfg = TcpConfig { sack: true, comp_sack_nr: 44, ..plain() };
-    let mut ep = Endpoint::new(cfg, LOCAL, REMOTE, SeqNum(ISS)).unwrap();
-    ep.listen();
-    let syn = Segment { seq: SeqNum(PEER_ISS), ack: SeqNum(0), flags: TcpFlags::SYN, mss: Some(1000), sack_permitted: true, ..from_peer() };
-    ep.handle_segment(ms(0), &syn);
-    drain(&mut ep, ms(0));
-    ep.handle_segment(ms(40), &from_peer());
+    let syn = Segment { sack_permitted: true, ..peer_syn() };
+    let (mut ep, _) = passive_open(cfg, &syn, ms(40), |_| from_peer());
     for i in [0, 2, 3, 4, 5] {
         data(&mut ep, ms(50), i * 1000, 1000);
     }

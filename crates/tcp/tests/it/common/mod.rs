@@ -123,22 +123,28 @@ pub fn sack(ep: &mut Endpoint, now: Instant, acked: u64, blocks: &[(u64, u64)]) 
     ep.handle_segment(now, &seg);
 }
 
-/// A passive opener that has completed the handshake with a hand-driven peer.
-pub fn established_receiver(cfg: TcpConfig) -> (Endpoint, Instant) {
+/// The peer's SYN (MSS 1000), the template of a passive open.
+pub fn peer_syn() -> Segment {
+    Segment { seq: SeqNum(PEER_ISS), ack: SeqNum(0), flags: TcpFlags::SYN, mss: Some(1000), ..from_peer() }
+}
+
+/// A passive open: `syn` arrives at 0, the peer's ACK of our SYN-ACK
+/// (`ack`, made from the SYN-ACK) at `ack_at`. Returns the endpoint and
+/// the SYN-ACK it sent.
+pub fn passive_open(cfg: TcpConfig, syn: &Segment, ack_at: Instant, ack: impl FnOnce(&Segment) -> Segment) -> (Endpoint, Segment) {
     let mut ep = Endpoint::new(cfg, LOCAL, REMOTE, SeqNum(ISS)).unwrap();
     ep.listen();
-    let syn = Segment {
-        seq: SeqNum(PEER_ISS),
-        ack: SeqNum(0),
-        flags: TcpFlags::SYN,
-        mss: Some(1000),
-        ..from_peer()
-    };
-    ep.handle_segment(ms(0), &syn);
+    ep.handle_segment(ms(0), syn);
     let synack = ep.poll_transmit(ms(0)).expect("SYN-ACK");
     assert_eq!(synack.flags, TcpFlags::SYN | TcpFlags::ACK);
-    ep.handle_segment(ms(10), &from_peer());
+    ep.handle_segment(ack_at, &ack(&synack));
     events(&mut ep);
+    (ep, synack)
+}
+
+/// A passive opener that has completed the handshake with a hand-driven peer.
+pub fn established_receiver(cfg: TcpConfig) -> (Endpoint, Instant) {
+    let (ep, _) = passive_open(cfg, &peer_syn(), ms(10), |_| from_peer());
     (ep, ms(10))
 }
 
