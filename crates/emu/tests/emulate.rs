@@ -463,8 +463,9 @@ fn coalesced_writes_reach_the_kernel_unchanged() {
     let bytes = |v: &[(u32, u16, Vec<u8>, Vec<u8>)]| v.iter().map(|s| s.2.len()).sum::<usize>();
     assert_eq!(bytes(&got), bytes(&link), "payload bytes received against carried");
     // iperf3 -n stops counting once the sender has written its 4 MiB:
-    // what is still in flight then is not received.
-    assert!(bytes(&got) > 2 << 20, "{} bytes", bytes(&got));
+    // what is still in flight then is not received (1.87 to over 2.1 MB
+    // arrive; the 2 MiB bound this had failed about one run in four).
+    assert!(bytes(&got) > 1 << 20, "{} bytes", bytes(&got));
     // The capture's TCP checksums are the partial ones a GSO packet
     // carries (the device's to complete), so they are not checked here.
     let t = Command::new("tshark")
