@@ -388,6 +388,7 @@ fn pcap_datagrams(path: &Path) -> Vec<Vec<u8>> {
     let (mut at, mut out) = (24, Vec::new());
     while at + 16 <= b.len() {
         let n = u32::from_le_bytes(b[at + 8..at + 12].try_into().unwrap()) as usize;
+        assert!(at + 16 + n <= b.len(), "{}: the last record is cut short ({} of {n} bytes)", path.display(), b.len() - at - 16);
         out.push(b[at + 16..at + 16 + n].to_vec());
         at += 16 + n;
     }
@@ -429,7 +430,10 @@ fn coalesced_writes_reach_the_kernel_unchanged() {
     let o = emulate(&[
         &scenario(), "--out", &ds, "--real", "snd,rcv", "--pcap", "--tun-offload", "rw",
         "--set", "links.0.rate=10Gbps", "--set", "links.0.delay=1ms", "--set", "links.0.queue_packets=1000",
-        "--serve", &format!("rcv: tcpdump -i eth0 -B 65536 -s 0 -w {ds}/rcv.pcap"),
+        // -U: each packet written as it is captured, so the file is whole
+        // long before the run stops tcpdump (buffered, its last block was
+        // sometimes cut mid-record).
+        "--serve", &format!("rcv: tcpdump -U -i eth0 -B 65536 -s 0 -w {ds}/rcv.pcap"),
         "--serve", "rcv: iperf3 -s -1",
         // The pauses let tcpdump start, and write everything before it is stopped.
         "--exec", "snd: sleep 0.5; iperf3 -c rcv -n 4M; sleep 1",
