@@ -135,7 +135,7 @@ for _ in range(100):
         s.connect(('rcv', 1024)); break
     except ConnectionRefusedError:
         s.close(); time.sleep(0.05)
-t0 = time.monotonic(); buf = b'x' * 65536; n = 0
+t0 = time.monotonic(); buf = b'x' * {write}; n = 0
 while time.monotonic() - t0 < {seconds}:
     n += s.send(buf)
 s.shutdown(socket.SHUT_WR); s.recv(1)
@@ -148,7 +148,7 @@ while s.recv(1 << 20):
     pass"""
 
 
-def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model_set=(), pcap=False):
+def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model_set=(), pcap=False, write=65536):
     """One run with the kernel at one or both ends, with the same two
     programs at the kernel's ends whichever the other end is (the simulated
     endpoints talk to real hosts): the kernel sends to the model's receiver,
@@ -168,7 +168,7 @@ def split(cc, p, seed, seconds, out, ns_cc, kernel_sends, kernel_receives, model
     if kernel_receives:
         cmd += ["--serve", f"rcv: python3 -c \"{KERNEL_RECEIVER}\""]
     if kernel_sends:
-        py = KERNEL_SENDER.format(cc=cc, seconds=seconds)
+        py = KERNEL_SENDER.format(cc=cc, seconds=seconds, write=write)
         cmd += ["--set", f"sim.duration={seconds + 15}s", "--exec", f"snd: sleep 0.3; python3 -c \"{py}\""]
     else:
         # The model's sender starts at 0 (the clock waits for the listener)
@@ -274,6 +274,9 @@ def main():
     ap.add_argument("--keep", metavar="DIR",
                     help="with --split: keep each run's outputs, with captures, in DIR/<cc>-<p>-<seed>-<kk|ks|kr> "
                          "(for crates/tcp/examples/ack_replay.rs)")
+    ap.add_argument("--write-bytes", type=int, default=65536,
+                    help="with --split: the size of each send() of the kernel's sender (its PSH flags fall where "
+                         "a write ends or waits for buffer space)")
     ap.add_argument("--split", action="store_true",
                     help="instead of the table: goodput of the kernel sender against the model's receiver "
                          "and of the model's sender against the kernel's receiver")
@@ -308,7 +311,7 @@ def main():
                                 cols[c].append(float("nan"))
                                 continue
                             out = os.path.join(a.keep, f"{cc}-{p}-{i + a.first_seed}-{mode}") if a.keep else os.path.join(d, str(c))
-                            g, o = split(cc, p, i + a.first_seed, a.seconds, out, a.ns_cc, ks, kr, a.model_set, pcap=bool(a.keep))
+                            g, o = split(cc, p, i + a.first_seed, a.seconds, out, a.ns_cc, ks, kr, a.model_set, pcap=bool(a.keep), write=a.write_bytes)
                             cols[c].append(g / 1e6)
                             over += o
                         cols[3].append(simulate(cc, p, i + a.first_seed, a.seconds, os.path.join(d, "s"), a.model_set)["goodput"] / 1e6)

@@ -467,6 +467,12 @@ pub struct TcpConfig {
     /// shows it every 2 or 3 segments). A receiver with
     /// `push_ack = "full"` ACKs such a segment when it has read it.
     pub push_segs: u32,
+    /// Linux 4.11+ (`__tcp_transmit_skb`, "tcp: force a PSH flag on TSO
+    /// packets"): PSH on the last segment of every transmitted chunk of
+    /// more than one new segment, chunks of `tcp_tso_autosize` segments
+    /// cut from what one transmission opportunity sends; `push_segs` then
+    /// plays no part (the 64 KiB skbs of today's writer end rarely).
+    pub push_tso: bool,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).
     pub delack_timeout: Duration,
     /// SACK compression (Linux `net.ipv4.tcp_comp_sack_nr`, 4.18): while
@@ -497,6 +503,19 @@ pub struct TcpConfig {
     /// send ACKs quickly", `tcp_incr_quickack`): the next min(16, receive
     /// window / 2·MSS) segments are ACKed at once. Every Linux; not ns-3.
     pub idle_quickack: bool,
+    /// Linux's adaptive delayed-ACK timeout (`icsk_ack.ato` in jiffies,
+    /// `tcp_event_data_recv` / `tcp_send_delayed_ack` /
+    /// `tcp_delack_timer_handler`): `delack_timeout` is its floor; a timer
+    /// that had to fire doubles it, capped by the receiver's SRTT rounded
+    /// up to a jiffy. Off: a fixed `delack_timeout` from the held segment.
+    /// Every Linux; not ns-3.
+    pub delack_adaptive: bool,
+    /// Linux's jiffy timers (retransmission, loss probe, RACK reordering,
+    /// persist, delayed ACK) fire on the kernel's timer wheel at `hz`:
+    /// whole jiffies ahead, then the jiffy after (8 jiffies' grid from 63
+    /// jiffies ahead, 64 from 504, ...), never early (kernel/time/timer.c
+    /// `calc_wheel_index`, 4.8+). Off: at the exact deadline.
+    pub timer_wheel: bool,
     /// RFC 6298 initial RTO (RFC 6298: 1 s; ns-3: 1 s).
     pub initial_rto: Duration,
     /// Retransmission timeout of SYN / SYN-ACK, doubled per retry; None =
@@ -665,12 +684,15 @@ impl Default for TcpConfig {
             window_update_ack: true,
             push_ack: PushAck::Off,
             push_segs: 0,
+            push_tso: false,
             delack_timeout: Duration::from_millis(200),
             comp_sack_nr: 0,
             comp_sack_delay: Duration::from_millis(1),
             comp_sack_slack: Duration::from_micros(100),
             initial_quickacks: 0,
             idle_quickack: false,
+            delack_adaptive: false,
+            timer_wheel: false,
             initial_rto: Duration::from_secs(1),
             syn_rto: None,
             min_rto: Duration::from_secs(1),

@@ -30,7 +30,7 @@ impl Endpoint {
     }
 
     /// `icsk_rto` in jiffies (with the current backoff, as the kernel's).
-    fn rto_jiffies(&self) -> i64 {
+    pub(super) fn rto_jiffies(&self) -> i64 {
         let ns_per_jiffy = 1_000_000_000 / self.cfg.hz as u64;
         (self.rtt.rto().as_nanos() / ns_per_jiffy) as i64
     }

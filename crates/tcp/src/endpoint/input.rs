@@ -316,6 +316,7 @@ impl Endpoint {
         }
         let grew = self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
         if !r.out_of_order {
+            self.ato_on_data(now);
             self.quickack_after_gap(now);
         }
         if r.filled_hole && self.rcv.ooo.is_empty() {
@@ -329,13 +330,18 @@ impl Endpoint {
             self.ack_out_of_order(now, grew);
         } else if self.quickacks > 0 {
             self.quickacks -= 1;
+            if self.quickacks == 0 {
+                // tcp_dec_quickack_mode: leaving quick-ACK mode.
+                self.ato_deflate();
+            }
             self.ack_now = true;
         } else {
             self.delack_segs += 1;
             if self.delack_segs >= self.cfg.delack_count {
                 self.ack_now = true;
             } else if !self.timers.armed(TimerKind::DelayedAck) {
-                self.timers.set(TimerKind::DelayedAck, now + self.cfg.delack_timeout);
+                let due = self.delack_deadline(now);
+                self.timers.set(TimerKind::DelayedAck, due);
             }
         }
         if r.advanced > 0 {

@@ -19,12 +19,14 @@ mod autotune;
 mod ehn;
 mod flags;
 mod freeze;
+mod ato;
 mod idle;
 mod input;
 mod nagle;
 mod ns3_prr;
 mod output;
 mod pushed;
+mod tso_push;
 mod rack;
 mod rack_reo;
 mod rate;
@@ -296,6 +298,10 @@ pub struct Endpoint {
     ack_pushed: bool,
     /// When in-order data last arrived (`icsk_ack.lrcvtime`).
     last_data_rcvd: Option<Instant>,
+    /// Linux's adaptive delayed-ACK timeout (`ato.rs`).
+    ato: ato::Ato,
+    /// The TSO chunk being sent, for `push_tso` (`tso_push.rs`).
+    tso_chunk: tso_push::TsoChunk,
     /// SACK compression's held ACKs (`sack_compress.rs`).
     sack_comp: sack_compress::SackCompress,
     /// `icsk_ack.last_seg_size`: the last short segment's length (`pushed.rs`).
@@ -338,7 +344,7 @@ impl Endpoint {
             remote_port,
             stats: TcpStats::default(),
             events: VecDeque::with_capacity(16),
-            timers: Timers::with_rto_tick(cfg.rto_tick),
+            timers: Timers::with_rto_tick(cfg.rto_tick).with_wheel(cfg.timer_wheel.then_some(cfg.hz)),
             rtt,
             iss,
             snd_una: 0,
@@ -416,6 +422,8 @@ impl Endpoint {
             quickacks: 0,
             ack_pushed: false,
             last_data_rcvd: None,
+            ato: Default::default(),
+            tso_chunk: Default::default(),
             sack_comp: Default::default(),
             last_seg_size: 0,
             witcp_frozen: None,
@@ -639,6 +647,7 @@ impl Endpoint {
             return;
         }
         self.clock_at = now;
+        self.timers.set_clock(now);
         self.tp.tcp_mstamp = now.as_micros();
         // Constant divisors for the usual HZ (see `airtcp_core::time::div_floor`).
         let ns_per_jiffy = match self.cfg.hz {

@@ -374,7 +374,7 @@ impl Endpoint {
         if s.fin {
             flags |= TcpFlags::FIN;
         }
-        if s.len > 0 && self.pushes(s) {
+        if s.len > 0 && self.pushes(now, s) {
             flags |= TcpFlags::PSH;
         }
         let mut seg = self.header(now, flags);
@@ -404,13 +404,21 @@ impl Endpoint {
         seg
     }
 
-    /// Whether data segment `s` carries PSH (`TcpConfig::push_segs`): it
-    /// ends the data written so far, or a group of `push_segs` full
-    /// segments of the stream (Linux: the end of a pushed skb).
-    fn pushes(&self, s: &TxSeg) -> bool {
-        let n = self.cfg.push_segs as u64;
+    /// Whether data segment `s`, sent at `now`, carries PSH: it ends the
+    /// data written so far (`tcp_push`); with `push_tso` it ends a chunk of
+    /// more than one new segment (`tso_push.rs`); else it ends a group of
+    /// `push_segs` full segments of the stream (the end of a pushed skb
+    /// before Linux 4.11), or every segment with `push_segs = 0`.
+    fn pushes(&mut self, now: Instant, s: &TxSeg) -> bool {
         let end = s.start + s.len as u64;
-        n == 0 || end >= self.data_end() || (end - 1) % (n * self.send_mss.max(1) as u64) == 0
+        if end >= self.data_end() {
+            return true;
+        }
+        if self.cfg.push_tso {
+            return !s.has(RETRANS) && self.tso_pushes(now, s.start, s.len);
+        }
+        let n = self.cfg.push_segs as u64;
+        n == 0 || (end - 1) % (n * self.send_mss.max(1) as u64) == 0
     }
 
     /// Zero-window probe (Linux `tcp_write_wakeup`): new data if the window

@@ -45,6 +45,7 @@ impl Endpoint {
         }
         if self.timers.expired(TimerKind::DelayedAck, now) {
             self.timers.stop(TimerKind::DelayedAck);
+            self.ato_on_timer();
             self.ack_now = true;
         }
         if self.timers.expired(TimerKind::CompressedAck, now) {

@@ -36,7 +36,8 @@ pub(super) fn linux() -> TcpConfig {
         nodelay: false,                              // Nagle on unless TCP_NODELAY
         window_update_ack: true, // __tcp_ack_snd_check: an ACK once the read opens the window by an MSS
         push_ack: PushAck::Full,                     // tcp_measure_rcv_mss: PSH on a full segment too, since 6.6
-        push_segs: 2,                                // tcp_push of each tcp_min_tso_segs = 2 skb (tcp_tso_autosize, 3.12)
+        push_segs: 2,                                // before 4.11: tcp_push of each tcp_min_tso_segs = 2 skb (tcp_tso_autosize, 3.12)
+        push_tso: true,                              // __tcp_transmit_skb forces PSH on multi-segment skbs (4.11)
         slow_start_after_idle: true,                 // tcp_slow_start_after_idle = 1
         sack: true,                                  // tcp_sack = 1
         timestamps: true,                            // tcp_timestamps = 1
@@ -49,6 +50,8 @@ pub(super) fn linux() -> TcpConfig {
         comp_sack_slack: Duration::from_micros(100), // tcp_comp_sack_slack_ns = 100 us (5.10)
         initial_quickacks: 16,                       // TCP_MAX_QUICKACKS (tcp_incr_quickack on first data)
         idle_quickack: true,                         // tcp_event_data_recv: a gap > RTO re-enters quick-ACK mode
+        delack_adaptive: true,                       // icsk_ack.ato: tcp_event_data_recv, tcp_send_delayed_ack, tcp_delack_timer_handler
+        timer_wheel: true,                           // timer_list timers on the jiffy wheel (kernel/time/timer.c, 4.8)
         initial_rto: Duration::from_secs(1),         // TCP_TIMEOUT_INIT = 1 s since 3.1 (RFC 6298)
         syn_rto: None,                               // TCP_TIMEOUT_INIT as well
         min_rto: Duration::from_millis(200),         // TCP_RTO_MIN
@@ -102,6 +105,7 @@ pub(super) fn linux_4_4() -> TcpConfig {
         frto_nonsack_guard: false,                 // came in 4.17
         comp_sack_nr: 0,                           // SACK compression came in 4.18
         push_ack: PushAck::Short,                  // PSH on a full segment came in 6.6
+        push_tso: false,                           // forced PSH on TSO skbs came in 4.11
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
         ..linux()
@@ -118,6 +122,7 @@ pub(super) fn linux_3_16() -> TcpConfig {
         frto_nonsack_guard: false,                 // came in 4.17
         comp_sack_nr: 0,                           // SACK compression came in 4.18
         push_ack: PushAck::Short,                  // PSH on a full segment came in 6.6
+        push_tso: false,                           // forced PSH on TSO skbs came in 4.11
         hz: 250,                                   // Ubuntu's generic kernels: CONFIG_HZ=250
         ts_granularity: Duration::from_millis(4),  // tcp_time_stamp = jiffies before 4.13 (HZ 250)
         ..linux()
@@ -131,7 +136,10 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
     ("tcp_wmem", "ip-sysctl.rst: 4096 16384 4194304"),
     ("delack_timeout", "TCP_DELACK_MIN = HZ/25 = 40 ms, the ATO floor bulk data settles at (tcp_event_data_recv)"),
     ("initial_quickacks", "TCP_MAX_QUICKACKS = 16 (tcp_incr_quickack on the first data segment)"),
+    ("delack_adaptive", "icsk_ack.ato in jiffies: tcp_event_data_recv (m <= TCP_ATO_MIN/2: ato/2 + TCP_ATO_MIN/2; m < ato: ato/2 + m, at most the RTO), tcp_delack_timer_handler (a timer-sent ACK doubles it, at most the RTO), tcp_send_delayed_ack (above TCP_DELACK_MIN capped at HZ/2 and at usecs_to_jiffies(srtt))"),
+    ("timer_wheel", "kernel/time/timer.c calc_wheel_index/calc_index (the non-cascading wheel of 4.8): a timer_list timer d jiffies ahead fires on its level's grid (1, 8, 64, ... jiffies from d = 63, 504, ...) strictly after its expiry; icsk_retransmit_timer (RTO, TLP, RACK reordering, zero-window probe) and icsk_delack_timer are timer_list timers, compressed_ack_timer and pacing_timer hrtimers"),
     ("idle_quickack", "tcp_event_data_recv: in-order data more than icsk_rto after the last calls tcp_incr_quickack(TCP_MAX_QUICKACKS): min(16, rcv_wnd / 2 rcv_mss) quick ACKs"),
+    ("push_tso", "__tcp_transmit_skb: 'Force a PSH flag on all (GSO) packets to expedite GRO flush at receiver' when tcp_skb_pcount(skb) > 1 (4.11, 'tcp: force a PSH flag on TSO packets'); tcp_write_xmit cuts the writer's 64 KiB skbs (tcp_xmit_size_goal) into tcp_tso_autosize chunks (sk_pacing_rate >> sk_pacing_shift, plus gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log), at least tcp_min_tso_segs = 2)"),
     ("push_segs", "tcp_sendmsg pushes (PSH on the last segment of) each skb it appends before waiting for send-buffer space; skbs of tcp_min_tso_segs = 2 segments at rates below ~23 Mb/s (tcp_tso_autosize, since 3.12)"),
     ("push_ack", "tcp_measure_rcv_mss marks the delayed ACK ICSK_ACK_PUSHED for a short segment (always) and for a full one with PSH (6.6, 'tcp: fix delayed ACKs for MSS boundary condition'); tcp_cleanup_rbuf sends it when a read empties the queue"),
     ("rtt_samples", "tcp_ack_update_rtt prefers the skb's send time (us) to TS-ECR and takes a sample from new SACKs (tcp_sacktag_one's first_sackt): 'tcp: prefer packet timing to TS-ECR for RTT' and 'tcp: measure RTT from new SACK', 3.12"),
@@ -154,9 +162,9 @@ const LINUX_SOURCES: &[(&str, &str)] = &[
 ];
 
 const LINUX_GAPS: &[&str] = &[
-    "the delayed-ACK timeout adapts (ATO from TCP_ATO_MIN 40 ms up to min(SRTT, 200 ms)); here it is fixed at 40 ms, the value a steady bulk flow settles at",
+    "the delayed-ACK timeout adapts as in Linux (`delack_adaptive`) except in interactive (ping-pong) mode, where Linux lets it reach 200 ms (TCP_DELACK_MAX); the simulated applications never answer what they read",
     "quick-ACK mode is entered on the first data (16 segments, fewer when the window is small: rcv_wnd / 2·MSS) and on out-of-window data; here the first 16 segments, and after an idle longer than the RTO (`idle_quickack`)",
-    "PSH placement follows 2-segment skbs (`push_segs`); above ~23 Mb/s Linux's skbs grow with the pacing rate (tcp_tso_autosize) and PSH becomes rarer",
+    "PSH placement: `push_tso` cuts what one transmission opportunity sends into tcp_tso_autosize chunks; Linux may defer a partial chunk (tcp_tso_should_defer) and retransmits whole skbs of up to a chunk, which here are one-segment retransmissions; the 3.16 and 4.4 profiles keep `push_segs` (PSH on each 2-segment skb the writer pushed)",
     "without SACK, the hold of Recovery and Loss while SND.UNA is exactly the recovery point (tcp_is_non_sack_preventing_reopen) and the rise of the reordering degree, hence of the duplicate-ACK threshold, on a partial undo and when Reno's duplicate count exceeds what is out (tcp_check_sack_reordering, tcp_check_reno_reordering) are not modelled: after a handoff a receiver in quick-ACK mode can draw chains of spurious, undone fast retransmits from a SACK-less sender here (docs/study-sdn-zwa.md)",
     "TSO/GSO, pacing by the fq qdisc, TCP small queues and the internal pacing of `tcp_pacing_ss_ratio` are not modelled",
 ];

@@ -25,6 +25,7 @@ pub(super) fn ns3() -> TcpConfig {
         nodelay: true,                               // TcpSocket::TcpNoDelay = true
         window_update_ack: true, // unchanged from the ns-3 anchor runs that validate this profile
         push_ack: PushAck::Off, // ns-3's TcpSocketBase ACKs by count and timer only
+        push_tso: false,                             // PSH as push_segs says
         push_segs: 0,
         slow_start_after_idle: false,                // TcpSocketBase never restarts cwnd
         sack: true,                                  // TcpSocketBase::Sack = true
@@ -37,6 +38,8 @@ pub(super) fn ns3() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // unused
         comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 1,                        // ProcessSynRcvd: "always respond to first data packet"
+        delack_adaptive: false,                      // no such rule: DelAckTimeout is fixed
+        timer_wheel: false,                          // timers at their exact deadlines
         idle_quickack: false,                        // no such rule
         initial_rto: Duration::from_secs(1),         // RttEstimator::InitialEstimation = 1 s
         syn_rto: Some(Duration::from_secs(3)),       // TcpSocket::ConnTimeout = 3 s

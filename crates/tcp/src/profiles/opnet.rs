@@ -26,6 +26,7 @@ pub(super) fn opnet_2003() -> TcpConfig {
         nodelay: true,                               // table: Nagle SWS Algorithm Disabled
         window_update_ack: true, // the seed's table is silent; the RFC 1122 4.2.3.3 window update
         push_ack: PushAck::Off, // the seed's table: segment/clock based delayed ACK only
+        push_tso: false,                             // PSH as push_segs says
         push_segs: 0,
         slow_start_after_idle: true,                 // not in the table (RFC 2581 §4.1)
         sack: false,                                 // table: Selective Ack (SACK) Disabled
@@ -38,6 +39,8 @@ pub(super) fn opnet_2003() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // unused
         comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 0,
+        delack_adaptive: false,                      // fixed delayed-ACK timer
+        timer_wheel: false,                          // timers at their exact deadlines
         idle_quickack: false,                        // no such rule
         initial_rto: Duration::from_secs(1),         // table: Initial RTO 1.0
         syn_rto: None,

@@ -25,6 +25,7 @@ pub(super) fn rfc() -> TcpConfig {
         nodelay: false,                              // RFC 1122 4.2.3.4: Nagle SHOULD be implemented
         window_update_ack: true, // RFC 1122 4.2.3.3: a window update once the window opens by an MSS
         push_ack: PushAck::Off, // RFC 1122 4.2.3.2: by count and timer only
+        push_tso: false,                             // PSH as push_segs says
         push_segs: 0,
         slow_start_after_idle: true,                 // RFC 5681 §4.1
         sack: true,                                  // RFC 2018, needed by RFC 6675
@@ -37,6 +38,8 @@ pub(super) fn rfc() -> TcpConfig {
         comp_sack_delay: Duration::from_millis(1),   // unused
         comp_sack_slack: Duration::from_micros(100), // unused
         initial_quickacks: 0,                        // no such rule
+        delack_adaptive: false,                      // RFC 1122 4.2.3.2: a fixed bound
+        timer_wheel: false,                          // timers at their exact deadlines
         idle_quickack: false,                        // no such rule
         initial_rto: Duration::from_secs(1),         // RFC 6298 (2.1)
         syn_rto: None,
