@@ -144,5 +144,25 @@ def test_stack_section_puts_a_changed_claim_first():
     assert "**changes: Cubic beaten on linux-3.16, a tie in practice on linux**" in rows[0]
     assert "holds on both (a tie in practice)" in rows[1]
     assert "1 change their verdict (0 of them reverse it), 0 keep it but move outside" in text
-    # The receiver rules that differ between the two profiles are named.
-    assert "(`push_ack`, Linux 6.6) and SACK compression (`comp_sack_nr`, Linux 4.18)" in text
+    # The receiver's and the sender's rules that differ between the two profiles are named.
+    assert "(`push_ack`, Linux 6.6) and its SACK compression (`comp_sack_nr`, Linux 4.18)" in text
+    assert "PSH forced on every multi-segment TSO chunk (`push_tso`, Linux 4.11;" in text
+
+
+def test_report_names_every_tcp_key_by_which_the_stacks_differ():
+    """The stack section's list of profile differences is the whole list:
+    every resolved TCP key on which the study's `linux` and `linux-3.16`
+    flows differ is RACK, the timestamp clock, a buffer, F-RTO's SACK-less
+    guard (which never acts with SACK) or a rule PROFILE_RULES names."""
+    from airtcp.studies.drive_3g.report import PROFILE_RULES
+
+    def tcp(stack):
+        sc = drive_setup.scenario(EXCERPT, "cubic", 0.01, handoff_drops=True, stack=stack)
+        return airtcp.run(sc).summary["scenario"]["flows"][0]["tcp"]
+
+    old, new = tcp("linux-3.16"), tcp("linux")
+    differing = {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)} - {"profile"}
+    assert old["sack"] is True and new["sack"] is True
+    named = {k for k in differing if f"`{k}`" in PROFILE_RULES}
+    assert named == {"push_ack", "comp_sack_nr", "push_tso"}
+    assert differing - named == {"rack", "ts_granularity", "tcp_rmem", "frto_nonsack_guard"}

@@ -210,6 +210,18 @@ def _direction(r) -> str:
     return "tie"
 
 
+#: The rules other than RACK, the timestamp clock and the buffers by which the
+#: `linux` profile differs from `linux-3.16` (crates/tcp/src/profiles/linux.rs),
+#: each with the kernel that brought it. F-RTO's guard for SACK-less flows
+#: (`frto_nonsack_guard`, 4.17) also differs but never acts here: both ends
+#: negotiate SACK.
+PROFILE_RULES = (
+    "two of the receiver's rules, its immediate ACK of a pushed full-sized segment (`push_ack`, Linux 6.6) and its "
+    "SACK compression (`comp_sack_nr`, Linux 4.18), and one of the sender's, PSH forced on every multi-segment TSO "
+    "chunk (`push_tso`, Linux 4.11; 3.16 marks PSH on each 2-segment skb its writer pushes, `push_segs`)"
+)
+
+
 def _stack_section(runs: list[dict], stacks: list[str], variants: dict) -> list[str]:
     """The headline claims (Veno / Cubic and Westwood+ / Cubic goodput above
     1) on every stack, per variant and log, from the runs: does each hold
@@ -283,17 +295,15 @@ def _stack_section(runs: list[dict], stacks: list[str], variants: dict) -> list[
         back = sum(1 for r in firsts if r[-2] != "-" and _close(r[3], r[-2]))
         L.append(
             f"- The one mechanism that separates the profiles' loss recovery here is RACK (3.16 has none; the "
-            f"buffers' maxima are the same, the timestamp clock only rounds RTT samples, and the other differences are the "
-            f"receiver's: its immediate ACK of a pushed full-sized segment, `push_ack`, Linux 6.6, and its SACK "
-            f"compression, `comp_sack_nr`, Linux 4.18). With RACK switched off "
+            f"buffers' maxima are the same, the timestamp clock only rounds RTT samples, and the other differences are "
+            f"{PROFILE_RULES}). With RACK switched off "
             f"on today's kernel, {back} of the {len(firsts)} differing rows return inside the `{seed_stack}` interval."
         )
     elif firsts:
         L.append(
             "- To attribute a difference, rerun with `--stacks linux-3.16 linux linux-rack-off`: RACK is the loss "
-            "detection 3.16 lacks, the other profile differences being the timestamp clock, buffer defaults and two of "
-            "the receiver's rules: the immediate ACK of a pushed full-sized segment (`push_ack`, Linux 6.6) and SACK "
-            "compression (`comp_sack_nr`, Linux 4.18)."
+            f"detection 3.16 lacks, the other profile differences being the timestamp clock, buffer defaults, "
+            f"{PROFILE_RULES}."
         )
     L.append("")
     return L
