@@ -131,11 +131,21 @@ fn linux_sender_pushes_each_two_segment_chunk_of_a_send() {
 
 #[test]
 fn an_odd_window_ends_with_a_one_segment_chunk_without_psh() {
-    // Three segments allowed: a chunk of two (". P") and one of one (".").
+    // Five segments allowed, chunks of at most half the window (2): ". P",
+    // ". P", ".".
+    let (mut ep, now) = tso_sender(5);
+    ep.send(30_000);
+    assert_eq!(psh_flags(&mut ep, now), vec![false, true, false, true, false]);
+}
+
+#[test]
+fn a_window_of_three_goes_out_one_segment_per_chunk() {
+    // tcp_cwnd_test: at most half the window per chunk, so with a window
+    // of 3 no chunk has two segments and none carries PSH.
     let (mut ep, now) = tso_sender(3);
     ep.send(30_000);
-    assert_eq!(psh_flags(&mut ep, now), vec![false, true, false]);
-    // An ACK of one segment in slow start allows two more: one chunk.
+    assert_eq!(psh_flags(&mut ep, now), vec![false, false, false]);
+    // An ACK of one segment in slow start: window 4, two free, one chunk.
     let t = now + dms(100);
     ack(&mut ep, t, 1000, 65_535);
     assert_eq!(psh_flags(&mut ep, t), vec![false, true]);
