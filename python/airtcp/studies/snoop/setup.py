@@ -178,7 +178,8 @@ SEED_TABLE_TCP = {
     # on the kernel's timer wheel (kernel/time/timer.c, 4.8) and PSH forced
     # on multi-segment TSO chunks (4.11): OPNET's TCP of 2003 has a fixed
     # delayed-ACK timer ("Delayed Ack Mechansim Segment/Clock Based",
-    # "Maximum Ack Delay 0.2"), timers at their deadlines and PSH as
+    # "Maximum Ack Delay 0.2"), no Linux timer wheel (this reading's
+    # timers fire at their deadlines on its 1-ms clock) and PSH as
     # `push_segs` says, as `opnet-2003` has them.
     "delack_adaptive": False,
     "timer_wheel": False,
