@@ -107,6 +107,11 @@ pub struct Flow {
     last_window_raw: u16,
     dupacks: u32,
     sacked_above: u64,
+    /// When the duplicate-ACK trigger (DupThresh duplicate ACKs, or SACK
+    /// blocks covering DupThresh segments) last began to hold, if no
+    /// retransmission has been seen since: the instant a fast retransmit
+    /// answers, however long after the last advance it comes.
+    dup_trigger_since: Option<i64>,
     last_ack_t: i64,
     timer_ref_ns: i64,
     recovery: Recovery,
@@ -153,6 +158,7 @@ impl Flow {
             last_window_raw: 0,
             dupacks: 0,
             sacked_above: 0,
+            dup_trigger_since: None,
             last_ack_t: i64::MIN,
             timer_ref_ns: i64::MIN,
             recovery: Recovery::None,
@@ -386,14 +392,24 @@ impl Flow {
         // from the send that found nothing in flight (RFC 6298 §5.1, §5.3).
         let since_timer = at.t_ns.saturating_sub(self.timer_ref_ns);
         let at_una = start == self.snd_una;
-        let dup_trigger = self.dupacks >= DUP_THRESH
-            || self.sacked_above >= DUP_THRESH as u64 * self.mss.max(1) as u64;
+        let dup_trigger = self.dup_trigger();
         let recovering = match self.recovery {
             Recovery::Fast { recover } | Recovery::Rto { recover } => self.snd_una < recover,
             Recovery::None => false,
         };
         let chained = self.chain.as_ref().is_some_and(|c| c.seq == start) && at_una;
-        let kind = if chained || at_una && since_timer >= RTO_MIN_NS {
+        // The first retransmission of `snd_una` within RTO_MIN of the ACK
+        // that met the duplicate-ACK trigger answers that ACK (RFC 5681
+        // §3.2), even when the trigger came 200 ms or more after the last
+        // advance (a slow ACK clock, a late RACK reordering timer): a
+        // sender whose timer had expired first would have retransmitted
+        // without waiting for it.
+        let answers_dup_trigger = at_una
+            && !recovering
+            && dup_trigger
+            && self.dup_trigger_since.is_some_and(|t| at.t_ns - t < RTO_MIN_NS);
+        self.dup_trigger_since = None;
+        let kind = if chained || at_una && since_timer >= RTO_MIN_NS && !answers_dup_trigger {
             RtxKind::Rto
         } else if recovering && matches!(self.recovery, Recovery::Fast { .. }) {
             RtxKind::FastRecovery
@@ -490,12 +506,29 @@ impl Flow {
         }
     }
 
+    /// RFC 5681 §3.2's DupThresh duplicate ACKs since the last advance, or
+    /// the latest ACK's SACK blocks covering DupThresh segments above
+    /// `snd_una` (RFC 6675's IsLost).
+    fn dup_trigger(&self) -> bool {
+        self.dupacks >= DUP_THRESH || self.sacked_above >= DUP_THRESH as u64 * self.mss.max(1) as u64
+    }
+
     /// A segment of the other direction: its ACK, window, SACK blocks and
     /// timestamp echo concern this direction's data.
     pub fn on_ack<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, s: &Settings, sink: &mut S) {
         if tcp.flags & flags::ACK == 0 {
             return;
         }
+        let triggered_before = self.dup_trigger();
+        self.ack(tcp, at, s, sink);
+        if !self.dup_trigger() {
+            self.dup_trigger_since = None;
+        } else if !triggered_before {
+            self.dup_trigger_since = Some(at.t_ns);
+        }
+    }
+
+    fn ack<S: Sink + ?Sized>(&mut self, tcp: &TcpInfo, at: At, s: &Settings, sink: &mut S) {
         // This ACK gave an RTT sample by Karn's rule or RFC 7323's RTTM.
         let mut sampled = false;
         // A RST's ACK still acknowledges (a refused SYN gives an RTT

@@ -470,7 +470,7 @@ pub struct TcpConfig {
     /// Linux 4.11+ (`__tcp_transmit_skb`, "tcp: force a PSH flag on TSO
     /// packets"): PSH on the last segment of every transmitted chunk of
     /// more than one new segment, chunks of `tcp_tso_autosize` segments
-    /// cut from what one transmission opportunity sends; `push_segs` then
+    /// and of at most half the window (`tcp_cwnd_test`) cut from what one transmission opportunity sends; `push_segs` then
     /// plays no part (the 64 KiB skbs of today's writer end rarely).
     pub push_tso: bool,
     /// Delayed-ACK timer (ns-3: 200 ms; Linux: 40 ms min, adaptive).

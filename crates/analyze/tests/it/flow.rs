@@ -104,6 +104,37 @@ fn three_dupacks_then_fast_retransmit_and_recovery() {
     assert_eq!(d.bytes_delivered, 6 * MSS as u64);
 }
 
+/// A slow ACK clock: the third duplicate ACK comes 320 ms after the last
+/// advance (mesh-tcpfender's sender, whose RTO was longer). The
+/// retransmission that answers it at once is a fast retransmit, not a
+/// timeout; one that comes 200 ms after the trigger without answering it
+/// is the timer's.
+#[test]
+fn late_third_dupack_is_answered_by_a_fast_retransmit() {
+    let mut c = Conv::new();
+    c.at(10);
+    for i in 0..5 {
+        c.send(i);
+    }
+    c.at(50).ack(1, 65535).at(100).ack(1, 65535).at(100).ack(1, 65535).at(120).ack(1, 65535);
+    c.send(1);
+    c.at(50).ack(5, 65535);
+    let (d, col) = c.analyze();
+    assert_eq!(kinds(&col), ["fast_retransmit"]);
+    assert_eq!((d.fast_retransmits, d.timeouts), (1, 0));
+
+    let mut c = Conv::new();
+    c.at(10);
+    for i in 0..5 {
+        c.send(i);
+    }
+    c.at(50).ack(1, 65535).ack(1, 65535).ack(1, 65535).ack(1, 65535);
+    c.at(250).send(1);
+    let (d, col) = c.analyze();
+    assert_eq!(kinds(&col), ["rto"]);
+    assert_eq!((d.fast_retransmits, d.timeouts), (0, 1));
+}
+
 #[test]
 fn retransmission_of_the_last_segment_with_earlier_data_outstanding_is_a_tlp() {
     let mut c = Conv::new();

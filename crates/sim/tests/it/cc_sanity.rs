@@ -27,6 +27,8 @@ struct Net {
     duration: &'static str,
     /// The receiver's SACK compression (`linux` profile: 44).
     comp_sack_nr: u32,
+    /// Jiffy timers on the kernel's timer wheel (`linux` profile: on).
+    timer_wheel: bool,
 }
 
 const NET: Net = Net {
@@ -39,6 +41,7 @@ const NET: Net = Net {
     rto_timer: "linux",
     duration: "60s",
     comp_sack_nr: 44,
+    timer_wheel: true,
 };
 
 fn toml(n: &Net) -> String {
@@ -86,8 +89,10 @@ rto_timer = "{timer}"
 snd_buf = 4194304
 rcv_buf = 6291456
 comp_sack_nr = {comp}
+timer_wheel = {wheel}
 "#,
         comp = n.comp_sack_nr,
+        wheel = n.timer_wheel,
         dur = n.duration,
         q0 = n.first_hop_queue,
         rate = n.rate,
@@ -195,10 +200,17 @@ fn loss_based_modules_one_recovery_per_overflow_at_200_packets() {
 /// (17 before the `linux` profile's 40 ms delayed ACK and HZ 250).
 /// Linux's RTO (SRTT + at least TCP_RTO_MIN, restarted when the head is
 /// retransmitted) takes none.
+///
+/// Both arms run without the `linux` profile's timer wheel, so they differ
+/// by the formula alone: the RFC margin is a few ms, and on the wheel an
+/// RTO of ~85 jiffies (HZ 250) lands on an 8-jiffy grid strictly after its
+/// deadline, up to 36 ms late, which lets the fast retransmission
+/// come back first here: with the wheel the rfc6298 arm takes 0 timeouts
+/// (9.58 Mb/s, the same run as the `linux` arm's).
 #[test]
 fn rfc_rto_fires_behind_a_full_buffer_linux_rto_does_not() {
-    let rfc = Run::new(&Net { cc: "cubic", rto_timer: "rfc6298", ..NET });
-    let linux = Run::new(&Net { cc: "cubic", ..NET });
+    let rfc = Run::new(&Net { cc: "cubic", rto_timer: "rfc6298", timer_wheel: false, ..NET });
+    let linux = Run::new(&Net { cc: "cubic", timer_wheel: false, ..NET });
     eprintln!("cubic rfc6298: {}\ncubic linux:   {}", rfc.brief(), linux.brief());
     assert_eq!(rfc.flow("timeouts"), 18.0);
     assert_eq!(linux.flow("timeouts"), 0.0);
@@ -267,7 +279,14 @@ fn random_loss_and_outages_cause_no_spurious_recoveries() {
 /// duplicate ACK into its bandwidth estimate (`westwood_acked_count`), and
 /// a receiver holding the later duplicates of a recovery (Linux 4.18+)
 /// sends fewer of them, so the estimate and the burst shrink; with it the
-/// same shallow first hop drops nothing (asserted below).
+/// same shallow first hop drops 3 segments in the minute, against 4059
+/// without (asserted below). It dropped none before the `linux` profile's
+/// adaptive delayed-ACK timeout and forced PSH on TSO chunks
+/// (`delack_adaptive`, `push_tso`), when its largest burst peaked at 99 of
+/// the 100 packets: together they change the ACK clock, hence Westwood+'s
+/// estimate, and the largest burst peaks at 102 packets (first hop 1000),
+/// so two recovery exits (51.95 s, 57.71 s) overflow the 100 by 1 and 2
+/// segments (with either rule off: peak 98-100, no drop).
 #[test]
 fn westwood_recovery_exit_burst_needs_a_deep_first_hop_queue() {
     let net = Net { rate: "40Mbps", loss: 0.0005, duration: "60s", comp_sack_nr: 0, ..NET };
@@ -284,5 +303,6 @@ fn westwood_recovery_exit_burst_needs_a_deep_first_hop_queue() {
     assert!(shallow.goodput_mbps() < deep.goodput_mbps() - 5.0);
     let compressing = Run::new(&Net { cc: "westwood", first_hop_queue: 100, comp_sack_nr: 44, ..net });
     eprintln!("westwood 40 Mb/s, first hop 100, SACK compression: {}", compressing.brief());
-    assert_eq!(compressing.link(0, "queue_drops"), 0);
+    assert_eq!(compressing.link(0, "queue_drops"), 3);
+    assert!(compressing.link(0, "queue_drops") * 1000 < shallow.link(0, "queue_drops"));
 }

@@ -131,6 +131,15 @@ fn default_passive_ends_do_not_negotiate() {
 /// DCTCP-style step marking: ECT arrivals that find 10 frames waiting are
 /// marked; the queue hovers near the threshold instead of filling the
 /// buffer, with no loss.
+///
+/// The link stays mostly busy: 1.75 Mb/s at 10 frames, 1.595 Mb/s at
+/// 10 500 bytes (7 frames, below the path's 8.5-frame BDP). It was
+/// 1.92 and 1.62 before the `linux` profile's forced PSH on TSO chunks
+/// (`push_tso`): while cwnd shrinks after an echo (CWR), one ACK often
+/// releases one segment, which then carries no PSH, so the receiver
+/// holds it until the next one arrives (up to a round trip later) instead of
+/// ACKing it at once (every second segment had PSH before); the 2 Mb/s
+/// link idles for those waits (5.5 s of the minute at 10 frames).
 #[test]
 fn step_marking_keeps_the_queue_near_the_threshold() {
     for k in ["ecn_threshold = 10", "ecn_threshold = \"10500B\""] {
@@ -141,7 +150,7 @@ fn step_marking_keeps_the_queue_near_the_threshold() {
         assert_eq!(n(&q["queue_drops"]), 0, "{k}: {q}");
         assert_eq!(n(&f["retransmissions"]), 0, "{k}: {f}");
         assert!(n(&q["max_queue_packets"]) < 40, "{k}: {q}");
-        assert!(f["goodput_bps"].as_f64().unwrap() > 1.6e6, "{k}: {f}");
+        assert!(f["goodput_bps"].as_f64().unwrap() > 1.55e6, "{k}: {f}");
     }
 }
 

@@ -15,7 +15,8 @@
 //! (docs/emulate.md, the kernel-vs-model check).
 //!
 //! Here a chunk is the run of new segments one transmission opportunity
-//! (one instant) sends, cut into `tcp_tso_autosize` pieces; the last
+//! (one instant) sends, cut into pieces of `tcp_tso_autosize` segments
+//! and of at most half the congestion window (`tcp_cwnd_test`); the last
 //! piece's length is what the congestion window, the peer's window and
 //! the data written allow at its start. Retransmissions are their own
 //! one-segment chunks (a retransmitted segment usually is one: the SACKed
@@ -91,9 +92,12 @@ impl Endpoint {
         if !continues {
             // A new chunk: as long as the window and the data allow now.
             let mss = self.send_mss.max(1) as u64;
+            // `tcp_cwnd_test`: what the window allows, but at most half the
+            // window ("ensure we have at least 2 GSO packets in flight"), so
+            // a window of 2 or 3 goes out one segment per chunk, no PSH.
             // This segment is already counted in flight (`transmit_new`).
-            let cwnd_quota =
-                (self.tp.snd_cwnd + 1).saturating_sub(self.tp.packets_in_flight()) as u64;
+            let cwnd = self.tp.snd_cwnd;
+            let cwnd_quota = (cwnd + 1).saturating_sub(self.tp.packets_in_flight()).min((cwnd >> 1).max(1)) as u64;
             let wnd_end = self.snd_una + self.snd_wnd as u64;
             let wnd_quota = wnd_end.saturating_sub(start).div_ceil(mss);
             let data_quota = self.data_end().saturating_sub(start).div_ceil(mss);

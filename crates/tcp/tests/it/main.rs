@@ -6,6 +6,7 @@ mod common;
 mod anchor;
 mod autotune;
 mod connection;
+mod delack_ato;
 mod dsack;
 mod ecn;
 mod ehn;

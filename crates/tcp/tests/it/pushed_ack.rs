@@ -109,6 +109,60 @@ fn sender_marks_psh_on_every_segment_with_push_segs_0() {
     assert!(drain(&mut ep, now).iter().all(|s| s.flags.contains(TcpFlags::PSH)));
 }
 
+/// PSH flags of what the sender sends at `now`.
+fn psh_flags(ep: &mut Endpoint, now: Instant) -> Vec<bool> {
+    drain(ep, now).iter().map(|s| s.flags.contains(TcpFlags::PSH)).collect()
+}
+
+fn tso_sender(initial_cwnd: u32) -> (Endpoint, Instant) {
+    // SRTT 100 ms, cwnd 10 in slow start: Linux's pacing rate is 200 % of
+    // 10 x 1000 B / 100 ms = 200 kB/s, 195 B per ms: chunks of
+    // tcp_min_tso_segs = 2 segments.
+    established(TcpConfig { push_tso: true, push_segs: 2, initial_cwnd, ..plain() })
+}
+
+#[test]
+fn linux_sender_pushes_each_two_segment_chunk_of_a_send() {
+    // Ten segments at once: five chunks of two, each with PSH on its last.
+    let (mut ep, now) = tso_sender(10);
+    ep.send(30_000);
+    assert_eq!(psh_flags(&mut ep, now), [false, true].repeat(5));
+}
+
+#[test]
+fn an_odd_window_ends_with_a_one_segment_chunk_without_psh() {
+    // Five segments allowed, chunks of at most half the window (2): ". P",
+    // ". P", ".".
+    let (mut ep, now) = tso_sender(5);
+    ep.send(30_000);
+    assert_eq!(psh_flags(&mut ep, now), vec![false, true, false, true, false]);
+}
+
+#[test]
+fn a_window_of_three_goes_out_one_segment_per_chunk() {
+    // tcp_cwnd_test: at most half the window per chunk, so with a window
+    // of 3 no chunk has two segments and none carries PSH.
+    let (mut ep, now) = tso_sender(3);
+    ep.send(30_000);
+    assert_eq!(psh_flags(&mut ep, now), vec![false, false, false]);
+    // An ACK of one segment in slow start: window 4, two free, one chunk.
+    let t = now + dms(100);
+    ack(&mut ep, t, 1000, 65_535);
+    assert_eq!(psh_flags(&mut ep, t), vec![false, true]);
+}
+
+#[test]
+fn the_end_of_the_written_data_is_pushed_and_a_retransmission_is_not() {
+    let (mut ep, now) = tso_sender(10);
+    ep.send(2_500);
+    // A chunk of two, then the 500-byte end of the write (tcp_push).
+    assert_eq!(psh_flags(&mut ep, now), vec![false, true, true]);
+    // The RTO retransmits the first segment alone: no PSH.
+    let t = fire(&mut ep);
+    let rtx = drain(&mut ep, t);
+    assert_eq!((our_off(&rtx[0]), rtx[0].flags.contains(TcpFlags::PSH)), (0, false));
+}
+
 #[test]
 fn linux_profiles_push_ack_by_era() {
     let get = |p: &str| profiles::config(p).unwrap();
@@ -116,4 +170,7 @@ fn linux_profiles_push_ack_by_era() {
     assert_eq!((get("linux-4.4").push_ack, get("linux-4.4").push_segs), (PushAck::Short, 2));
     assert_eq!((get("linux-3.16").push_ack, get("linux-3.16").push_segs), (PushAck::Short, 2));
     assert_eq!((get("ns3").push_ack, get("ns3").push_segs), (PushAck::Off, 0));
+    // PSH forced on TSO chunks came in 4.11.
+    let tso: Vec<bool> = ["linux", "linux-4.4", "linux-3.16", "ns3"].iter().map(|p| get(p).push_tso).collect();
+    assert_eq!(tso, vec![true, false, false, false]);
 }

@@ -207,7 +207,7 @@ def report_md(sr, table, *, seeds: int, quick: bool, plots: bool, kernel: dict |
         "the station's duplicate ACKs are older than SND.UNA and are ignored, so the sender stays in persist with "
         "backed-off probes. Linux aborts such a connection after tcp_retries2 (15) unanswered probes (tcp_probe_timer), "
         "and so does the endpoint here: on this stack (probes backed off to TCP_RTO_MAX, 120 s) the Fig. 6(b) run "
-        "resets at about 1338 s (crates/sim/tests/it/sdn.rs), far beyond these runs, where the reset the seed shows is a stall.",
+        "resets at about 1350 s (crates/sim/tests/it/sdn.rs), far beyond these runs, where the reset the seed shows is a stall.",
         f"- **Bare TCP's stalls** ({len(bare_stall)} of {len(bare_all)} bare Fig. 7 and Fig. 8 runs deliver nothing in the "
         f"{DEFAULTS['after_s']:g} s after T3; {bare_stall_undo} of them undid the loss): the MN's delayed ACK of the last "
         "segments before T0 is built after it left and refused by its MAC, so its receive window's edge (rcv_wup) has "

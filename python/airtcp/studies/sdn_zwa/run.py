@@ -58,11 +58,11 @@ QUICK_T0T2_MS = [10.0, 200.0]
 FULL_SEEDS = 10
 QUICK_SEEDS = 2
 #: Fig. 6 runs: (label, arm, roam instant) at 2 hops, 1.5 s away. The roam
-#: instants are picked so that a segment does (10.08 s) or does not (10.2 s)
+#: instants are picked so that a segment does (10.09 s) or does not (10.2 s)
 #: reach the old AP between T0 and T2 on the seed's stack (tests/sdn.rs
 #: checks both; the other stacks run the same instants, where the phase of
 #: the sender's bursts may differ).
-FIG6 = [("bare TCP", "bare", 10.2), ("ZWA failing (statistics off)", "zwa-nostats", 10.08), ("ZWA working", "zwa", 10.2)]
+FIG6 = [("bare TCP", "bare", 10.2), ("ZWA failing (statistics off)", "zwa-nostats", 10.09), ("ZWA working", "zwa", 10.2)]
 FIG6_DISCONNECT = 1.5
 
 

@@ -224,7 +224,7 @@ def verdicts(runs: list[dict], stacks: list[str], hops: list[int], short_period:
 #: that stack is the seed's with one behaviour switched back: stack -> text.
 MECHANISMS = {
     "linux-4.4-rto1s": "the one behaviour that differs is the minimum RTO (200 ms, TCP_RTO_MIN, against 1 s)",
-    "linux": "with Reno, SACK off and IW 1 set beside both, the two profiles differ only in the default of `tcp_rmem` (87380 against 131072 bytes), the timestamp clock (`ts_granularity`: 4 ms jiffies against 1 ms), RACK (`rack`) and SACK compression (`comp_sack_nr`, 44 against 0), both on in `linux` and inactive without SACK, Linux 4.17's guard against F-RTO undos on SACK-less ACKs (`frto_nonsack_guard`, on in `linux`) and the receiver's immediate ACK of a pushed full-sized segment (`push_ack`, Linux 6.6)",
+    "linux": "with Reno, SACK off and IW 1 set beside both, the two profiles differ only in the default of `tcp_rmem` (87380 against 131072 bytes), the timestamp clock (`ts_granularity`: 4 ms jiffies against 1 ms), RACK (`rack`) and SACK compression (`comp_sack_nr`, 44 against 0), both on in `linux` and inactive without SACK, Linux 4.17's guard against F-RTO undos on SACK-less ACKs (`frto_nonsack_guard`, on in `linux`), the receiver's immediate ACK of a pushed full-sized segment (`push_ack`, Linux 6.6) and where the sender sets PSH (`push_tso`: on the last segment of every multi-segment TSO chunk, Linux 4.11, against the end of each two-segment skb the writer pushed on 4.4)",
 }
 
 

@@ -174,6 +174,16 @@ SEED_TABLE_TCP = {
     # than the RTO: not in OPNET's TCP of 2003 (nor in `opnet-2003`).
     "comp_sack_nr": 0,
     "idle_quickack": False,
+    # Linux's adaptive delayed-ACK timeout (icsk_ack.ato), its jiffy timers
+    # on the kernel's timer wheel (kernel/time/timer.c, 4.8) and PSH forced
+    # on multi-segment TSO chunks (4.11): OPNET's TCP of 2003 has a fixed
+    # delayed-ACK timer ("Delayed Ack Mechansim Segment/Clock Based",
+    # "Maximum Ack Delay 0.2"), no Linux timer wheel (this reading's
+    # timers fire at their deadlines on its 1-ms clock) and PSH as
+    # `push_segs` says, as `opnet-2003` has them.
+    "delack_adaptive": False,
+    "timer_wheel": False,
+    "push_tso": False,
     "initial_rto": "1s",
     "min_rto": "500ms",
     "max_rto": "64s",

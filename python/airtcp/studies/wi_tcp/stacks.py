@@ -66,7 +66,7 @@ def stack_lines(claims_of, rates, links, stacks) -> list[str]:
         "windows in bytes and RFC 6298's RTO arithmetic remain).",
         "",
         f"**Sensitivity arm: `linux`**, today's kernel profile as it is (CUBIC, PRR, SACK, timestamps, F-RTO, undo, "
-        f"RACK-TLP, 200 ms minimum RTO, 40 ms delayed ACK) with the seed's 1000-byte segments and a {NS2_WINDOW}-segment "
+        f"RACK-TLP, 200 ms minimum RTO, an adaptive delayed-ACK timeout from 40 ms) with the seed's 1000-byte segments and a {NS2_WINDOW}-segment "
         f"receive window; its variant column reads `{LINUX_VARIANT}`. **Mechanism arm: `linux-nofrto`**, the same with "
         "F-RTO alone off (`frto = false`), and **`linux-clamprto`**, the same with the RTO computed as ns-2 (and RFC 6298) "
         "compute it, max(200 ms, SRTT + 4·RTTVAR) on a 10 ms clock, instead of Linux's SRTT + max(4·mdev, 200 ms) "
