@@ -21,24 +21,15 @@ use airtcp_core::{time::div_floor, Duration, Instant};
 
 use super::Endpoint;
 
-/// The ATO state (`icsk_ack.ato`, `icsk_ack.lrcvtime`), in jiffies.
+/// The ATO state (`icsk_ack.ato`), in jiffies; `icsk_ack.lrcvtime` is
+/// the endpoint's `last_data_rcvd`.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Ato {
     /// Current ATO in jiffies; 0 until the first in-order data.
     ato: u32,
-    /// Jiffies of the last in-order data (`icsk_ack.lrcvtime`).
-    lrcv: u32,
 }
 
 impl Endpoint {
-    fn ns_per_jiffy(&self) -> u64 {
-        1_000_000_000 / self.cfg.hz.max(1) as u64
-    }
-
-    fn jiffies_at(&self, now: Instant) -> u32 {
-        div_floor(now.as_nanos(), self.ns_per_jiffy()) as u32
-    }
-
     /// `usecs_to_jiffies`-style conversion: whole jiffies, rounded up.
     fn to_jiffies(&self, d: Duration) -> u32 {
         d.as_nanos()
@@ -55,24 +46,24 @@ impl Endpoint {
     /// `tcp_event_data_recv`: in-order data adapts the ATO to the gap
     /// since the last in-order data (`m`, jiffies): a gap of at most half
     /// the floor pulls it towards the floor, a gap shorter than the ATO
-    /// pulls it towards the gap (at most the RTO).
-    pub(super) fn ato_on_data(&mut self, now: Instant) {
+    /// pulls it towards the gap (at most the RTO). Runs before
+    /// `last_data_rcvd` takes this arrival.
+    pub(super) fn ato_on_data(&mut self) {
         if !self.cfg.delack_adaptive {
             return;
         }
-        let now_j = self.jiffies_at(now);
         let min = self.ato_min();
         if self.ato.ato == 0 {
             self.ato.ato = min;
-        } else {
-            let m = now_j.wrapping_sub(self.ato.lrcv);
+        } else if let Some(last) = self.last_data_rcvd {
+            let last_j = div_floor(last.as_nanos(), self.ns_per_jiffy()) as u32;
+            let m = self.tp.jiffies.wrapping_sub(last_j);
             if m <= min / 2 {
                 self.ato.ato = (self.ato.ato >> 1) + min / 2;
             } else if m < self.ato.ato {
                 self.ato.ato = ((self.ato.ato >> 1) + m).min(self.rto_jiffies().max(1) as u32);
             }
         }
-        self.ato.lrcv = now_j;
     }
 
     /// Quick-ACK mode entered or left (`tcp_enter_quickack_mode`,
@@ -110,7 +101,7 @@ impl Endpoint {
             }
             ato = ato.min(max_ato);
         }
-        let due = self.jiffies_at(now) as u64 + ato as u64;
+        let due = self.tp.jiffies as u64 + ato as u64;
         Instant::from_nanos(due * self.ns_per_jiffy())
     }
 }

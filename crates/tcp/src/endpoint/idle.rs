@@ -31,8 +31,7 @@ impl Endpoint {
 
     /// `icsk_rto` in jiffies (with the current backoff, as the kernel's).
     pub(super) fn rto_jiffies(&self) -> i64 {
-        let ns_per_jiffy = 1_000_000_000 / self.cfg.hz as u64;
-        (self.rtt.rto().as_nanos() / ns_per_jiffy) as i64
+        (self.rtt.rto().as_nanos() / self.ns_per_jiffy()) as i64
     }
 
     /// `tcp_cwnd_restart`: ssthresh keeps 3/4 of the old cwnd

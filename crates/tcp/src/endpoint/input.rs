@@ -316,8 +316,9 @@ impl Endpoint {
         }
         let grew = self.rcv_space_on_data(now, (e - s) as u32, !r.out_of_order);
         if !r.out_of_order {
-            self.ato_on_data(now);
+            self.ato_on_data();
             self.quickack_after_gap(now);
+            self.last_data_rcvd = Some(now);
         }
         if r.filled_hole && self.rcv.ooo.is_empty() {
             // RFC 5681 §4.2: immediate ACK for data that fills the hole
@@ -367,7 +368,6 @@ impl Endpoint {
                 self.quickacks = self.quickacks.max(q);
             }
         }
-        self.last_data_rcvd = Some(now);
     }
 
     /// A data segment repeated bytes `[a, b)` (stream offsets) we hold:

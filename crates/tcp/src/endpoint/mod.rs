@@ -649,14 +649,18 @@ impl Endpoint {
         self.clock_at = now;
         self.timers.set_clock(now);
         self.tp.tcp_mstamp = now.as_micros();
+        self.tp.jiffies = div_floor(now.as_nanos(), self.ns_per_jiffy()) as u32;
+    }
+
+    /// One jiffy of the kernel clock `hz`, in ns.
+    fn ns_per_jiffy(&self) -> u64 {
         // Constant divisors for the usual HZ (see `airtcp_core::time::div_floor`).
-        let ns_per_jiffy = match self.cfg.hz {
+        match self.cfg.hz {
             1000 => 1_000_000,
             250 => 4_000_000,
             100 => 10_000_000,
-            hz => 1_000_000_000 / hz as u64,
-        };
-        self.tp.jiffies = div_floor(now.as_nanos(), ns_per_jiffy) as u32;
+            hz => 1_000_000_000 / hz.max(1) as u64,
+        }
     }
 
     fn ts_now(&self, now: Instant) -> u32 {

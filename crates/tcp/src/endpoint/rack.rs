@@ -210,7 +210,7 @@ impl Endpoint {
 
     /// `usecs_to_jiffies`: a timer delay rounded up to the kernel tick.
     pub(super) fn jiffies_ceil(&self, d: Duration) -> Duration {
-        let tick = 1_000_000_000 / self.cfg.hz as u64;
+        let tick = self.ns_per_jiffy();
         Duration(d.0.div_ceil(tick).saturating_mul(tick))
     }
 }
